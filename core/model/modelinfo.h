@@ -1,0 +1,99 @@
+#pragma once
+// ModelInfo: what the sizing core needs to know about a model, interpreted from the
+// GGUF keys of its architecture (see modelinterpreter.h). Per layer: attention kind,
+// KV heads and head dims, recurrent state widths; per tensor: role, type, bytes.
+// Plain value type, produced once per model, read by sizing, the CLI and the GUI.
+// Counts are plain integers, sizes are bytes (std::uint64_t).
+
+#include "core/gguf/ggmltype.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+enum class AttentionKind {
+    None,          // no attention in this layer (recurrent-only or MLP-only layer)
+    Full,          // dense causal attention over the whole context
+    SlidingWindow, // attends to the last n_swa tokens (llama.cpp LLAMA_SWA_TYPE_STANDARD)
+    Chunked,       // Llama-4 chunked attention (LLAMA_SWA_TYPE_CHUNKED), sized like SWA
+};
+
+struct LayerInfo {
+    AttentionKind attention = AttentionKind::Full;
+    bool hasKv = true;        // allocates its own K/V in the main cache (false: shared-KV, recurrent, MLP-only, NextN)
+    bool recurrent = false;   // allocates recurrent state (RS buffer)
+    bool nextn = false;       // MTP / NextN prediction layer, excluded from the main cache
+    std::uint32_t headCount = 0;
+    std::uint32_t headCountKv = 0;
+    std::uint32_t keyHeadDim = 0;   // per head; SWA layers already use key_length_swa when present
+    std::uint32_t valueHeadDim = 0; // per head; 0 for MLA (V is a view of K)
+    std::uint64_t recurrentConvWidth = 0;  // n_embd_r: floats per sequence (conv / token-shift state)
+    std::uint64_t recurrentStateWidth = 0; // n_embd_s: floats per sequence (SSM / WKV state)
+    std::uint32_t feedForwardLength = 0;   // n_ff of this layer (0 for attention-only / recurrent-only)
+    bool operator==(const LayerInfo&) const = default;
+};
+
+enum class TensorRole {
+    TokenEmbedding, // token_embd and other input-layer tensors: always on the CPU in llama.cpp
+    Output,         // output.weight (or the duplicated token_embd of a tied model), output_norm
+    Layer,          // blk.N.* of a repeating layer
+    Other,          // anything else (e.g. rope frequencies, vision tower left in the file)
+};
+
+struct TensorSummary {
+    std::string name;
+    TensorRole role = TensorRole::Other;
+    int layer = -1;     // block index for blk.N.*, else -1
+    bool expert = false; // routed-expert tensor (ffn_*_exps): moved by --cpu-moe / --n-cpu-moe
+    GgmlType type = GgmlType::F32;
+    std::uint64_t bytes = 0;
+    std::uint64_t rowValues = 0; // ne[0]
+    bool operator==(const TensorSummary&) const = default;
+};
+
+struct ModelInfo {
+    std::string architecture;      // general.architecture, e.g. "qwen35moe"
+    std::string name;              // general.name, or the file name
+    bool knownArchitecture = true; // false: generic transformer rules were used (see warnings)
+    std::vector<std::string> warnings; // assumptions made, for people
+
+    std::uint32_t blockCount = 0;      // all blocks in the file, NextN layers included
+    std::uint32_t nextnLayerCount = 0; // trailing MTP layers (n_layer() = blockCount - nextn)
+    std::uint64_t trainingContext = 0;
+    std::uint32_t embeddingLength = 0;
+    std::uint32_t headCount = 0;       // largest per-layer head count
+    std::uint32_t vocabularySize = 0;
+    std::uint32_t slidingWindow = 0;   // n_swa, 0 if none
+    bool mla = false;                  // multi-head latent attention: K only, V is a view of K
+    bool tiedOutput = false;           // no output.weight: token_embd is duplicated on the output device
+    std::uint32_t expertCount = 0;
+    std::uint32_t expertUsedCount = 0;
+    std::uint32_t expertFeedForwardLength = 0;
+    std::uint32_t sharedExpertFeedForwardLength = 0;
+    // Mamba-2 / gated-delta-net dimensions, for the compute-buffer model.
+    std::uint32_t ssmConvKernel = 0;
+    std::uint32_t ssmInnerSize = 0;
+    std::uint32_t ssmStateSize = 0;
+    std::uint32_t ssmGroupCount = 0;
+
+    std::vector<LayerInfo> layers; // blockCount entries
+    std::vector<TensorSummary> tensors;
+    std::uint64_t fileBytes = 0;
+
+    std::uint32_t trunkLayerCount() const { return blockCount - nextnLayerCount; }
+    bool hasRecurrentLayers() const;
+    bool hasAttentionLayers() const;
+    bool hasSlidingWindowLayers() const;
+    bool isMoe() const { return expertCount > 0; }
+    std::uint64_t weightBytes() const;
+    std::map<GgmlType, std::uint64_t> weightBytesByType() const;
+    std::uint64_t parameterCount() const;       // total values over all tensors
+    std::uint64_t activeParameterCount() const; // experts counted at expertUsedCount / expertCount
+
+    bool operator==(const ModelInfo&) const = default;
+};
+
+} // namespace llamafit

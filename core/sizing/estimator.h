@@ -1,0 +1,34 @@
+#pragma once
+// estimateMemory(): the bytes llama-server will allocate for a model, settings and set
+// of GPUs, per device and per component. Pure function: no I/O, clock or globals, so
+// a slider drag can recompute it every frame. Used by the CLI, the GUI and the solvers.
+//
+// Error codes (llama-server would refuse these combinations; the message gives llama.cpp's reason):
+//   settings.unsupported-cache-type     a -ctk/-ctv type llama-server does not accept
+//   settings.block-size-mismatch        quantized K/V block size does not divide a head dim (FA not off)
+//   settings.quantized-v-needs-fa       quantized V cache with -fa off
+//   settings.mla-kv-types-differ        MLA model with -ctk != -ctv
+//   settings.bad-value                  zero ubatch, zero slots, a tensor split of the wrong length, a bad regex, ...
+
+#include "core/common/result.h"
+#include "core/model/modelinfo.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/sizing/serversettings.h"
+
+#include <vector>
+
+namespace llamafit {
+
+Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus = {});
+
+// Just the context resolution (n_ctx padding, slots, unified, batch), shared with the solvers.
+Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSettings& settings);
+
+// Checks the combinations llama-server rejects, without sizing anything.
+Result<bool> validateSettings(const ModelInfo& model, const ServerSettings& settings);
+
+// KV cache types llama-server accepts for -ctk / -ctv (common/arg.cpp kv_cache_types).
+const std::vector<GgmlType>& allowedCacheTypes();
+
+} // namespace llamafit

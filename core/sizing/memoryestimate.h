@@ -1,0 +1,95 @@
+#pragma once
+// MemoryEstimate: the bytes llama-server will allocate, per device and per component,
+// plus the resolved context and the caches' shapes. Produced by estimateMemory(), read
+// by the CLI's text/JSON, the GUI's charts and the solvers. Bytes are std::uint64_t.
+
+#include "core/gguf/ggmltype.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+enum class Component { Model, Kv, Rs, Output, Compute, Overhead };
+
+struct ComponentBytes {
+    std::uint64_t modelBytes = 0;
+    std::uint64_t kvBytes = 0;
+    std::uint64_t rsBytes = 0;
+    std::uint64_t outputBytes = 0;
+    std::uint64_t computeBytes = 0;
+    std::uint64_t overheadBytes = 0; // not part of any llama.cpp buffer: backend context, driver, margin-worthy slack
+    std::uint64_t totalBytes() const {
+        return modelBytes + kvBytes + rsBytes + outputBytes + computeBytes + overheadBytes;
+    }
+    std::uint64_t get(Component c) const;
+    void add(Component c, std::uint64_t bytes);
+    ComponentBytes& operator+=(const ComponentBytes& other);
+    bool operator==(const ComponentBytes&) const = default;
+};
+
+// One llama.cpp buffer as it would be logged: "CPU_Mapped model buffer size = ...".
+struct BufferEstimate {
+    std::string bufferType; // "CPU_Mapped", "CPU_REPACK", "CPU", "CUDA0", "CUDA_Host", ...
+    Component component = Component::Model;
+    std::uint64_t bytes = 0;
+    std::string rule; // the llama.cpp rule behind the number, for tooltips and --explain
+    bool operator==(const BufferEstimate&) const = default;
+};
+
+struct DeviceEstimate {
+    std::string name; // "CPU" for the host, else the GPU's name
+    bool host = false;
+    ComponentBytes bytes;
+    std::vector<BufferEstimate> buffers;
+    bool operator==(const DeviceEstimate&) const = default;
+};
+
+// The context as llama.cpp resolves it (src/llama-context.cpp), printed as "llama_context: n_ctx = ...".
+struct ResolvedContext {
+    std::uint32_t nCtx = 0;
+    std::uint32_t nCtxSeq = 0;
+    std::uint32_t nSeqMax = 1;
+    bool kvUnified = false;
+    std::uint32_t nBatch = 0;
+    std::uint32_t nUbatch = 0;
+    bool flashAttention = false;
+    std::uint32_t nOutputs = 1; // logits rows reserved: the server asks for one per slot
+    bool operator==(const ResolvedContext&) const = default;
+};
+
+// One KV cache as llama.cpp logs it: "llama_kv_cache: size = ... (cells, layers, seqs), K (...), V (...)".
+struct KvCacheEstimate {
+    bool swa = false;
+    std::uint32_t cells = 0;   // per stream
+    std::uint32_t layers = 0;  // layers that allocate K/V in this cache
+    std::uint32_t streams = 1;
+    GgmlType typeK = GgmlType::F16;
+    GgmlType typeV = GgmlType::F16;
+    std::uint64_t kBytes = 0;
+    std::uint64_t vBytes = 0;
+    bool operator==(const KvCacheEstimate&) const = default;
+};
+
+// The recurrent-state buffer: "llama_memory_recurrent: size = ... (cells, layers, seqs), R (f32), S (f32)".
+struct RsEstimate {
+    std::uint32_t cells = 0;  // rows per layer: max(1, n_seq_max) * (1 + n_rs_seq)
+    std::uint32_t layers = 0; // recurrent layers that hold state
+    std::uint64_t rBytes = 0;
+    std::uint64_t sBytes = 0;
+    bool operator==(const RsEstimate&) const = default;
+};
+
+struct MemoryEstimate {
+    ResolvedContext context;
+    std::vector<DeviceEstimate> devices; // host ("CPU") first, then GPUs in the order given
+    ComponentBytes totals;
+    std::vector<KvCacheEstimate> kvCaches; // non-SWA first, then SWA; empty for pure recurrent models
+    RsEstimate rs;                         // zero for models without recurrent layers
+    std::uint32_t gpuLayers = 0;           // layers (output layer included) placed on GPUs
+    std::vector<std::string> notes;        // defaults applied, e.g. "flash attention enabled: quantized V cache"
+    bool operator==(const MemoryEstimate&) const = default;
+};
+
+} // namespace llamafit

@@ -1,0 +1,54 @@
+#pragma once
+// Solvers over estimateMemory(): the largest context that fits a memory budget for each
+// K/V type pair, the best-quality K/V pair for a target context, the most GPU layers
+// that fit. "Does not fit" is a result (fits == false), not an error. Pure functions.
+
+#include "core/common/result.h"
+#include "core/model/modelinfo.h"
+#include "core/sizing/estimator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace llamafit {
+
+// How much memory may be used. A device with no budget entry is unconstrained.
+struct MemoryBudget {
+    std::uint64_t hostBytes = 0;        // 0 = unconstrained
+    std::vector<std::uint64_t> gpuBytes; // one per GpuDevice, same order; 0 = unconstrained
+    bool operator==(const MemoryBudget&) const = default;
+};
+
+bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget);
+
+struct ContextFit {
+    GgmlType typeK = GgmlType::F16;
+    GgmlType typeV = GgmlType::F16;
+    bool fits = false;
+    std::uint32_t contextTokens = 0; // largest -c (multiple of 256, <= training context) that fits
+    std::uint64_t totalBytes = 0;    // estimate at that context
+    std::string reason;              // why not, when fits == false
+    bool operator==(const ContextFit&) const = default;
+};
+
+// Largest context per K/V pair (every pair of allowedCacheTypes() unless `pairs` is given).
+std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const ServerSettings& settings,
+                                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
+                                                std::vector<std::pair<GgmlType, GgmlType>> pairs = {});
+
+// The highest-quality K/V pair that fits `settings.contextTokens` (quality order:
+// f32 > f16 = bf16 > q8_0 > q5_1 > q5_0 > q4_1 > iq4_nl > q4_0; K is kept at least as precise as V).
+ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& settings,
+                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
+
+struct GpuLayerFit {
+    bool fits = false;
+    int gpuLayers = 0; // -ngl value (output layer counted first)
+    std::uint64_t totalBytes = 0;
+    bool operator==(const GpuLayerFit&) const = default;
+};
+
+GpuLayerFit mostGpuLayers(const ModelInfo& model, const ServerSettings& settings,
+                          const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
+
+} // namespace llamafit

@@ -1,0 +1,140 @@
+#include "tests/support/ggufwriter.h"
+
+#include "core/common/units.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace llamafit::test {
+namespace {
+
+class ByteSink {
+public:
+    template <typename T> void put(T value) {
+        std::uint8_t raw[sizeof(T)];
+        std::memcpy(raw, &value, sizeof(T)); // GGUF is little-endian, like every host we build for
+        m_bytes.insert(m_bytes.end(), raw, raw + sizeof(T));
+    }
+    void putString(const std::string& s) {
+        put<std::uint64_t>(s.size());
+        m_bytes.insert(m_bytes.end(), s.begin(), s.end());
+    }
+    void padTo(std::uint64_t alignment) {
+        while (m_bytes.size() % alignment != 0) {
+            m_bytes.push_back(0);
+        }
+    }
+    std::vector<std::uint8_t>& bytes() { return m_bytes; }
+
+private:
+    std::vector<std::uint8_t> m_bytes;
+};
+
+void putScalar(ByteSink& out, const GgufValue& value) {
+    switch (value.type) {
+    case GgufValueType::Uint8: out.put<std::uint8_t>(static_cast<std::uint8_t>(std::get<std::uint64_t>(value.data))); break;
+    case GgufValueType::Int8: out.put<std::int8_t>(static_cast<std::int8_t>(std::get<std::int64_t>(value.data))); break;
+    case GgufValueType::Uint16: out.put<std::uint16_t>(static_cast<std::uint16_t>(std::get<std::uint64_t>(value.data))); break;
+    case GgufValueType::Int16: out.put<std::int16_t>(static_cast<std::int16_t>(std::get<std::int64_t>(value.data))); break;
+    case GgufValueType::Uint32: out.put<std::uint32_t>(static_cast<std::uint32_t>(std::get<std::uint64_t>(value.data))); break;
+    case GgufValueType::Int32: out.put<std::int32_t>(static_cast<std::int32_t>(std::get<std::int64_t>(value.data))); break;
+    case GgufValueType::Float32: out.put<float>(static_cast<float>(std::get<double>(value.data))); break;
+    case GgufValueType::Bool: out.put<std::uint8_t>(std::get<bool>(value.data) ? 1 : 0); break;
+    case GgufValueType::String: out.putString(std::get<std::string>(value.data)); break;
+    case GgufValueType::Uint64: out.put<std::uint64_t>(std::get<std::uint64_t>(value.data)); break;
+    case GgufValueType::Int64: out.put<std::int64_t>(std::get<std::int64_t>(value.data)); break;
+    case GgufValueType::Float64: out.put<double>(std::get<double>(value.data)); break;
+    case GgufValueType::Array: {
+        const auto& array = *std::get<std::shared_ptr<GgufArray>>(value.data);
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(array.elementType));
+        out.put<std::uint64_t>(array.elements.size());
+        for (const auto& element : array.elements) {
+            putScalar(out, element);
+        }
+        break;
+    }
+    }
+}
+
+} // namespace
+
+std::vector<std::uint8_t> serializeGgufHeader(const GgufFile& file, std::uint32_t version) {
+    ByteSink out;
+    out.put<std::uint32_t>(0x46554747); // "GGUF"
+    out.put<std::uint32_t>(version);
+    out.put<std::uint64_t>(file.tensors.size());
+    out.put<std::uint64_t>(file.metadata.size());
+    for (const auto& [key, value] : file.metadata) {
+        out.putString(key);
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(value.type));
+        putScalar(out, value);
+    }
+    for (const auto& tensor : file.tensors) {
+        out.putString(tensor.name);
+        out.put<std::uint32_t>(tensor.dimensionCount);
+        for (std::uint32_t d = 0; d < tensor.dimensionCount; ++d) {
+            out.put<std::uint64_t>(tensor.shape[d]);
+        }
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(tensor.type));
+        out.put<std::uint64_t>(tensor.dataOffset);
+    }
+    std::uint64_t alignment = file.alignment;
+    if (const auto a = file.getUint("general.alignment")) {
+        alignment = *a;
+    }
+    out.padTo(alignment == 0 ? 32 : alignment);
+    return std::move(out.bytes());
+}
+
+std::string writeGguf(const std::string& path, const GgufFile& file, const GgufWriteOptions& options) {
+    const auto header = serializeGgufHeader(file, options.version);
+    std::uint64_t dataBytes = 0;
+    for (const auto& tensor : file.tensors) {
+        dataBytes = std::max(dataBytes, tensor.dataOffset + tensor.bytes);
+    }
+    std::uint64_t alignment = file.getUint("general.alignment").value_or(32);
+    dataBytes = padTo(dataBytes, alignment);
+
+    const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0) {
+        return "cannot create " + path + ": " + std::strerror(errno);
+    }
+    auto writeAll = [fd](const std::uint8_t* data, std::size_t size) {
+        while (size > 0) {
+            const ssize_t n = ::write(fd, data, size);
+            if (n <= 0) {
+                return false;
+            }
+            data += n;
+            size -= static_cast<std::size_t>(n);
+        }
+        return true;
+    };
+    std::string failure;
+    if (!writeAll(header.data(), header.size())) {
+        failure = "write failed for " + path;
+    }
+    if (failure.empty() && options.fill) {
+        std::vector<std::uint8_t> buffer;
+        for (const auto& tensor : file.tensors) {
+            buffer.assign(tensor.bytes, 0);
+            options.fill(tensor, buffer);
+            if (::pwrite(fd, buffer.data(), buffer.size(), static_cast<off_t>(header.size() + tensor.dataOffset)) !=
+                static_cast<ssize_t>(buffer.size())) {
+                failure = "write failed for " + path;
+                break;
+            }
+        }
+    }
+    // The data region (or its unwritten padding) becomes a hole: truncate's trick.
+    if (failure.empty() && ::ftruncate(fd, static_cast<off_t>(header.size() + dataBytes)) != 0) {
+        failure = "ftruncate failed for " + path + ": " + std::strerror(errno);
+    }
+    ::close(fd);
+    return failure;
+}
+
+} // namespace llamafit::test
