@@ -23,6 +23,9 @@
 //   gguf.tensor-out-of-bounds     tensor data past the end of the file
 //   gguf.split-part-missing       a part of a split model is not on disk
 //   gguf.split-mismatch           split.* keys disagree between parts / with the file names
+//   gguf.header-too-large         the header runs past GgufReadLimits::maxHeaderBytes
+//   gguf.empty-key                a metadata key of length 0 (llama.cpp rejects it)
+//   gguf.tensor-name-too-long     a tensor name of 64 bytes or more (ggml's GGML_MAX_NAME)
 
 #include "core/common/result.h"
 #include "core/gguf/gguffile.h"
@@ -34,7 +37,12 @@
 namespace llamafit {
 
 struct GgufReadLimits {
-    std::uint32_t maxArrayNesting = 8;
+    std::uint32_t maxArrayNesting = 8; // an array of arrays is nesting 2
+    // Real headers are a few MB (a 256k-token vocabulary with merges is ~10 MB); the
+    // limits keep a hostile file from making the reader hold gigabytes.
+    std::uint64_t maxHeaderBytes = 128 * 1024 * 1024;
+    std::uint64_t maxMetadataValues = 8 * 1024 * 1024; // scalars + array elements, all keys together
+    std::uint64_t initialReadBytes = 1024 * 1024;      // readGgufFile's first read; it doubles as needed
 };
 
 // Parses one GGUF part held in memory. `fileBytes` is the true size of the file on disk

@@ -1,0 +1,82 @@
+#pragma once
+// ByteCursor: a bounded little-endian reader over the first bytes of a GGUF file, used
+// only by the GGUF parser (core/gguf). It knows three ends: the bytes it was given (a
+// prefix of the file), the true file size, and the most header bytes the reader will
+// accept. Every read is checked against all three before it touches memory, and a
+// failed read leaves a named Error behind, so the parser never reads out of bounds and
+// never allocates for a length it has not checked. Positions and sizes are in bytes.
+
+#include "core/common/result.h"
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace llamafit {
+
+class ByteCursor {
+  public:
+    // `bytes` is a prefix of a file of `fileBytes` bytes; reads past `maxBytes` fail with
+    // "gguf.header-too-large" even when the file goes on.
+    ByteCursor(std::span<const std::uint8_t> bytes, std::uint64_t fileBytes, std::uint64_t maxBytes);
+
+    std::uint64_t position() const { return m_position; }
+    // Bytes between the position and the end of the file (not just of the prefix held).
+    std::uint64_t fileRemaining() const { return m_fileBytes - m_position; }
+
+    // Reads a fixed-size little-endian value; `what` names the field in error messages.
+    template <typename T> bool read(T& out, std::string_view what) {
+        const std::uint8_t* raw = take(sizeof(T), what);
+        if (!raw) {
+            return false;
+        }
+        // GGUF is little-endian, like every host we build for; llama.cpp ggml/src/gguf.cpp
+        // reads the same raw bytes (a byte-swapped file shows up as a huge version).
+        std::memcpy(&out, raw, sizeof(T));
+        return true;
+    }
+
+    // A GGUF string: uint64 length, then that many bytes (no terminator). The length is
+    // checked against the bytes left before the string is built ("gguf.string-too-long").
+    bool readString(std::string& out, std::string_view what);
+
+    // Checks that `count` items of at least `minBytesEach` bytes can still fit in the
+    // file, before anything is reserved for them ("gguf.absurd-count").
+    bool checkCount(std::uint64_t count, std::uint64_t minBytesEach, std::string_view what);
+
+    // Returns a pointer to the next `n` bytes and advances, or nullptr with error() set.
+    const std::uint8_t* take(std::uint64_t n, std::string_view what);
+
+    // Lets the parser record an error of its own (bad value, duplicate, ...).
+    void fail(std::string code, std::string message);
+    // Names what is being read ("metadata 'general.name'") in the messages of failed reads.
+    // Read labels are plain literals so that a successful read formats nothing.
+    void setContext(std::string context) { m_context = std::move(context); }
+    const std::string& context() const { return m_context; }
+    // Adds "[index]" to the recorded error's message, innermost array first.
+    void prependIndex(std::uint64_t index);
+
+    bool failed() const { return m_error.has_value(); }
+    // The first failure, with the array element it happened in, if any.
+    Error error() const;
+    // Set when the only problem is that the prefix held ends before the field does while
+    // the file goes on: the caller can read this many bytes from the start and retry.
+    std::optional<std::uint64_t> neededBytes() const { return m_neededBytes; }
+
+  private:
+    std::string describe(std::string_view what) const;
+
+    std::span<const std::uint8_t> m_bytes;
+    std::uint64_t m_fileBytes = 0;
+    std::uint64_t m_maxBytes = 0;
+    std::uint64_t m_position = 0;
+    std::string m_context;
+    std::string m_indexPath; // "[2][7]" of the array element that failed, if any
+    std::optional<Error> m_error;
+    std::optional<std::uint64_t> m_neededBytes;
+};
+
+} // namespace llamafit
