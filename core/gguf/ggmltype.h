@@ -66,6 +66,7 @@ struct GgmlTypeTraits {
 // Traits of a type id read from a file. Unknown ids -> "gguf.unknown-tensor-type";
 // ids that ggml removed (4, 5, 31-33, 36-38) -> "gguf.removed-tensor-type".
 Result<GgmlTypeTraits> ggmlTypeTraits(std::uint32_t typeId);
+// Precondition: `type` is one of the enumerators above (values read from files go through the id overload).
 const GgmlTypeTraits& ggmlTypeTraits(GgmlType type);
 
 // Parses llama.cpp's spelling ("q8_0", "Q8_0", "f16", "bf16"), case-insensitive.

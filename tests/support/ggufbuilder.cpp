@@ -92,7 +92,8 @@ GgufBuilder& GgufBuilder::addTensor(const std::string& name, GgmlType type, cons
     std::uint64_t offset = 0;
     if (!m_file.tensors.empty()) {
         const auto& last = m_file.tensors.back();
-        offset = padTo(last.dataOffset + last.bytes, m_file.alignment);
+        // gguf.cpp lays tensor data out on the general.alignment grid (32 when the key is absent).
+        offset = padTo(last.dataOffset + last.bytes, m_file.getUint("general.alignment").value_or(m_file.alignment));
     }
     tensor.dataOffset = offset;
     m_file.tensors.push_back(std::move(tensor));
