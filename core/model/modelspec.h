@@ -2,11 +2,15 @@
 // ModelSpec: a metadata-only description of a model (its GGUF keys and tensor table,
 // written compactly as JSON with per-layer tensor templates), so a model can be sized
 // without its file. Built-in model cards (resources/cards/*.json) and the realistic test
-// shapes (tests/data/shapes/*.json) use this one format; toGgufFile() turns a spec into
-// the same GgufFile the reader produces, so cards go through interpretModel() like files.
+// shapes (tests/data/shapes/*.json) use this one format; parsing expands a spec into
+// the same GgufFile the reader produces (ModelSpec::file), so cards go through
+// interpretModel() like files.
 //
-// Error codes: spec.bad-json (not JSON / wrong field types), spec.missing-field,
-// spec.bad-tensor (unknown type name, bad shape, bad layer selector), spec.unknown-card.
+// Error codes: spec.bad-json (not JSON / wrong field types / unknown field), spec.missing-field,
+// spec.bad-tensor (unknown type name, bad shape, bad layer selector, duplicate name, token_embd
+// rows != vocabulary_size), spec.bad-metadata (unknown value type, value that does not fit its
+// type, duplicate key, bad per-layer array), spec.unknown-card.
+// The JSON format itself is described at the top of modelspec.cpp.
 
 #include "core/common/result.h"
 #include "core/gguf/gguffile.h"
@@ -22,8 +26,9 @@ struct ModelSpec {
     std::string displayName; // "Qwen3.5-35B-A3B Q6_K"
     std::string source;      // where the values come from (model card / config.json / file listing)
     std::string notes;       // e.g. how the quantisation mix was chosen
-    std::uint32_t vocabularySize = 0; // tokenizer size (tokens are generated when the spec is written as a file)
-    GgufFile file;           // metadata + tensor table (no data), offsets laid out with alignment 32
+    // Tokenizer size (tokens are generated when the spec is written as a file).
+    std::uint32_t vocabularySize = 0;
+    GgufFile file; // metadata + tensor table (no data), offsets laid out with alignment 32
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -32,6 +37,8 @@ Result<ModelSpec> parseModelSpec(std::string_view json);
 // The built-in cards, compiled into the binary from resources/cards/*.json.
 const std::vector<ModelSpec>& builtinModelCards();
 Result<ModelSpec> findBuiltinModelCard(std::string_view id);
+// Cards that failed to parse (a build mistake; empty in a good build, the tests check it).
+const std::vector<Error>& builtinModelCardErrors();
 // The id of the card the app starts on (Qwen3.5-35B-A3B Q6_K).
 std::string_view defaultModelCardId();
 

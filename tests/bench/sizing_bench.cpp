@@ -77,8 +77,8 @@ void BM_ParseHeader(benchmark::State& state) {
         return;
     }
     const std::string path = std::string(dir) + "/qwen35moe.gguf";
-    if (const std::string failure = test::writeSpecAsGguf(*card, path); !failure.empty()) {
-        state.SkipWithError(failure.c_str());
+    if (auto written = test::writeSpecAsGguf(*card, path); !written) {
+        state.SkipWithError(written.error().message.c_str());
         return;
     }
     std::size_t tensors = 0;

@@ -1,0 +1,19 @@
+#pragma once
+// The llamafit-cli subcommands. Each takes the words after its name and returns the
+// process exit code (kExitOk, or kExitError after printing what was wrong). main.cpp maps
+// the subcommand name to one of these; each lives in its own <name>command.cpp.
+
+#include "app/cli/commandline.h"
+
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+int runInspectCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runFitCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io);
+
+} // namespace llamafit

@@ -1,0 +1,68 @@
+// `llamafit-cli estimate`: the memory llama-server would allocate for -m MODEL and the
+// given llama-server flags, per device and component.
+
+#include "app/cli/commands.h"
+
+#include "app/cli/jsonoutput.h"
+#include "app/cli/modelsource.h"
+#include "app/cli/textoutput.h"
+#include "core/sizing/estimator.h"
+
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli estimate [--json] -m MODEL [llama-server flags] [--gpu NAME=MiB ...]
+
+Predicts the buffers llama-server 0.7.0 allocates for MODEL with the given flags: model
+weights, KV cache, recurrent state (RS), output and compute buffers, per device, in MiB
+with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead allowance
+(memory outside llama.cpp's buffers; no log line reports it).
+
+  -m, --model MODEL      a GGUF file (any part of a split model) or a built-in card id
+                         ('llamafit-cli cards' lists them)
+  llama-server flags     -c, -np, -kvu/-no-kvu, -ctk, -ctv, -fa, -b, -ub, -ngl, --swa-full,
+                         -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr change the estimate; every
+                         other llama-server 0.7.0 flag is accepted and listed
+  --gpu [BACKEND:]NAME=MiB
+                         a GPU to place layers on (repeatable; BACKEND cuda, vulkan, rocm,
+                         metal; 'cuda=8192' names it CUDA0 like llama.cpp). No --gpu: CPU only
+  --gpu-igpu ...         the same for an integrated GPU sharing host memory
+  --json                 machine-readable output (stable fields; see docs)
+
+Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
+)";
+
+} // namespace
+
+int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(args, {{"--json"}, {"--help"}, {"-h"}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    const bool json = options->has("--json");
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    Result<SizingRequest> request = loadSizingRequest(options->rest);
+    if (!request) {
+        return reportError(io, request.error(), json);
+    }
+    Result<MemoryEstimate> estimate =
+        estimateMemory(request->model.info, request->args.settings, request->args.gpus);
+    if (!estimate) {
+        return reportError(io, estimate.error(), json);
+    }
+    if (json) {
+        io.out << estimateJson(request->model, request->args, *estimate).dump(2) << "\n";
+    } else {
+        printEstimateText(io.out, request->model, request->args, *estimate);
+    }
+    return kExitOk;
+}
+
+} // namespace llamafit

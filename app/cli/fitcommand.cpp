@@ -1,0 +1,189 @@
+// `llamafit-cli fit`: what fits a memory budget — the largest context per K/V pair, the
+// best K/V pair for the given -c, and the most GPU layers. "Does not fit" is an answer
+// (exit 0), not an error.
+
+#include "app/cli/commands.h"
+
+#include "app/cli/jsonoutput.h"
+#include "app/cli/kvpairs.h"
+#include "app/cli/modelsource.h"
+#include "app/cli/textoutput.h"
+#include "app/cli/texttable.h"
+#include "core/sizing/solvers.h"
+
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli fit [--json] -m MODEL [llama-server flags] (--budget-mib N | --gpu NAME=MiB ...)
+
+Searches what fits the memory budget, using the same estimate as 'estimate':
+  - the largest -c (multiple of 256, at most the training context) per K/V cache type pair
+  - the best K/V pair for the -c given (quality: f32 > f16 = bf16 > q8_0 > q5_1 > q5_0 > q4_1
+    > iq4_nl > q4_0, K at least as precise as V)
+  - the most GPU layers (-ngl) when GPUs are given
+
+  --budget-mib N         host memory budget (RAM) in MiB
+  --gpu [BACKEND:]NAME=MiB
+                         a GPU and its memory budget (repeatable; see 'estimate --help')
+  --types LIST           K/V pairs for the context search: TYPE (K = V) or K/V, comma-separated
+                         (default: f16,q8_0,q4_0,f16/q8_0)
+  --all-pairs            search every pair of llama-server cache types
+  --json                 machine-readable output
+
+Exit status: 0 answered (also when nothing fits), 2 bad model, flag or setting.
+)";
+
+Json contextFitJson(const ContextFit& fit) {
+    return {
+        {"type_k", ggmlTypeName(fit.typeK)},   {"type_v", ggmlTypeName(fit.typeV)}, {"fits", fit.fits},
+        {"context_tokens", fit.contextTokens}, {"total_bytes", fit.totalBytes},     {"reason", fit.reason}};
+}
+
+std::string fitText(const ContextFit& fit) {
+    if (!fit.fits) {
+        return "does not fit: " + fit.reason;
+    }
+    return kvPairName({fit.typeK, fit.typeV}) + " (-ctk " + std::string(ggmlTypeName(fit.typeK)) + " -ctv " +
+           std::string(ggmlTypeName(fit.typeV)) + ", total " + formatMiB(fit.totalBytes) + " MiB)";
+}
+
+struct FitResults {
+    std::vector<ContextFit> largest;
+    std::optional<ContextFit> best;    // only with -c
+    std::optional<GpuLayerFit> layers; // only with GPUs
+};
+
+void printText(std::ostream& out, const SizingRequest& request, const MemoryBudget& budget,
+               const FitResults& results) {
+    out << "Model     " << modelLine(request.model) << "\n";
+    out << "Budget    host "
+        << (budget.hostBytes == 0 ? "unconstrained" : formatMiB(budget.hostBytes) + " MiB");
+    for (std::size_t i = 0; i < request.args.gpus.size(); ++i) {
+        out << ", " << request.args.gpus[i].name << " " << formatMiB(budget.gpuBytes[i]) << " MiB";
+    }
+    out << "\n\nLargest context per K/V pair (training context " << request.model.info.trainingContext
+        << ")\n";
+    TextTable table({"K/V", "fits", "-c", "total MiB", "reason"},
+                    {TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Right,
+                     TextTable::Align::Right, TextTable::Align::Left});
+    for (const ContextFit& fit : results.largest) {
+        table.addRow({kvPairName({fit.typeK, fit.typeV}), fit.fits ? "yes" : "no",
+                      fit.fits ? std::to_string(fit.contextTokens) : "-",
+                      fit.fits ? formatMiB(fit.totalBytes) : "-", fit.reason});
+    }
+    table.print(out);
+    if (results.best) {
+        out << "\nBest K/V pair for -c " << request.args.settings.contextTokens.value_or(0) << ": "
+            << fitText(*results.best) << "\n";
+    } else {
+        out << "\nBest K/V pair: pass -c N to choose the cache types for a context\n";
+    }
+    if (results.layers) {
+        out << "Most GPU layers: "
+            << (results.layers->fits ? "-ngl " + std::to_string(results.layers->gpuLayers) + " (total " +
+                                           formatMiB(results.layers->totalBytes) + " MiB)"
+                                     : std::string("does not fit, even with no layers on the GPUs"))
+            << "\n";
+    }
+    const ParsedServerArgs& flags = request.args;
+    if (!flags.notes.empty() || !flags.unmodelledFlags.empty() || !flags.ignoredFlags.empty()) {
+        out << "\n";
+        printFlagLists(out, flags);
+    }
+}
+
+Json toJson(const SizingRequest& request, const MemoryBudget& budget, const FitResults& results) {
+    Json json;
+    json["model"] = modelJson(request.model);
+    json["settings"] = {{"args", toServerArgs(request.args.settings)}};
+    Json gpus = Json::array();
+    for (std::size_t i = 0; i < request.args.gpus.size(); ++i) {
+        gpus.push_back({{"name", request.args.gpus[i].name}, {"bytes", budget.gpuBytes[i]}});
+    }
+    json["budget"] = {{"host_bytes", budget.hostBytes}, {"gpus", std::move(gpus)}};
+    Json largest = Json::array();
+    for (const ContextFit& fit : results.largest) {
+        largest.push_back(contextFitJson(fit));
+    }
+    json["largest_context"] = std::move(largest);
+    json["best_kv_pair"] = results.best ? contextFitJson(*results.best) : Json(nullptr);
+    json["most_gpu_layers"] = results.layers ? Json{{"fits", results.layers->fits},
+                                                    {"gpu_layers", results.layers->gpuLayers},
+                                                    {"total_bytes", results.layers->totalBytes}}
+                                             : Json(nullptr);
+    json["unmodelled_flags"] = request.args.unmodelledFlags;
+    json["ignored_flags"] = request.args.ignoredFlags;
+    return json;
+}
+
+} // namespace
+
+int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(
+        args, {{"--json"}, {"--help"}, {"-h"}, {"--budget-mib", true}, {"--types", true}, {"--all-pairs"}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    const bool json = options->has("--json");
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    Result<SizingRequest> request = loadSizingRequest(options->rest);
+    if (!request) {
+        return reportError(io, request.error(), json);
+    }
+    MemoryBudget budget;
+    if (const std::optional<std::string> mib = options->value("--budget-mib")) {
+        Result<std::uint64_t> bytes = parseMiB("--budget-mib", *mib);
+        if (!bytes) {
+            return reportError(io, bytes.error(), json);
+        }
+        budget.hostBytes = *bytes;
+    }
+    for (const GpuDevice& gpu : request->args.gpus) {
+        budget.gpuBytes.push_back(gpu.memoryBytes);
+    }
+    if (budget.hostBytes == 0 && budget.gpuBytes.empty()) {
+        return reportError(io, makeError("cli.missing-budget", "fit needs --budget-mib N or --gpu NAME=MiB"),
+                           json);
+    }
+    std::vector<KvPair> pairs = defaultKvPairs();
+    if (options->has("--all-pairs")) {
+        pairs.clear(); // the solver then tries every llama-server cache type pair
+    } else if (const std::optional<std::string> types = options->value("--types")) {
+        Result<std::vector<KvPair>> parsed = parseKvPairs("--types", *types);
+        if (!parsed) {
+            return reportError(io, parsed.error(), json);
+        }
+        pairs = std::move(*parsed);
+    }
+    // Settings llama-server would refuse are an error, not "does not fit".
+    if (Result<bool> valid = validateSettings(request->model.info, request->args.settings); !valid) {
+        return reportError(io, valid.error(), json);
+    }
+
+    const ModelInfo& model = request->model.info;
+    const ServerSettings& settings = request->args.settings;
+    const std::vector<GpuDevice>& gpus = request->args.gpus;
+    FitResults results;
+    results.largest = largestContextPerKvPair(model, settings, gpus, budget, pairs);
+    if (settings.contextTokens && *settings.contextTokens > 0) {
+        results.best = bestKvPairForContext(model, settings, gpus, budget);
+    }
+    if (!gpus.empty()) {
+        results.layers = mostGpuLayers(model, settings, gpus, budget);
+    }
+    if (json) {
+        io.out << toJson(*request, budget, results).dump(2) << "\n";
+    } else {
+        printText(io.out, *request, budget, results);
+    }
+    return kExitOk;
+}
+
+} // namespace llamafit

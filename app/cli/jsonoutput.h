@@ -1,0 +1,33 @@
+#pragma once
+// The JSON llamafit-cli prints with --json. This is a STABLE interface for scripts: fields
+// are only ever added. Byte counts are integers (bytes), never MiB. Used by the command files.
+//
+// estimate: {model, settings.args, context{n_ctx, n_ctx_seq, n_seq_max, kv_unified, n_batch,
+//   n_ubatch, flash_attn, n_outputs}, totals{model_bytes, kv_bytes, rs_bytes, output_bytes,
+//   compute_bytes, overhead_bytes, total_bytes, note}, devices[{name, host, integrated, the
+//   six byte fields, total_bytes, buffers[{buffer_type, component, bytes, rule}]}],
+//   kv_caches[{swa, cells, layers, streams, type_k, type_v, k_bytes, v_bytes}],
+//   rs{cells, layers, r_bytes, s_bytes}, gpu_layers, notes[], unmodelled_flags[], ignored_flags[]}.
+// totals.overhead_bytes is LlamaFit's allowance for memory outside llama.cpp's buffers; no
+// llama-server log line reports it (totals.note says so).
+
+#include "app/cli/modelsource.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/sizing/serverargs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+namespace llamafit {
+
+using Json = nlohmann::ordered_json;
+
+std::string_view componentName(Component component); // "model", "kv", "rs", "output", "compute", "overhead"
+
+Json modelJson(const LoadedModel& model);
+Json componentBytesJson(const ComponentBytes& bytes);
+Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const MemoryEstimate& estimate);
+Json inspectJson(const LoadedModel& model);
+
+} // namespace llamafit

@@ -1,0 +1,60 @@
+// llamafit-cli: LlamaFit's sizing core on the command line. Picks the subcommand and hands
+// it the remaining words and the output streams; the commands live in *command.cpp.
+
+#include "app/cli/commands.h"
+
+#include <array>
+#include <iostream>
+#include <string_view>
+
+namespace {
+
+using llamafit::CommandIo;
+
+struct Command {
+    std::string_view name;
+    int (*run)(const std::vector<std::string>&, const CommandIo&);
+    std::string_view summary;
+};
+
+constexpr std::array kCommands{
+    Command{"inspect", llamafit::runInspectCommand,
+            "show how LlamaFit reads a model (layers, heads, weights)"},
+    Command{"estimate", llamafit::runEstimateCommand,
+            "memory llama-server allocates for a model and its flags"},
+    Command{"fit", llamafit::runFitCommand, "largest context / best K/V types / most GPU layers in a budget"},
+    Command{"sweep", llamafit::runSweepCommand, "memory over contexts x K/V cache types (text, csv, json)"},
+    Command{"cards", llamafit::runCardsCommand, "list the built-in model cards (usable as -m ID)"},
+};
+
+void printUsage(std::ostream& out) {
+    out << "usage: llamafit-cli COMMAND [options]   (llamafit-cli COMMAND --help for its options)\n\n"
+           "Predicts the memory llama-server (llama.cpp 0.7.0, build b11669) allocates.\n\n";
+    for (const Command& command : kCommands) {
+        out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary << "\n";
+    }
+    out << "\n  --version  print the version\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const CommandIo io{std::cout, std::cerr};
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
+        printUsage(words.empty() ? std::cerr : std::cout);
+        return words.empty() ? llamafit::kExitError : llamafit::kExitOk;
+    }
+    if (words[0] == "--version") {
+        std::cout << "llamafit-cli " << LLAMAFIT_VERSION << " (sizes for llama-server 0.7.0, build b11669)\n";
+        return llamafit::kExitOk;
+    }
+    for (const Command& command : kCommands) {
+        if (command.name == words[0]) {
+            return command.run(std::vector<std::string>(words.begin() + 1, words.end()), io);
+        }
+    }
+    std::cerr << "llamafit-cli: unknown command '" << words[0] << "' [cli.unknown-command]\n";
+    printUsage(std::cerr);
+    return llamafit::kExitError;
+}

@@ -1,0 +1,199 @@
+// `llamafit-cli sweep`: total and KV bytes over a grid of contexts x K/V cache type pairs,
+// as a text table, CSV (one row per context) or JSON.
+
+#include "app/cli/commands.h"
+
+#include "app/cli/jsonoutput.h"
+#include "app/cli/kvpairs.h"
+#include "app/cli/modelsource.h"
+#include "app/cli/textoutput.h"
+#include "app/cli/texttable.h"
+#include "core/sizing/estimator.h"
+
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli sweep [--format text|csv|json] -m MODEL [llama-server flags]
+                          [--contexts 4096,8192,...] [--types f16,q8_0,q4_0,f16/q8_0]
+
+Estimates every context x K/V pair: total MiB and KV MiB (text), or bytes (csv, json).
+A pair llama-server refuses for this model (e.g. a block size that does not divide the head
+dim) shows n/a (text), empty cells (csv) or its error (json).
+
+  --contexts LIST        -c values (default: powers of two from 4096 up to the training context)
+  --types LIST           TYPE (K = V) or K/V, comma-separated (default: f16,q8_0,q4_0,f16/q8_0)
+  --format FORMAT        text (default), csv or json; --json is the same as --format json
+)";
+
+struct Cell {
+    std::optional<MemoryEstimate> estimate;
+    Error error; // when estimate is empty
+};
+
+struct Sweep {
+    std::vector<std::uint32_t> contexts;
+    std::vector<KvPair> pairs;
+    std::vector<std::vector<Cell>> cells; // [context][pair]
+};
+
+std::vector<std::uint32_t> defaultContexts(std::uint64_t trainingContext) {
+    std::vector<std::uint32_t> contexts;
+    for (std::uint64_t c = 4096; c <= trainingContext && c <= UINT32_MAX; c *= 2) {
+        contexts.push_back(static_cast<std::uint32_t>(c));
+    }
+    if (contexts.empty()) {
+        contexts.push_back(trainingContext > 0 ? static_cast<std::uint32_t>(trainingContext) : 4096);
+    }
+    return contexts;
+}
+
+Sweep runSweep(const SizingRequest& request, std::vector<std::uint32_t> contexts, std::vector<KvPair> pairs) {
+    Sweep sweep{std::move(contexts), std::move(pairs), {}};
+    for (std::uint32_t context : sweep.contexts) {
+        std::vector<Cell>& row = sweep.cells.emplace_back();
+        for (const KvPair& pair : sweep.pairs) {
+            ServerSettings settings = request.args.settings;
+            settings.contextTokens = context;
+            settings.cacheTypeK = pair.first;
+            settings.cacheTypeV = pair.second;
+            Result<MemoryEstimate> estimate = estimateMemory(request.model.info, settings, request.args.gpus);
+            row.push_back(estimate ? Cell{*estimate, {}} : Cell{std::nullopt, estimate.error()});
+        }
+    }
+    return sweep;
+}
+
+std::string pairColumn(const KvPair& pair) {
+    return std::string(ggmlTypeName(pair.first)) + "_" + std::string(ggmlTypeName(pair.second));
+}
+
+void printCsv(std::ostream& out, const Sweep& sweep) {
+    out << "context";
+    for (const KvPair& pair : sweep.pairs) {
+        out << ",total_bytes_" << pairColumn(pair) << ",kv_bytes_" << pairColumn(pair);
+    }
+    out << "\n";
+    for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
+        out << sweep.contexts[r];
+        for (const Cell& cell : sweep.cells[r]) {
+            if (cell.estimate) {
+                out << "," << cell.estimate->totals.totalBytes() << "," << cell.estimate->totals.kvBytes;
+            } else {
+                out << ",,";
+            }
+        }
+        out << "\n";
+    }
+}
+
+void printText(std::ostream& out, const SizingRequest& request, const Sweep& sweep) {
+    out << "Model     " << modelLine(request.model) << "\n";
+    out << "Cells     total MiB (KV MiB)\n\n";
+    std::vector<std::string> header{"-c"};
+    std::vector<TextTable::Align> align{TextTable::Align::Right};
+    for (const KvPair& pair : sweep.pairs) {
+        header.push_back(kvPairName(pair));
+        align.push_back(TextTable::Align::Right);
+    }
+    TextTable table(std::move(header), std::move(align));
+    for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
+        std::vector<std::string> row{std::to_string(sweep.contexts[r])};
+        for (const Cell& cell : sweep.cells[r]) {
+            row.push_back(cell.estimate ? formatMiB(cell.estimate->totals.totalBytes()) + " (" +
+                                              formatMiB(cell.estimate->totals.kvBytes) + ")"
+                                        : "n/a");
+        }
+        table.addRow(std::move(row));
+    }
+    table.print(out, "");
+    const ParsedServerArgs& flags = request.args;
+    if (!flags.notes.empty() || !flags.unmodelledFlags.empty() || !flags.ignoredFlags.empty()) {
+        out << "\n";
+        printFlagLists(out, flags);
+    }
+}
+
+Json toJson(const SizingRequest& request, const Sweep& sweep) {
+    Json json;
+    json["model"] = modelJson(request.model);
+    json["settings"] = {{"args", toServerArgs(request.args.settings)}};
+    Json pairs = Json::array();
+    for (const KvPair& pair : sweep.pairs) {
+        pairs.push_back({{"type_k", ggmlTypeName(pair.first)}, {"type_v", ggmlTypeName(pair.second)}});
+    }
+    json["pairs"] = std::move(pairs);
+    Json rows = Json::array();
+    for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
+        Json cells = Json::array();
+        for (const Cell& cell : sweep.cells[r]) {
+            if (cell.estimate) {
+                cells.push_back({{"n_ctx", cell.estimate->context.nCtx},
+                                 {"total_bytes", cell.estimate->totals.totalBytes()},
+                                 {"kv_bytes", cell.estimate->totals.kvBytes}});
+            } else {
+                cells.push_back({{"error", {{"code", cell.error.code}, {"message", cell.error.message}}}});
+            }
+        }
+        rows.push_back({{"context", sweep.contexts[r]}, {"cells", std::move(cells)}});
+    }
+    json["rows"] = std::move(rows);
+    json["unmodelled_flags"] = request.args.unmodelledFlags;
+    json["ignored_flags"] = request.args.ignoredFlags;
+    return json;
+}
+
+} // namespace
+
+int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(
+        args, {{"--json"}, {"--help"}, {"-h"}, {"--format", true}, {"--contexts", true}, {"--types", true}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    const std::string format = options->has("--json") ? "json" : options->value("--format").value_or("text");
+    const bool json = format == "json";
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    if (format != "text" && format != "csv" && format != "json") {
+        return reportError(
+            io, makeError("cli.bad-value", "bad --format '" + format + "': expected text, csv or json"),
+            false);
+    }
+    Result<SizingRequest> request = loadSizingRequest(options->rest);
+    if (!request) {
+        return reportError(io, request.error(), json);
+    }
+    std::vector<std::uint32_t> contexts = defaultContexts(request->model.info.trainingContext);
+    if (const std::optional<std::string> list = options->value("--contexts")) {
+        Result<std::vector<std::uint32_t>> parsed = parseNumberList("--contexts", *list);
+        if (!parsed) {
+            return reportError(io, parsed.error(), json);
+        }
+        contexts = std::move(*parsed);
+    }
+    std::vector<KvPair> pairs = defaultKvPairs();
+    if (const std::optional<std::string> types = options->value("--types")) {
+        Result<std::vector<KvPair>> parsed = parseKvPairs("--types", *types);
+        if (!parsed) {
+            return reportError(io, parsed.error(), json);
+        }
+        pairs = std::move(*parsed);
+    }
+    const Sweep sweep = runSweep(*request, std::move(contexts), std::move(pairs));
+    if (format == "csv") {
+        printCsv(io.out, sweep);
+    } else if (json) {
+        io.out << toJson(*request, sweep).dump(2) << "\n";
+    } else {
+        printText(io.out, *request, sweep);
+    }
+    return kExitOk;
+}
+
+} // namespace llamafit

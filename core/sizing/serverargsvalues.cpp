@@ -1,0 +1,310 @@
+// Flag value readers/writers; see serverargsvalues.h. Where llama.cpp is lenient by
+// accident (std::stoi reads "4096k" as 4096) we are strict: the whole value must parse.
+
+#include "core/sizing/serverargsvalues.h"
+
+#include "core/common/units.h"
+#include "core/sizing/estimator.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace llamafit {
+
+namespace {
+
+template <typename T> std::optional<T> parseNumber(std::string_view text) {
+    T number{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, number);
+    if (text.empty() || ec != std::errc{} || ptr != end) {
+        return std::nullopt;
+    }
+    return number;
+}
+
+std::vector<std::string_view> split(std::string_view text, std::string_view separators) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find_first_of(separators, start);
+        parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+        if (end == std::string_view::npos) {
+            return parts;
+        }
+        start = end + 1;
+    }
+}
+
+std::string lowerCase(std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    });
+    return lower;
+}
+
+struct BackendName {
+    std::string_view keyword;      // as typed in --gpu cuda:...
+    std::string_view bufferPrefix; // how llama.cpp names its devices: CUDA0, Vulkan0, ROCm0, MTL0
+    Backend backend;
+};
+
+constexpr std::array kBackends = std::to_array<BackendName>({
+    {"cuda", "CUDA", Backend::Cuda},
+    {"vulkan", "Vulkan", Backend::Vulkan},
+    {"rocm", "ROCm", Backend::Rocm},
+    {"hip", "ROCm", Backend::Rocm},
+    {"metal", "MTL", Backend::Metal},
+    {"other", "GPU", Backend::Other},
+});
+
+const BackendName* backendByKeyword(std::string_view keyword) {
+    const std::string lower = lowerCase(keyword);
+    for (const BackendName& b : kBackends) {
+        if (b.keyword == lower) {
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
+// "CUDA1" -> Cuda: a name spelled like llama.cpp's buffer names tells its backend.
+Backend backendFromDeviceName(std::string_view name) {
+    for (const BackendName& b : kBackends) {
+        if (name.size() > b.bufferPrefix.size() && name.substr(0, b.bufferPrefix.size()) == b.bufferPrefix &&
+            parseNumber<unsigned>(name.substr(b.bufferPrefix.size()))) {
+            return b.backend;
+        }
+    }
+    return Backend::Other;
+}
+
+} // namespace
+
+Error badValue(std::string_view flag, std::string_view value, std::string_view expected) {
+    return makeError("args.bad-value", "bad value '" + std::string(value) + "' for " + std::string(flag) +
+                                           ": expected " + std::string(expected));
+}
+
+std::optional<Error> readUint32(std::string_view flag, std::string_view value, std::uint32_t& out) {
+    const std::optional<std::uint32_t> number = parseNumber<std::uint32_t>(value);
+    if (!number) {
+        return badValue(flag, value, "a non-negative integer");
+    }
+    out = *number;
+    return std::nullopt;
+}
+
+std::optional<Error> readUint32(std::string_view flag, std::string_view value,
+                                std::optional<std::uint32_t>& out) {
+    std::uint32_t number = 0;
+    if (std::optional<Error> error = readUint32(flag, value, number)) {
+        return error;
+    }
+    out = number;
+    return std::nullopt;
+}
+
+std::optional<Error> readParallel(std::string_view flag, std::string_view value,
+                                  std::optional<std::uint32_t>& out) {
+    const std::optional<std::int64_t> number = parseNumber<std::int64_t>(value);
+    // llama.cpp common/arg.cpp: "-np 0" throws "invalid value for n_parallel"; tools/server/server.cpp
+    // treats any negative value as auto (4 slots, unified KV).
+    if (!number || *number == 0 || *number > std::numeric_limits<std::uint32_t>::max()) {
+        return badValue(flag, value, "a slot count > 0, or -1 for auto");
+    }
+    out = *number < 0 ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(*number));
+    return std::nullopt;
+}
+
+std::optional<Error> readCacheType(std::string_view flag, std::string_view value, GgmlType& out) {
+    const std::optional<GgmlType> type = ggmlTypeFromName(value);
+    const std::vector<GgmlType>& allowed = allowedCacheTypes();
+    // llama.cpp common/arg.cpp kv_cache_types: anything else is "Unsupported cache type".
+    if (!type || std::find(allowed.begin(), allowed.end(), *type) == allowed.end()) {
+        std::string names;
+        for (GgmlType t : allowed) {
+            names += (names.empty() ? "" : ", ") + std::string(ggmlTypeName(t));
+        }
+        return badValue(flag, value, "one of " + names);
+    }
+    out = *type;
+    return std::nullopt;
+}
+
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out) {
+    if (value == "auto") {
+        out = -1;
+    } else if (value == "all") {
+        out = -2;
+    } else if (const std::optional<int> number = parseNumber<int>(value)) {
+        out = *number;
+    } else {
+        return badValue(flag, value, "a layer count, 'auto' or 'all'");
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readTensorSplit(std::string_view flag, std::string_view value,
+                                     std::vector<double>& out) {
+    // llama.cpp common/arg.cpp splits -ts on runs of ',' and '/'.
+    std::vector<double> shares;
+    for (std::string_view part : split(value, ",/")) {
+        if (part.empty()) {
+            continue;
+        }
+        const std::optional<double> share = parseNumber<double>(part);
+        if (!share || *share < 0 || !std::isfinite(*share)) {
+            return badValue(flag, value, "non-negative proportions separated by ',' or '/', e.g. 3,1");
+        }
+        shares.push_back(*share);
+    }
+    if (shares.empty()) {
+        return badValue(flag, value, "non-negative proportions separated by ',' or '/', e.g. 3,1");
+    }
+    out = std::move(shares);
+    return std::nullopt;
+}
+
+std::optional<Error> readTensorOverrides(std::string_view flag, std::string_view value,
+                                         std::vector<TensorOverride>& out) {
+    // llama.cpp common/arg.cpp parse_tensor_buffer_overrides: comma list of pattern=BUFT; each
+    // -ot appends. The buffer type is checked against the devices later (the estimator knows them).
+    for (std::string_view part : split(value, ",")) {
+        const std::size_t equals = part.find('=');
+        if (equals == std::string_view::npos || equals == 0 || equals + 1 == part.size()) {
+            return badValue(flag, value, "<tensor name pattern>=<buffer type>,...");
+        }
+        out.push_back({std::string(part.substr(0, equals)), std::string(part.substr(equals + 1))});
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readLoadMode(std::string_view flag, std::string_view value, LoadMode& out,
+                                  std::vector<std::string>& notes) {
+    // llama.cpp src/llama-model-loader.cpp: use_mmap only for auto, mmap and mmap+mlock; mlock
+    // and dio read the weights into memory like none. Locking pages does not change sizes.
+    if (value == "auto") {
+        out = LoadMode::Auto;
+    } else if (value == "mmap" || value == "mmap+mlock") {
+        out = LoadMode::Mmap;
+    } else if (value == "none" || value == "mlock" || value == "dio") {
+        out = LoadMode::None;
+    } else {
+        return badValue(flag, value, "auto, none, mmap, mlock, mmap+mlock or dio");
+    }
+    if (value == "mlock" || value == "dio" || value == "mmap+mlock") {
+        notes.push_back(std::string(flag) + " " + std::string(value) + " sized as -lm " +
+                        std::string(loadModeName(out)));
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
+                             std::vector<GpuDevice>& gpus) {
+    constexpr std::string_view expected =
+        "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, metal)";
+    const std::size_t equals = value.rfind('=');
+    if (equals == std::string_view::npos) {
+        return badValue(flag, value, expected);
+    }
+    const std::optional<std::uint64_t> mib = parseNumber<std::uint64_t>(value.substr(equals + 1));
+    if (!mib || *mib == 0 || *mib > std::numeric_limits<std::uint64_t>::max() / kMiB) {
+        return badValue(flag, value, expected);
+    }
+    std::string_view label = value.substr(0, equals);
+    const BackendName* backend = nullptr;
+    if (const std::size_t colon = label.find(':'); colon != std::string_view::npos) {
+        backend = backendByKeyword(label.substr(0, colon));
+        if (backend == nullptr) {
+            return badValue(flag, value, expected);
+        }
+        label = label.substr(colon + 1);
+    } else if ((backend = backendByKeyword(label)) != nullptr) {
+        label = {};
+    }
+    if (label.empty() && backend == nullptr) {
+        return badValue(flag, value, expected);
+    }
+    GpuDevice gpu;
+    gpu.memoryBytes = *mib * kMiB;
+    gpu.integrated = integrated;
+    gpu.backend = backend != nullptr ? backend->backend : backendFromDeviceName(label);
+    if (label.empty()) {
+        // Number devices per backend like llama.cpp does: the second CUDA GPU is CUDA1.
+        const auto sameBackend = std::count_if(
+            gpus.begin(), gpus.end(), [&](const GpuDevice& other) { return other.backend == gpu.backend; });
+        gpu.name = std::string(backend->bufferPrefix) + std::to_string(sameBackend);
+    } else {
+        gpu.name = std::string(label);
+    }
+    if (std::any_of(gpus.begin(), gpus.end(),
+                    [&](const GpuDevice& other) { return other.name == gpu.name; })) {
+        return badValue(flag, value, "a GPU name not given before (" + gpu.name + " is)");
+    }
+    gpus.push_back(std::move(gpu));
+    return std::nullopt;
+}
+
+std::optional<FlashAttention> flashAttentionFromName(std::string_view value) {
+    // llama.cpp common/arg.cpp is_truthy / is_falsey / is_autoy.
+    if (value == "on" || value == "enabled" || value == "true" || value == "1") {
+        return FlashAttention::On;
+    }
+    if (value == "off" || value == "disabled" || value == "false" || value == "0") {
+        return FlashAttention::Off;
+    }
+    if (value == "auto" || value == "-1") {
+        return FlashAttention::Auto;
+    }
+    return std::nullopt;
+}
+
+std::string_view flashAttentionName(FlashAttention mode) {
+    switch (mode) {
+    case FlashAttention::On:
+        return "on";
+    case FlashAttention::Off:
+        return "off";
+    case FlashAttention::Auto:
+        break;
+    }
+    return "auto";
+}
+
+std::string_view loadModeName(LoadMode mode) {
+    switch (mode) {
+    case LoadMode::Mmap:
+        return "mmap";
+    case LoadMode::None:
+        return "none";
+    case LoadMode::Auto:
+        break;
+    }
+    return "auto";
+}
+
+std::string gpuLayersText(int gpuLayers) {
+    if (gpuLayers == -1) {
+        return "auto";
+    }
+    return gpuLayers == -2 ? "all" : std::to_string(gpuLayers);
+}
+
+std::string tensorSplitText(const std::vector<double>& split) {
+    std::string text;
+    for (double share : split) {
+        std::array<char, 32> buffer{};
+        // Shortest text that reads back as the same double, so -ts round-trips exactly.
+        const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), share);
+        text +=
+            (text.empty() ? "" : ",") + std::string(buffer.data(), ec == std::errc{} ? end : buffer.data());
+    }
+    return text;
+}
+
+} // namespace llamafit

@@ -1,0 +1,46 @@
+#pragma once
+// Value readers and writers for the llama-server flags serverargs.cpp turns into
+// ServerSettings (numbers, cache types, -ngl, -ts, -ot, -lm, --gpu). Each reader returns
+// nullopt on success or an "args.bad-value" Error naming the flag and the value.
+// Internal to serverargs.cpp and its tests; units as in ServerSettings.
+
+#include "core/common/result.h"
+#include "core/sizing/serversettings.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+
+Error badValue(std::string_view flag, std::string_view value, std::string_view expected);
+
+std::optional<Error> readUint32(std::string_view flag, std::string_view value, std::uint32_t& out);
+std::optional<Error> readUint32(std::string_view flag, std::string_view value,
+                                std::optional<std::uint32_t>& out);
+// -np: N > 0, or a negative number for "auto" (nullopt); 0 is refused like llama.cpp does.
+std::optional<Error> readParallel(std::string_view flag, std::string_view value,
+                                  std::optional<std::uint32_t>& out);
+std::optional<Error> readCacheType(std::string_view flag, std::string_view value, GgmlType& out);
+// -ngl: an integer, "auto" (-1) or "all" (-2), as llama.cpp common/arg.cpp stores them.
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out);
+std::optional<Error> readTensorSplit(std::string_view flag, std::string_view value, std::vector<double>& out);
+std::optional<Error> readTensorOverrides(std::string_view flag, std::string_view value,
+                                         std::vector<TensorOverride>& out);
+std::optional<Error> readLoadMode(std::string_view flag, std::string_view value, LoadMode& out,
+                                  std::vector<std::string>& notes);
+// --gpu [BACKEND:]NAME=MiB or BACKEND=MiB; appends to `gpus` (the name must be new).
+std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
+                             std::vector<GpuDevice>& gpus);
+
+// on/enabled/true/1, off/disabled/false/0, auto/-1 (llama.cpp is_truthy / is_falsey / is_autoy).
+std::optional<FlashAttention> flashAttentionFromName(std::string_view value);
+
+std::string_view flashAttentionName(FlashAttention mode);
+std::string_view loadModeName(LoadMode mode);
+std::string gpuLayersText(int gpuLayers);
+std::string tensorSplitText(const std::vector<double>& split);
+
+} // namespace llamafit

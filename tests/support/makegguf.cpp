@@ -1,0 +1,78 @@
+// llamafit-make-gguf: writes a GGUF that llama-server loads, from a model spec.
+//   llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf [--weight-type TYPE] [--real-weights]
+// SPEC.json: a spec file; CARD_ID: a built-in card ("qwen3.5-35b-a3b-q6_k"); SHAPE: a file stem
+// of tests/data/shapes ("qwen35moe"); tiny: the tiny llama with random weights.
+// Without --real-weights the data region is a hole (a sparse file, no disk used).
+#include "tests/support/modelfiles.h"
+
+#include "core/common/units.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+int usage() {
+    std::fprintf(stderr, "usage: llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf "
+                         "[--weight-type TYPE] [--real-weights]\n");
+    return 2;
+}
+
+llamafit::Result<llamafit::ModelSpec> findSpec(const std::string& what) {
+    using namespace llamafit;
+    if (what == "tiny") {
+        return test::tinyModelSpec();
+    }
+    if (std::filesystem::is_regular_file(what)) {
+        return test::loadModelSpecFile(what);
+    }
+    if (auto card = findBuiltinModelCard(what)) {
+        return card;
+    }
+    if (std::filesystem::is_regular_file(test::shapesDirectory() + "/" + what + ".json")) {
+        return test::loadShape(what);
+    }
+    return makeError("spec.unknown-card",
+                     "\"" + what + "\" is no file, built-in card or shape in " + test::shapesDirectory());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace llamafit;
+    if (argc < 3) {
+        return usage();
+    }
+    const std::string what = argv[1];
+    const std::string out = argv[2];
+    test::ModelFileOptions options;
+    options.realWeights = what == "tiny";
+    for (int i = 3; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--weight-type" && i + 1 < argc) {
+            options.weightType = ggmlTypeFromName(argv[++i]);
+            if (!options.weightType) {
+                std::fprintf(stderr, "unknown ggml type %s\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--real-weights") {
+            options.realWeights = true;
+        } else {
+            return usage();
+        }
+    }
+    auto spec = findSpec(what);
+    if (!spec) {
+        std::fprintf(stderr, "%s: %s\n", spec.error().code.c_str(), spec.error().message.c_str());
+        return 1;
+    }
+    auto written = test::writeSpecAsGguf(*spec, out, options);
+    if (!written) {
+        std::fprintf(stderr, "%s: %s\n", written.error().code.c_str(), written.error().message.c_str());
+        return 1;
+    }
+    std::printf("%s: %zu tensors, %.2f MiB of tensor data, vocabulary %u -> %s\n", spec->id.c_str(),
+                written->tensors.size(), toMiB(written->tensorBytes()), spec->vocabularySize, out.c_str());
+    return 0;
+}

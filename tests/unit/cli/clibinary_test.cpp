@@ -1,0 +1,345 @@
+// Runs the built llamafit-cli (path from CMake: LLAMAFIT_CLI_PATH) and checks its stdout,
+// stderr and exit status: the stable JSON fields of `estimate`, the known Qwen3.5-35B-A3B
+// numbers, errors, `cards`, `sweep --format csv`, `fit`, `inspect`, and that a card and the
+// same card written as a GGUF file give the same estimate.
+
+#include "core/common/units.h"
+#include "core/model/modelspec.h"
+#include "tests/support/modelfiles.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace llamafit {
+namespace {
+
+using Json = nlohmann::json;
+
+struct CliRun {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string shellQuote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+std::filesystem::path scratchPath(const std::string& suffix) {
+    static std::atomic<int> counter{0};
+    return std::filesystem::temp_directory_path() /
+           ("llamafit_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + suffix);
+}
+
+CliRun runCli(const std::vector<std::string>& args) {
+    const std::filesystem::path errPath = scratchPath(".err");
+    std::string command = shellQuote(LLAMAFIT_CLI_PATH);
+    for (const std::string& arg : args) {
+        command += " " + shellQuote(arg);
+    }
+    command += " 2>" + shellQuote(errPath.string());
+    CliRun run;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        ADD_FAILURE() << "popen failed for " << command;
+        return run;
+    }
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+        run.out.append(buffer, n);
+    }
+    const int status = ::pclose(pipe);
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream errFile(errPath);
+    std::stringstream err;
+    err << errFile.rdbuf();
+    run.err = err.str();
+    std::filesystem::remove(errPath);
+    return run;
+}
+
+Json parseJson(const CliRun& run) {
+    const Json json = Json::parse(run.out, nullptr, false);
+    EXPECT_FALSE(json.is_discarded()) << "not JSON:\n" << run.out << "\nstderr:\n" << run.err;
+    return json;
+}
+
+constexpr const char* kQwen35 = "qwen3.5-35b-a3b-q6_k";
+const char* const kByteFields[] = {"model_bytes",   "kv_bytes",       "rs_bytes",   "output_bytes",
+                                   "compute_bytes", "overhead_bytes", "total_bytes"};
+
+TEST(CliBinary, EstimateJsonHasTheStableFieldsAndTheMeasuredQwen35Numbers) {
+    const CliRun run =
+        runCli({"estimate", "--json", "-m", kQwen35, "-c", "65536", "-ctk", "q8_0", "-ctv", "q8_0"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    ASSERT_TRUE(json.is_object());
+
+    for (const char* field : kByteFields) {
+        ASSERT_TRUE(json["totals"][field].is_number_unsigned()) << field;
+    }
+    for (const char* field : {"n_ctx", "n_ctx_seq", "n_seq_max", "n_batch", "n_ubatch"}) {
+        EXPECT_TRUE(json["context"][field].is_number_unsigned()) << field;
+    }
+    EXPECT_TRUE(json["context"]["kv_unified"].is_boolean());
+    EXPECT_TRUE(json["context"]["flash_attn"].is_string());
+    EXPECT_EQ(json["model"]["id"], kQwen35);
+    EXPECT_EQ(json["model"]["architecture"], "qwen35moe");
+    EXPECT_TRUE(json["notes"].is_array());
+    EXPECT_TRUE(json["ignored_flags"].is_array());
+    EXPECT_TRUE(json["totals"]["note"].is_string());
+
+    // llama-cpp-memory.md section 2.2 / 7, measured on llama-server 0.7.0: 680.00 MiB of q8_0 KV
+    // at 65536 cells, and the RS buffer of 4 auto slots is 251.25 MiB.
+    EXPECT_EQ(json["totals"]["kv_bytes"].get<std::uint64_t>(), 680 * kMiB);
+    EXPECT_EQ(json["totals"]["rs_bytes"].get<std::uint64_t>(), 1005 * kMiB / 4);
+    EXPECT_EQ(json["context"]["n_ctx"], 65536);
+
+    std::uint64_t sum = 0;
+    for (const char* field :
+         {"model_bytes", "kv_bytes", "rs_bytes", "output_bytes", "compute_bytes", "overhead_bytes"}) {
+        sum += json["totals"][field].get<std::uint64_t>();
+    }
+    EXPECT_EQ(sum, json["totals"]["total_bytes"].get<std::uint64_t>());
+
+    ASSERT_TRUE(json["devices"].is_array());
+    ASSERT_FALSE(json["devices"].empty());
+    for (const char* field : kByteFields) {
+        std::uint64_t deviceSum = 0;
+        for (const Json& device : json["devices"]) {
+            ASSERT_TRUE(device["name"].is_string());
+            ASSERT_TRUE(device["buffers"].is_array());
+            deviceSum += device[field].get<std::uint64_t>();
+        }
+        EXPECT_EQ(deviceSum, json["totals"][field].get<std::uint64_t>()) << field;
+    }
+    for (const Json& device : json["devices"]) {
+        for (const Json& buffer : device["buffers"]) {
+            EXPECT_TRUE(buffer["buffer_type"].is_string());
+            EXPECT_TRUE(buffer["component"].is_string());
+            EXPECT_TRUE(buffer["bytes"].is_number_unsigned());
+            EXPECT_TRUE(buffer["rule"].is_string());
+        }
+    }
+
+    std::uint64_t kvSum = 0;
+    ASSERT_TRUE(json["kv_caches"].is_array());
+    for (const Json& kv : json["kv_caches"]) {
+        for (const char* field : {"cells", "layers", "streams", "k_bytes", "v_bytes"}) {
+            ASSERT_TRUE(kv[field].is_number_unsigned()) << field;
+        }
+        EXPECT_TRUE(kv["swa"].is_boolean());
+        EXPECT_EQ(kv["type_k"], "q8_0");
+        EXPECT_EQ(kv["type_v"], "q8_0");
+        kvSum += kv["k_bytes"].get<std::uint64_t>() + kv["v_bytes"].get<std::uint64_t>();
+    }
+    EXPECT_EQ(kvSum, json["totals"]["kv_bytes"].get<std::uint64_t>());
+    for (const char* field : {"cells", "layers", "r_bytes", "s_bytes"}) {
+        ASSERT_TRUE(json["rs"][field].is_number_unsigned()) << field;
+    }
+    EXPECT_EQ(json["rs"]["r_bytes"].get<std::uint64_t>() + json["rs"]["s_bytes"].get<std::uint64_t>(),
+              json["totals"]["rs_bytes"].get<std::uint64_t>());
+}
+
+TEST(CliBinary, EstimateTextShowsTheTableInMiB) {
+    const CliRun run = runCli({"estimate", "-m", kQwen35, "-c", "65536", "-ctk", "q8_0", "-ctv", "q8_0",
+                               "--port", "18080", "--no-warmup"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("680.00"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("251.25"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("n_ctx = 65536"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Flags not affecting memory: --port 18080 --no-warmup"), std::string::npos)
+        << run.out;
+}
+
+TEST(CliBinary, MissingModelFileExitsTwoAndNamesIt) {
+    const CliRun run = runCli({"estimate", "-m", "/nonexistent"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("/nonexistent"), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty()) << run.out;
+}
+
+TEST(CliBinary, JsonErrorObject) {
+    const CliRun run = runCli({"estimate", "--json", "-m", "/nonexistent"});
+    EXPECT_EQ(run.exitCode, 2);
+    const Json json = parseJson(run);
+    EXPECT_EQ(json["error"]["code"], "model.not-found");
+    EXPECT_NE(json["error"]["message"].get<std::string>().find("/nonexistent"), std::string::npos);
+}
+
+TEST(CliBinary, FlagErrorsExitTwoAndNameTheFlag) {
+    CliRun run = runCli({"estimate", "--json", "-m", kQwen35, "--frobnicate"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(parseJson(run)["error"]["code"], "args.unknown-flag");
+    EXPECT_NE(run.err.find("--frobnicate"), std::string::npos) << run.err;
+
+    run = runCli({"estimate", "-m", kQwen35, "-ctk", "q4_K"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("q4_K"), std::string::npos) << run.err;
+
+    run = runCli({"estimate", "-m", kQwen35, "-c"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("args.missing-value"), std::string::npos) << run.err;
+}
+
+TEST(CliBinary, CardsListsTheRequiredCards) {
+    const CliRun text = runCli({"cards"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    const CliRun json = runCli({"cards", "--json"});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    std::vector<std::string> ids;
+    const Json cards = parseJson(json)["cards"]; // a copy: a range-for over a temporary's member dangles
+    for (const Json& card : cards) {
+        ids.push_back(card["id"]);
+        EXPECT_GT(card["weight_bytes"].get<std::uint64_t>(), 0u);
+        EXPECT_GT(card["training_context"].get<std::uint64_t>(), 0u);
+    }
+    for (const char* id :
+         {"qwen3.5-35b-a3b-q6_k", "llama-3-8b-q4_k_m", "qwen2.5-32b-q4_k_m", "qwen3.5-4b-q4_k_m"}) {
+        EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+        EXPECT_NE(text.out.find(id), std::string::npos) << id;
+    }
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> result;
+    std::stringstream stream(text);
+    for (std::string line; std::getline(stream, line);) {
+        result.push_back(line);
+    }
+    return result;
+}
+
+TEST(CliBinary, SweepCsvHasAHeaderAndOneRowPerContext) {
+    const CliRun run =
+        runCli({"sweep", "--format", "csv", "-m", "llama-3-8b-q4_k_m", "--contexts", "4096,6000,8192"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const std::vector<std::string> rows = lines(run.out);
+    ASSERT_EQ(rows.size(), 4u) << run.out;
+    EXPECT_EQ(rows[0].rfind("context,total_bytes_f16_f16,kv_bytes_f16_f16", 0), 0u) << rows[0];
+    const auto columns = std::count(rows[0].begin(), rows[0].end(), ',');
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        EXPECT_EQ(std::count(rows[i].begin(), rows[i].end(), ','), columns) << rows[i];
+    }
+    EXPECT_EQ(rows[1].rfind("4096,", 0), 0u);
+    EXPECT_EQ(rows[2].rfind("6000,", 0), 0u);
+    EXPECT_EQ(rows[3].rfind("8192,", 0), 0u);
+}
+
+TEST(CliBinary, SweepDefaultContextsArePowersOfTwoUpToTrainingContext) {
+    const CliRun inspect = runCli({"inspect", "--json", "llama-3-8b-q4_k_m"});
+    ASSERT_EQ(inspect.exitCode, 0) << inspect.err;
+    const std::uint64_t training = parseJson(inspect)["training_context"];
+    std::size_t expectedRows = 0;
+    for (std::uint64_t c = 4096; c <= training; c *= 2) {
+        ++expectedRows;
+    }
+    const CliRun run = runCli({"sweep", "--format=csv", "-m", "llama-3-8b-q4_k_m"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(lines(run.out).size(), 1 + std::max<std::size_t>(expectedRows, 1)) << run.out;
+}
+
+TEST(CliBinary, InspectCountsLayersByKind) {
+    const CliRun run = runCli({"inspect", "--json", kQwen35});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    const Json& counts = json["layer_counts"];
+    // Qwen3.5-35B-A3B: full_attention_interval 4 over 40 layers -> 10 attend, 30 are recurrent.
+    EXPECT_EQ(counts["full"], 10);
+    EXPECT_EQ(counts["recurrent"], 30);
+    const std::uint64_t sum = counts["full"].get<std::uint64_t>() + counts["swa"].get<std::uint64_t>() +
+                              counts["chunked"].get<std::uint64_t>() +
+                              counts["recurrent"].get<std::uint64_t>() +
+                              counts["hybrid"].get<std::uint64_t>() + counts["none"].get<std::uint64_t>();
+    EXPECT_EQ(sum, json["trunk_layers"].get<std::uint64_t>());
+    EXPECT_EQ(json["layers"].size(), json["block_count"].get<std::size_t>());
+    EXPECT_GT(json["weights"]["total_bytes"].get<std::uint64_t>(), 0u);
+}
+
+TEST(CliBinary, FitAnswersAndDoesNotFitIsNotAnError) {
+    CliRun run = runCli({"fit", "--json", "-m", "llama-3-8b-q4_k_m", "--budget-mib", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    Json json = parseJson(run);
+    ASSERT_FALSE(json["largest_context"].empty());
+    for (const Json& fit : json["largest_context"]) {
+        EXPECT_FALSE(fit["fits"].get<bool>());
+    }
+
+    run = runCli({"fit", "--json", "-m", "llama-3-8b-q4_k_m", "--budget-mib", "16384", "--types", "q8_0"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    json = parseJson(run);
+    ASSERT_EQ(json["largest_context"].size(), 1u);
+    const Json& fit = json["largest_context"][0];
+    ASSERT_TRUE(fit["fits"].get<bool>()) << fit.dump();
+    // The answer is consistent with `estimate` at that context.
+    const CliRun check =
+        runCli({"estimate", "--json", "-m", "llama-3-8b-q4_k_m", "-c",
+                std::to_string(fit["context_tokens"].get<std::uint32_t>()), "-ctk", "q8_0", "-ctv", "q8_0"});
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_LE(parseJson(check)["totals"]["total_bytes"].get<std::uint64_t>(), 16384 * kMiB);
+
+    run = runCli({"fit", "-m", "llama-3-8b-q4_k_m"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("--budget-mib"), std::string::npos) << run.err;
+}
+
+TEST(CliBinary, EstimateWithGpuListsTheDevice) {
+    const CliRun run =
+        runCli({"estimate", "--json", "-m", "llama-3-8b-q4_k_m", "-c", "8192", "--gpu", "cuda=8192"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    bool found = false;
+    for (const Json& device : json["devices"]) {
+        found = found || device["name"] == "CUDA0";
+    }
+    EXPECT_TRUE(found) << json["devices"].dump();
+}
+
+TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
+    Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
+    ASSERT_TRUE(card.ok());
+    const std::filesystem::path path = scratchPath(".gguf");
+    ASSERT_TRUE(test::writeSpecAsGguf(*card, path.string()).ok());
+    const std::vector<std::string> flags{"-c", "8192", "-np", "2"};
+    std::vector<std::string> fromFile{"estimate", "--json", "-m", path.string()};
+    std::vector<std::string> fromCard{"estimate", "--json", "-m", "llama-3-8b-q4_k_m"};
+    fromFile.insert(fromFile.end(), flags.begin(), flags.end());
+    fromCard.insert(fromCard.end(), flags.begin(), flags.end());
+    const CliRun fileRun = runCli(fromFile);
+    const CliRun cardRun = runCli(fromCard);
+    std::filesystem::remove(path);
+    ASSERT_EQ(fileRun.exitCode, 0) << fileRun.err;
+    ASSERT_EQ(cardRun.exitCode, 0) << cardRun.err;
+    EXPECT_EQ(parseJson(fileRun)["totals"], parseJson(cardRun)["totals"]);
+    EXPECT_EQ(parseJson(fileRun)["model"]["path"], path.string());
+}
+
+TEST(CliBinary, VersionHelpAndUnknownCommand) {
+    CliRun run = runCli({"--version"});
+    EXPECT_EQ(run.exitCode, 0);
+    EXPECT_EQ(run.out.rfind("llamafit-cli ", 0), 0u) << run.out;
+    for (const char* command : {"inspect", "estimate", "fit", "sweep", "cards"}) {
+        run = runCli({command, "--help"});
+        EXPECT_EQ(run.exitCode, 0) << command;
+        EXPECT_NE(run.out.find(std::string("llamafit-cli ") + command), std::string::npos) << command;
+    }
+    run = runCli({"frobnicate"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("frobnicate"), std::string::npos);
+}
+
+} // namespace
+} // namespace llamafit
