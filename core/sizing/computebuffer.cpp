@@ -1,0 +1,208 @@
+// Compute-buffer closed form. The widths below were fitted to 60+ compute-buffer lines of the
+// 0.7.0 CPU backend (§7 of llama-cpp-memory.md plus sweeps over n_embd, n_ff, heads, experts
+// and SSM sizes); the unit tests hold every §7 vector within 5 %.
+//
+// Why the odd shapes: ggml-alloc (ggml/src/ggml-alloc.c) reuses freed blocks best-fit, so a
+// block's peak is what stays live plus what cannot go into the holes earlier tensors left.
+// A base of 5 * n_embd floats per token stays live (residual, norms, inputs); a tensor about
+// the size of n_embd drops into a hole, a bigger one lands on top.
+#include "core/sizing/computebuffer.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+namespace {
+
+using Width = std::uint64_t; // floats per ubatch token
+
+// Qwen3-Next / Qwen3.5: attn_q also yields the output gate (2 * n_head * head_dim), which stays
+// live through the attention (src/models/qwen35.cpp).
+bool gatedAttention(const ModelInfo& model) {
+    const std::string_view arch = model.architecture;
+    return arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe";
+}
+
+bool hasSharedExperts(const ModelInfo& model) {
+    if (model.sharedExpertFeedForwardLength > 0) {
+        return true;
+    }
+    return std::any_of(model.tensors.begin(), model.tensors.end(), [](const TensorSummary& tensor) {
+        return tensor.name.find("_shexp") != std::string::npos;
+    });
+}
+
+std::vector<bool> expertLayers(const ModelInfo& model) {
+    std::vector<bool> out(model.layers.size(), false);
+    for (const auto& tensor : model.tensors) {
+        if (tensor.expert && tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < out.size()) {
+            out[static_cast<std::size_t>(tensor.layer)] = true;
+        }
+    }
+    return out;
+}
+
+// Dense FFN (llm_graph_context::build_ffn): up, gate and the GLU output, n_ff each. They fit the
+// base's holes while n_ff <= n_embd (two of them) or <= 2 n_embd (one). Fitted: 1B 5e+3f,
+// 8B 5e+3f, Gemma-3 5e+3f, n_ff = n_embd 5e+f, n_ff = 1.5/2 n_embd 5e+2f.
+// MoE (build_moe_ffn): up/gate/GLU of n_used experts (3 u f) land on top, except that without
+// a shared expert they fit the holes while u f <= n_embd; the experts' outputs (u n_embd) reuse
+// the freed up+gate block when u e <= 2 u f. Fitted on qwen35moe (u 4-16, f 128-1024, e 2048/
+// 4096, with a shared expert) and qwen3moe (u 2-8, f 128-2880: Qwen3-30B/235B, gpt-oss shapes).
+Width feedForwardWidth(const ModelInfo& model) {
+    const Width e = model.embeddingLength;
+    const std::vector<bool> moe = expertLayers(model);
+    const bool shared = hasSharedExperts(model);
+    Width widest = 0;
+    for (std::size_t il = 0; il < model.layers.size() && il < model.trunkLayerCount(); ++il) {
+        Width width = 0;
+        if (moe[il] && model.expertUsedCount > 0 && model.expertFeedForwardLength > 0) {
+            const Width uf = Width{model.expertUsedCount} * model.expertFeedForwardLength;
+            const Width ue = Width{model.expertUsedCount} * e;
+            const bool expertsOnTop = uf > e || shared;
+            width = 5 * e + (expertsOnTop ? 3 * uf : 0) + (ue > 2 * uf ? ue : 0);
+        } else if (const Width f = model.layers[il].feedForwardLength; f > 0) {
+            const Width onTop = f <= e ? 1 : f <= 2 * e ? 2 : 3;
+            width = 5 * e + onTop * f;
+        }
+        widest = std::max(widest, width);
+    }
+    return widest;
+}
+
+// Attention (build_attn_mha), q = n_head * head_dim_k, kv = n_head_kv * (head_dim_k + head_dim_v).
+// FA off: 5e + kv + q (q <= e, it fits a hole) or 2q, plus the gate. Fitted on 10 shapes
+// (heads 8-64, head dims 64-256, GQA 1-16) and qwen35 (3 shapes). FA on: 5e + max(q or 2q plus
+// 2q for a gate, 2 kv), from 4 shapes where attention, not the FFN, is the peak.
+Width attentionWidth(const ModelInfo& model, bool flashAttention) {
+    const Width e = model.embeddingLength;
+    const bool gated = gatedAttention(model);
+    Width widest = 0;
+    for (const auto& layer : model.layers) {
+        if (!layer.hasKv || layer.attention == AttentionKind::None) {
+            continue;
+        }
+        const Width q = Width{layer.headCount} * layer.keyHeadDim;
+        const Width kv = Width{layer.headCountKv} * (Width{layer.keyHeadDim} + layer.valueHeadDim);
+        const Width queries = q <= e ? q : 2 * q;
+        const Width width = flashAttention ? 5 * e + std::max(queries + (gated ? 2 * q : 0), 2 * kv)
+                                           : 5 * e + kv + queries + (gated ? q : 0);
+        widest = std::max(widest, width);
+    }
+    return widest;
+}
+
+// Gated delta net / Mamba-2 block (build_delta_net, build_mamba2_layer): the conv input
+// (d_inner + 2 n_group d_state) twice plus the chunked state work. Fitted on qwen35 and
+// qwen35moe with d_inner 2048-8192 (within 1 %). Other recurrent families (Mamba-1, RWKV,
+// LFM2 short conv) are not calibrated and use the same form with their own widths.
+Width recurrentWidth(const ModelInfo& model) {
+    const Width e = model.embeddingLength;
+    bool any = false;
+    for (const auto& layer : model.layers) {
+        any = any || (layer.recurrent && !layer.nextn);
+    }
+    if (!any) {
+        return 0;
+    }
+    const Width inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2 * e;
+    const Width conv = inner + 2 * Width{model.ssmGroupCount} * model.ssmStateSize;
+    return 5 * e + 2 * conv + inner / 4;
+}
+
+std::uint64_t maxHeads(const ModelInfo& model, bool swaCache) {
+    std::uint64_t heads = 0;
+    for (const auto& layer : model.layers) {
+        const bool swa =
+            layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
+        if (layer.hasKv && swa == swaCache) {
+            heads = std::max<std::uint64_t>(heads, layer.headCount);
+        }
+    }
+    return heads;
+}
+
+std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context) {
+    // sched_reserve: n_outputs = min(n_tokens, n_outputs_max) and the server asks for one per slot.
+    return std::uint64_t{model.vocabularySize} * std::min(context.nUbatch, context.nOutputs) * 4;
+}
+
+} // namespace
+
+ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ServerSettings& settings,
+                                   const ResolvedContext& context, const KvPlan& kv,
+                                   const ComputeDevice& device) {
+    ComputeBreakdown out;
+    const std::uint64_t ub = context.nUbatch;
+    const bool fa = context.flashAttention;
+    // Masks: one per cache (iSWA keeps two), [n_kv, n_tokens/n_stream, 1, n_stream], f16 for FA
+    // and f32 without (src/llama-graph.cpp build_attn_inp_kv). With several streams n_kv is the
+    // cells of one stream, so the mask is cells_per_stream * n_ubatch either way.
+    std::uint64_t kqBytes = 0;
+    std::uint64_t widestCacheCells = 0;
+    for (const auto& cache : kv.caches) {
+        out.maskBytes += std::uint64_t{cache.cells} * ub * (fa ? 2 : 4);
+        widestCacheCells =
+            std::max<std::uint64_t>(widestCacheCells, std::uint64_t{cache.cells} * cache.streams);
+        if (!fa) {
+            // KQ and its soft_max (in place): [n_kv, n_tokens, n_head] f32 for the widest layer.
+            kqBytes = std::max(kqBytes, std::uint64_t{cache.cells} * ub * maxHeads(model, cache.swa) * 4);
+        }
+    }
+    out.maskBytes *= device.maskCopies;
+
+    const std::uint64_t perWidth = ub * 4;
+    out.feedForwardBytes = perWidth * feedForwardWidth(model);
+    out.attentionBytes = kv.caches.empty() ? 0 : perWidth * attentionWidth(model, fa) + kqBytes;
+    out.recurrentBytes = perWidth * recurrentWidth(model);
+    out.logitsBytes = logitsBytes(model, context);
+    // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
+    // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).
+    if (out.logitsBytes > out.maskBytes) {
+        out.outputBytes = perWidth * 5 * model.embeddingLength + out.logitsBytes;
+    }
+    out.inputBytes = ub * 32; // inp_tokens, inp_pos, out_ids ...: the 0.02 MiB at ub 512
+
+    // GPU-only terms.
+    const bool cudaLike = device.backend == Backend::Cuda || device.backend == Backend::Rocm;
+    const bool quantizedKv =
+        ggmlTypeTraits(settings.cacheTypeK).quantized || ggmlTypeTraits(settings.cacheTypeV).quantized;
+    if (cudaLike && fa && quantizedKv) {
+        // ggml-cuda/fattn.cu: the MMA/tile FA kernels convert a quantized K/V to f16 first; the
+        // buffer is added to the FA node through get_alloc_size (ggml-cuda.cu). Vulkan has none.
+        std::uint64_t widestKv = 0;
+        for (const auto& layer : model.layers) {
+            if (layer.hasKv) {
+                widestKv = std::max<std::uint64_t>(
+                    widestKv, std::uint64_t{layer.headCountKv} *
+                                  (std::uint64_t{layer.keyHeadDim} + layer.valueHeadDim));
+            }
+        }
+        out.gpuExtraBytes += widestCacheCells * widestKv * 2;
+    }
+    // ggml-backend.cpp: ops on host weights run on the GPU when the batch is >= 32 tokens
+    // (GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied into the GPU's compute buffer.
+    if (device.backend != Backend::Cpu && ub >= 32) {
+        out.gpuExtraBytes += device.opOffloadBytes;
+    }
+
+    const std::uint64_t activations =
+        std::max({out.feedForwardBytes, out.attentionBytes, out.recurrentBytes});
+    out.totalBytes = std::max(activations + out.maskBytes, out.outputBytes + out.maskBytes) + out.inputBytes +
+                     out.gpuExtraBytes;
+    return out;
+}
+
+std::uint64_t outputOnlyComputeBytes(const ModelInfo& model, const ResolvedContext& context) {
+    // The hidden state of the output tokens, its norm and the logits.
+    return std::uint64_t{context.nUbatch} * 4 * 2 * model.embeddingLength + logitsBytes(model, context);
+}
+
+std::uint64_t inputOnlyComputeBytes(const ModelInfo& model, const ResolvedContext& context) {
+    // get_rows(token_embd, tokens) on the CPU: one n_embd row per ubatch token.
+    return std::uint64_t{context.nUbatch} * 4 * model.embeddingLength;
+}
+
+} // namespace llamafit
