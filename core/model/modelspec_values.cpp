@@ -305,14 +305,14 @@ Result<GgufValue> parseMetadataValue(const json& entry, std::uint32_t blockCount
     } else {
         return makeError("spec.missing-field", where + ": needs a \"value\" or \"per_layer\"");
     }
-    GgufArray array{*type, {}};
-    array.elements.reserve(elements.size());
+    GgufArray array(*type);
+    array.reserve(elements.size());
     for (std::size_t n = 0; n < elements.size(); ++n) {
         auto element = scalarValue(elements[n], *type, where + "[" + std::to_string(n) + "]");
         if (!element) {
             return element.error();
         }
-        array.elements.push_back(std::move(*element));
+        array.append(*element); // scalarValue made it of the element type
     }
     return GgufValue::fromArray(std::move(array));
 }

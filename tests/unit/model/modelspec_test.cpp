@@ -323,15 +323,15 @@ TEST_F(ModelFilesOnDisk, TokenizerHasByteTokensAndSpecialIds) {
     ASSERT_TRUE(file.ok());
     EXPECT_EQ(file->getString("tokenizer.ggml.model"), "llama");
     const auto& tokens = *std::get<std::shared_ptr<GgufArray>>(file->find("tokenizer.ggml.tokens")->data);
-    ASSERT_EQ(tokens.elements.size(), spec->vocabularySize);
-    EXPECT_EQ(std::get<std::string>(tokens.elements[1].data), "<s>");
+    ASSERT_EQ(tokens.size(), spec->vocabularySize);
+    EXPECT_EQ(tokens.stringAt(1), "<s>");
     // llama-vocab.cpp looks the newline up as the byte token <0x0A>.
-    EXPECT_EQ(std::get<std::string>(tokens.elements[3 + 10].data), "<0x0A>");
+    EXPECT_EQ(tokens.stringAt(3 + 10), "<0x0A>");
     std::set<std::string> unique;
-    for (const auto& token : tokens.elements) {
-        unique.insert(std::get<std::string>(token.data));
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        unique.insert(std::string(tokens.stringAt(i)));
     }
-    EXPECT_EQ(unique.size(), tokens.elements.size());
+    EXPECT_EQ(unique.size(), tokens.size());
     EXPECT_EQ(file->arrayLength("tokenizer.ggml.scores"), spec->vocabularySize);
     EXPECT_EQ(file->arrayLength("tokenizer.ggml.token_type"), spec->vocabularySize);
     EXPECT_EQ(file->getUint("tokenizer.ggml.eos_token_id"), 2u);

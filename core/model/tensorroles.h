@@ -1,0 +1,22 @@
+#pragma once
+// Tensor roles: sorts the tensors of a GGUF into input embeddings (always on the CPU),
+// output head, repeating blocks (blk.N.*) and the rest, and flags routed-expert tensors,
+// the way llama.cpp places them (src/llama-arch.cpp LLM_TENSOR_INFOS layer classes,
+// common/common.h --cpu-moe pattern). Used by the model interpreter. Sizes in bytes.
+
+#include "core/gguf/gguffile.h"
+#include "core/model/modelinfo.h"
+
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+
+// `architecture` matters for names llama.cpp reuses (LFM2's token_embd_norm is its output norm).
+TensorSummary summarizeTensor(const GgufTensorInfo& tensor, std::string_view architecture);
+std::vector<TensorSummary> summarizeTensors(const GgufFile& file, std::string_view architecture);
+
+// True for names --cpu-moe / --n-cpu-moe move: regex \.ffn_(up|down|gate|gate_up)_(ch|)exps.
+bool isRoutedExpertTensor(std::string_view name);
+
+} // namespace llamafit
