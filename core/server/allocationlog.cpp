@@ -1,0 +1,227 @@
+#include "core/server/allocationlog.h"
+
+#include "core/server/logformats.h"
+#include "core/server/logscanner.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace llamafit {
+namespace {
+
+using namespace logformats;
+
+Error malformed(std::size_t lineNumber, std::string_view line) {
+    return makeError("server.malformed-line", "llama-server log line " + std::to_string(lineNumber) +
+                                                  " does not have the expected format: " + std::string(line));
+}
+
+class Parser {
+  public:
+    // Returns false when a line that announces a known allocation line does not parse.
+    bool line(std::string_view raw);
+    AllocationLog take() { return std::move(m_log); }
+
+  private:
+    bool memoryLine(std::string_view rest, bool recurrent);
+    AllocationLog m_log;
+    std::map<std::string, double> m_pendingBuffers; // KV/RS buffer lines waiting for their size line
+    bool m_nextSwa = false;
+    std::optional<std::uint32_t> m_nextCells;
+};
+
+bool Parser::memoryLine(std::string_view rest, bool recurrent) {
+    std::string buffer;
+    double mib = 0;
+    if (endsWith(rest, "MiB") && contains(rest, recurrent ? " RS buffer size =" : " KV buffer size =")) {
+        if (!bufferLine(LogScanner(rest), recurrent ? "RS" : "KV", buffer, mib)) {
+            return false;
+        }
+        m_pendingBuffers[buffer] += mib;
+        (recurrent ? m_log.rsMiB : m_log.kvMiB)[buffer] += mib;
+        return true;
+    }
+    if (!startsWith(rest, " size =")) {
+        return true; // other informational lines ("n_rot_k = ...")
+    }
+    if (recurrent) {
+        LoggedRecurrentState rs;
+        if (!rsSizeLine(LogScanner(rest), rs)) {
+            return false;
+        }
+        rs.bufferMiB = std::exchange(m_pendingBuffers, {});
+        m_log.recurrentState = rs;
+        return true;
+    }
+    LoggedKvCache kv;
+    if (!kvSizeLine(LogScanner(rest), kv)) {
+        return false;
+    }
+    kv.swa = std::exchange(m_nextSwa, false);
+    kv.announcedCells = std::exchange(m_nextCells, std::nullopt);
+    kv.bufferMiB = std::exchange(m_pendingBuffers, {});
+    m_log.kvCaches.push_back(std::move(kv));
+    return true;
+}
+
+bool Parser::line(std::string_view raw) {
+    const LogLine logLine = stripLogPrefix(raw);
+    const std::string_view text = logLine.text;
+    if (logLine.level == 'E') {
+        m_log.errorLines.emplace_back(text);
+    }
+    std::string buffer;
+    double mib = 0;
+    if (startsWith(text, "load_tensors:")) {
+        const auto rest = text.substr(13);
+        if (contains(rest, " model buffer size =")) {
+            if (!bufferLine(LogScanner(rest), "model", buffer, mib)) {
+                return false;
+            }
+            m_log.modelMiB[buffer] += mib; // b11669 splits CPU_Mapped into one line per mapped run
+            ++m_log.modelLines[buffer];
+        } else if (startsWith(rest, " offloaded ")) {
+            LogScanner s(rest);
+            std::uint32_t offloaded = 0, total = 0;
+            if (!(s.literal("offloaded") && s.unsignedNumber(offloaded) && s.literal("/") &&
+                  s.unsignedNumber(total))) {
+                return false;
+            }
+            m_log.offloadedLayers = offloaded;
+            m_log.offloadableLayers = total;
+        }
+    } else if (startsWith(text, "llama_context:")) {
+        const auto rest = text.substr(14);
+        if (contains(rest, " output buffer size =")) {
+            if (!bufferLine(LogScanner(rest), "output", buffer, mib)) {
+                return false;
+            }
+            m_log.outputMiB[buffer] += mib;
+        } else {
+            contextValue(rest, m_log.context);
+        }
+    } else if (startsWith(text, "llama_kv_cache_iswa: creating")) {
+        LogScanner s(text.substr(29));
+        const bool swa = !s.literal("non-SWA");
+        std::uint32_t cells = 0;
+        if (!((swa ? s.literal("SWA") : true) && s.literal("KV cache, size =") && s.unsignedNumber(cells))) {
+            return false;
+        }
+        m_nextSwa = swa;
+        m_nextCells = cells;
+    } else if (startsWith(text, "llama_kv_cache:")) {
+        return memoryLine(text.substr(15), false);
+    } else if (startsWith(text, "llama_memory_recurrent:")) {
+        return memoryLine(text.substr(23), true);
+    } else if (startsWith(text, "resolve_fused_ops: Flash Attention ")) {
+        if (m_log.context) {
+            m_log.context->flashAttentionActive = contains(text, "enabled");
+        }
+    } else if (startsWith(text, "sched_reserve:")) {
+        const auto rest = text.substr(14);
+        if (contains(rest, " compute buffer size =")) {
+            if (!bufferLine(LogScanner(rest), "compute", buffer, mib)) {
+                return false;
+            }
+            m_log.computeMiB[buffer] = mib; // a later reserve resizes the same buffer
+        } else if (startsWith(rest, " reserve took")) {
+            m_log.reserveComplete = true;
+        }
+    } else if (startsWith(text, "common_memory_breakdown_print:")) {
+        const auto rest = text.substr(30);
+        if (contains(rest, "| memory breakdown [MiB]")) {
+            m_log.breakdownTables.emplace_back();
+        } else if (startsWith(rest, " |   - ") && !m_log.breakdownTables.empty()) {
+            MemoryBreakdownRow row;
+            if (!breakdownRow(rest, row)) {
+                return false;
+            }
+            m_log.breakdownTables.back().push_back(std::move(row));
+        }
+    } else if (contains(text, "llama_server: listening on") || contains(text, "server is listening on")) {
+        m_log.listening = true;
+    } else if (contains(text, "exiting due to model loading error")) {
+        m_log.loadFailed = true;
+    }
+    return true;
+}
+
+void addTo(std::vector<LoggedDevice>& devices, const std::map<std::string, double>& byBuffer,
+           double LoggedDevice::*component) {
+    for (const auto& [bufferType, mib] : byBuffer) {
+        const std::string name = deviceOfBufferType(bufferType);
+        auto it = std::find_if(devices.begin(), devices.end(),
+                               [&](const LoggedDevice& d) { return d.name == name; });
+        if (it == devices.end()) {
+            devices.push_back(LoggedDevice{name, isHostBufferType(bufferType)});
+            it = devices.end() - 1;
+        }
+        (*it).*component += mib;
+    }
+}
+
+} // namespace
+
+double AllocationLog::sum(const std::map<std::string, double>& byBufferType) {
+    double total = 0;
+    for (const auto& [bufferType, mib] : byBufferType) {
+        total += mib;
+    }
+    return total;
+}
+
+std::vector<LoggedDevice> AllocationLog::devices() const {
+    std::vector<LoggedDevice> result;
+    addTo(result, modelMiB, &LoggedDevice::modelMiB);
+    addTo(result, kvMiB, &LoggedDevice::kvMiB);
+    addTo(result, rsMiB, &LoggedDevice::rsMiB);
+    addTo(result, outputMiB, &LoggedDevice::outputMiB);
+    addTo(result, computeMiB, &LoggedDevice::computeMiB);
+    std::sort(result.begin(), result.end(), [](const LoggedDevice& a, const LoggedDevice& b) {
+        return a.host != b.host ? a.host : a.name < b.name;
+    });
+    return result;
+}
+
+Result<AllocationLog> parseAllocationLog(std::string_view text) {
+    Parser parser;
+    std::size_t lineNumber = 0;
+    while (!text.empty()) {
+        ++lineNumber;
+        const auto end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
+        if (!parser.line(line)) {
+            return malformed(lineNumber, line);
+        }
+    }
+    return parser.take();
+}
+
+bool allocationLogFinished(std::string_view text) {
+    return contains(text, "sched_reserve: reserve took") || contains(text, "llama_server: listening on") ||
+           contains(text, "server is listening on") || contains(text, "exiting due to model loading error");
+}
+
+bool isHostBufferType(std::string_view bufferType) {
+    // llama.cpp src/llama-model.cpp make_cpu_buft_list: CPU, CPU_Mapped, CPU_REPACK (and other CPU
+    // extra types), the GPU backends' pinned host buffers (CUDA_Host, Vulkan_Host) and BLAS are host memory.
+    return startsWith(bufferType, "CPU") || endsWith(bufferType, "_Host") || bufferType == "BLAS";
+}
+
+std::string deviceOfBufferType(std::string_view bufferType) {
+    if (isHostBufferType(bufferType)) {
+        return "CPU";
+    }
+    for (const std::string_view suffix : {"_Mapped", "_REPACK"}) {
+        if (endsWith(bufferType, suffix)) {
+            bufferType.remove_suffix(suffix.size());
+        }
+    }
+    return std::string(bufferType);
+}
+
+} // namespace llamafit

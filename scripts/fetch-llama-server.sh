@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# fetch-llama-server.sh [DEST]
+#
+# Installs the llama-server LlamaFit's sizing is checked against -- Debian sid's
+# llama.cpp 0.7.0 (upstream build b11669) -- into DEST (default <repo>/.llama-server)
+# without touching the system: a private apt sources list, state and cache, then
+# `apt-get download` of pinned packages and `dpkg -x` into DEST/root. The current sid
+# glibc and C++ runtime are unpacked next to it, so the binary runs on an older
+# distribution through the bundled dynamic loader.
+#
+# Produces:
+#   DEST/root/...             the unpacked packages
+#   DEST/libnopopulate.so     tests/support/nopopulate.c (drops MAP_POPULATE / WILLNEED hints)
+#   DEST/llama-server         wrapper: runs the bundled server with the bundled ld.so;
+#                             LLAMAFIT_NO_POPULATE=1 preloads libnopopulate.so
+# The integration tests find the wrapper through $LLAMAFIT_LLAMA_SERVER or the CMake
+# cache variable LLAMAFIT_LLAMA_SERVER_ROOT.
+#
+# Idempotent: a DEST whose server already reports 0.7.0 (build 11669) is not downloaded
+# again. No sudo; run it as any user on Debian/Ubuntu (apt-get and dpkg must exist).
+
+set -euo pipefail
+
+# Pinned versions: the runtime LlamaFit's numbers are validated against.
+readonly LLAMA_VERSION="1:0.7.0+dfsg-2"
+readonly GGML_VERSION="0.27.0-1"
+readonly EXPECTED_VERSION_TEXT="0.7.0 (build 11669"
+readonly PINNED_PACKAGES=("llama.cpp-tools=${LLAMA_VERSION}" "libllama0=${LLAMA_VERSION}" "libggml0=${GGML_VERSION}")
+# Runtime libraries: whatever sid has now (they are backwards compatible).
+readonly RUNTIME_PACKAGES=(libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 zlib1g libzstd1)
+readonly ARCHIVE_LINE="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main"
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_dir="$(cd "${script_dir}/.." && pwd)"
+dest="${1:-${repo_dir}/.llama-server}"
+mkdir -p "${dest}"
+dest="$(cd "${dest}" && pwd)"
+root="${dest}/root"
+lib_dir="${root}/usr/lib/x86_64-linux-gnu"
+loader="${root}/usr/lib64/ld-linux-x86-64.so.2"
+backend="${lib_dir}/ggml/backends0/libggml-cpu-haswell.so"
+
+die() {
+    echo "fetch-llama-server: $*" >&2
+    exit 1
+}
+
+# Runs the unpacked server directly (no wrapper, no preload) and prints its version text.
+unpacked_version() {
+    [[ -x "${root}/usr/bin/llama-server" && -x "${loader}" ]] || return 0
+    GGML_BACKEND_PATH="${backend}" "${loader}" --inhibit-cache \
+        --library-path "${lib_dir}:${lib_dir}/llama" "${root}/usr/bin/llama-server" --version 2>&1 || true
+}
+
+download_and_unpack() {
+    command -v apt-get >/dev/null || die "apt-get not found: this script needs a Debian-based system"
+    command -v dpkg >/dev/null || die "dpkg not found: this script needs a Debian-based system"
+    [[ "$(dpkg --print-architecture)" == "amd64" ]] || die "only amd64 is supported (Debian's x86-64 CPU backends)"
+    [[ -r /usr/share/keyrings/debian-archive-keyring.gpg ]] ||
+        die "/usr/share/keyrings/debian-archive-keyring.gpg missing: install debian-archive-keyring"
+
+    local apt_dir="${dest}/apt"
+    rm -rf "${apt_dir}"
+    mkdir -p "${apt_dir}/lists/partial" "${apt_dir}/cache/archives/partial" "${apt_dir}/debs"
+    echo "${ARCHIVE_LINE}" >"${apt_dir}/sources.list"
+
+    # Every path apt would write to or read policy from is redirected, so the system's
+    # sources, pinning, package state and caches are neither used nor changed.
+    local apt_options=(
+        -o "Dir::Etc::SourceList=${apt_dir}/sources.list"
+        -o "Dir::Etc::SourceParts=/dev/null"
+        -o "Dir::Etc::Preferences=/dev/null"
+        -o "Dir::Etc::PreferencesParts=/dev/null"
+        -o "Dir::State::Lists=${apt_dir}/lists"
+        -o "Dir::State::Status=/dev/null"
+        -o "Dir::State::extended_states=${apt_dir}/extended_states"
+        -o "Dir::Cache=${apt_dir}/cache"
+        -o "Debug::NoLocking=1"
+        -o "APT::Architecture=amd64"
+        -o "APT::Architectures=amd64"
+    )
+    # As root apt hands downloads to the _apt user, who cannot write into DEST.
+    if [[ "$(id -u)" == "0" ]]; then
+        apt_options+=(-o "APT::Sandbox::User=root")
+    fi
+
+    echo "fetch-llama-server: reading the Debian sid package index"
+    apt-get "${apt_options[@]}" -qq update || die "apt-get update of Debian sid failed (network? keyring?)"
+
+    local spec name version
+    for spec in "${PINNED_PACKAGES[@]}"; do
+        name="${spec%%=*}"
+        version="${spec#*=}"
+        # `apt-cache show pkg=ver` succeeds even for a missing version; madison lists the real ones.
+        if ! apt-cache "${apt_options[@]}" madison "${name}" 2>/dev/null |
+            awk -F'|' -v want="${version}" '{gsub(/ /, "", $2)} $2 == want {found = 1} END {exit !found}'; then
+            local now
+            now="$(apt-cache "${apt_options[@]}" policy "${name}" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+            die "the Debian archive has moved on: ${name} ${version} is no longer in sid (sid now has: ${now:-nothing}).
+LlamaFit's sizing rules are validated against llama.cpp 0.7.0 (build b11669). Either fetch the
+old debs from https://snapshot.debian.org (and unpack them into ${root} with dpkg -x), or move the
+project to the new version: update the pinned versions at the top of ${BASH_SOURCE[0]}, the
+expected version text (\"${EXPECTED_VERSION_TEXT}\"), and re-measure the test vectors."
+        fi
+    done
+
+    echo "fetch-llama-server: downloading ${PINNED_PACKAGES[*]} ${RUNTIME_PACKAGES[*]}"
+    (cd "${apt_dir}/debs" && apt-get "${apt_options[@]}" -qq download "${PINNED_PACKAGES[@]}" "${RUNTIME_PACKAGES[@]}") ||
+        die "apt-get download failed"
+
+    rm -rf "${root}"
+    mkdir -p "${root}"
+    local deb
+    for deb in "${apt_dir}/debs"/*.deb; do
+        dpkg -x "${deb}" "${root}"
+    done
+    rm -rf "${apt_dir}"
+}
+
+build_shim() {
+    local source="${repo_dir}/tests/support/nopopulate.c"
+    local shim="${dest}/libnopopulate.so"
+    [[ -r "${source}" ]] || die "${source} missing"
+    if [[ ! -f "${shim}" || "${source}" -nt "${shim}" ]]; then
+        local cc="${CC:-cc}"
+        command -v "${cc}" >/dev/null || die "no C compiler (${cc}): install gcc to build the LD_PRELOAD shim"
+        # Built by the system compiler, loaded by sid's newer glibc: it only uses
+        # dlsym/mmap/madvise, which every glibc since 2.2.5 exports.
+        "${cc}" -shared -fPIC -O2 -Wall -Wextra -o "${shim}.tmp" "${source}" -ldl
+        mv "${shim}.tmp" "${shim}"
+    fi
+}
+
+write_wrapper() {
+    local wrapper="${dest}/llama-server"
+    cat >"${wrapper}.tmp" <<'EOF'
+#!/bin/sh
+# Written by scripts/fetch-llama-server.sh: runs the unpacked Debian llama-server 0.7.0
+# with its own glibc (bundled ld.so, --library-path) and the haswell CPU backend, so
+# results do not depend on the host's libraries or on which CPU variant ggml would pick.
+# LLAMAFIT_NO_POPULATE=1 preloads libnopopulate.so (see tests/support/nopopulate.c).
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/root"
+lib="$root/usr/lib/x86_64-linux-gnu"
+GGML_BACKEND_PATH="$lib/ggml/backends0/libggml-cpu-haswell.so"
+export GGML_BACKEND_PATH
+if [ "${LLAMAFIT_NO_POPULATE:-0}" = "1" ]; then
+    exec "$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$lib:$lib/llama" \
+        --preload "$here/libnopopulate.so" "$root/usr/bin/llama-server" "$@"
+fi
+exec "$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$lib:$lib/llama" \
+    "$root/usr/bin/llama-server" "$@"
+EOF
+    chmod 755 "${wrapper}.tmp"
+    mv "${wrapper}.tmp" "${wrapper}"
+}
+
+if [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]]; then
+    echo "fetch-llama-server: ${root} already holds llama-server ${EXPECTED_VERSION_TEXT})"
+else
+    download_and_unpack
+    [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]] ||
+        die "unpacked llama-server does not report ${EXPECTED_VERSION_TEXT}): $(unpacked_version)"
+fi
+build_shim
+write_wrapper
+
+# The wrapper with the shim preloaded must run: this proves the shim loads under sid's glibc.
+LLAMAFIT_NO_POPULATE=1 "${dest}/llama-server" --version 2>&1 | head -n 1
+echo "fetch-llama-server: ready: ${dest}/llama-server"

@@ -1,0 +1,262 @@
+#include "tests/integration/servercomparison.h"
+
+#include "core/common/units.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace llamafit::test {
+namespace {
+
+// llama.cpp prints "%8.2f MiB": each printed value is within 0.005 MiB of the true size.
+constexpr double kPrintedHalfStepMiB = 0.005;
+constexpr double kComputeRelativeTolerance = 0.05;
+// Doubles parsed from two-decimal text are not exact; keep the bound from flipping on that.
+constexpr double kSlackMiB = 1e-6;
+
+std::string mib(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+const char* componentName(Component c) {
+    switch (c) {
+    case Component::Model:
+        return "model";
+    case Component::Kv:
+        return "kv";
+    case Component::Rs:
+        return "rs";
+    case Component::Output:
+        return "output";
+    case Component::Compute:
+        return "compute";
+    case Component::Overhead:
+        return "overhead";
+    }
+    return "?";
+}
+
+class Comparer {
+  public:
+    explicit Comparer(ServerComparison& out) : m_out(out) {}
+
+    // Exact to print precision: `lines` printed values were summed into `logged`.
+    void exact(const std::string& what, double predicted, double logged, std::uint32_t lines = 1) {
+        const double tolerance =
+            kPrintedHalfStepMiB * std::max<std::uint32_t>(lines, 1) + kPrintedHalfStepMiB;
+        if (std::fabs(predicted - logged) > tolerance + kSlackMiB) {
+            m_out.mismatches.push_back(what + ": predicted " + mib(predicted) + " MiB, logged " +
+                                       mib(logged) + " MiB (tolerance " + mib(tolerance) + ")");
+        }
+    }
+    void relative(const std::string& what, double predicted, double logged) {
+        const double tolerance = std::max(kComputeRelativeTolerance * logged, 2 * kPrintedHalfStepMiB);
+        if (std::fabs(predicted - logged) > tolerance + kSlackMiB) {
+            const double percent = logged > 0 ? 100.0 * (predicted - logged) / logged : 0.0;
+            m_out.mismatches.push_back(what + ": predicted " + mib(predicted) + " MiB, logged " +
+                                       mib(logged) + " MiB (" + mib(percent) + " %, tolerance 5 %)");
+        }
+    }
+    template <typename A, typename B>
+    void equal(const std::string& what, const A& predicted, const B& logged) {
+        if (!(predicted == logged)) {
+            m_out.mismatches.push_back(what + ": predicted " + text(predicted) + ", logged " + text(logged));
+        }
+    }
+
+  private:
+    static std::string text(bool v) { return v ? "true" : "false"; }
+    static std::string text(std::uint32_t v) { return std::to_string(v); }
+    static std::string text(const std::string& v) { return v; }
+    ServerComparison& m_out;
+};
+
+using ByBuffer = std::map<std::string, double>;
+
+// The estimate's buffers of one component, in MiB by buffer type.
+ByBuffer predictedBuffers(const MemoryEstimate& estimate, Component component) {
+    ByBuffer result;
+    for (const DeviceEstimate& device : estimate.devices) {
+        for (const BufferEstimate& buffer : device.buffers) {
+            if (buffer.component == component) {
+                result[buffer.bufferType] += toMiB(buffer.bytes);
+            }
+        }
+    }
+    return result;
+}
+
+void compareBuffers(Comparer& compare, Component component, const ByBuffer& predicted, const ByBuffer& logged,
+                    const std::map<std::string, std::uint32_t>& lines) {
+    std::set<std::string> types;
+    for (const auto& [type, value] : predicted) {
+        types.insert(type);
+    }
+    for (const auto& [type, value] : logged) {
+        types.insert(type);
+    }
+    for (const std::string& type : types) {
+        const auto p = predicted.find(type);
+        const auto l = logged.find(type);
+        const auto n = lines.find(type);
+        const std::string what = std::string(componentName(component)) + " " + type;
+        const double predictedMiB = p == predicted.end() ? 0.0 : p->second;
+        const double loggedMiB = l == logged.end() ? 0.0 : l->second;
+        if (component == Component::Compute) {
+            compare.relative(what, predictedMiB, loggedMiB);
+        } else {
+            compare.exact(what, predictedMiB, loggedMiB, n == lines.end() ? 1 : n->second);
+        }
+    }
+}
+
+std::map<std::string, std::uint32_t> oneLineEach(const ByBuffer& logged) {
+    std::map<std::string, std::uint32_t> lines;
+    for (const auto& [type, value] : logged) {
+        lines[type] = 1;
+    }
+    return lines;
+}
+
+void compareCaches(Comparer& compare, const MemoryEstimate& estimate, const AllocationLog& log) {
+    compare.equal("kv cache count", static_cast<std::uint32_t>(estimate.kvCaches.size()),
+                  static_cast<std::uint32_t>(log.kvCaches.size()));
+    for (std::size_t i = 0; i < std::min(estimate.kvCaches.size(), log.kvCaches.size()); ++i) {
+        const KvCacheEstimate& p = estimate.kvCaches[i];
+        const LoggedKvCache& l = log.kvCaches[i];
+        const std::string what = std::string("kv cache ") + std::to_string(i) + (l.swa ? " (SWA)" : "") + " ";
+        compare.equal(what + "swa", p.swa, l.swa);
+        compare.equal(what + "cells", p.cells, l.cells);
+        compare.equal(what + "layers", p.layers, l.layers);
+        compare.equal(what + "streams", p.streams, l.streams);
+        compare.equal(what + "type K", std::string(ggmlTypeName(p.typeK)), l.typeK);
+        compare.equal(what + "type V", std::string(ggmlTypeName(p.typeV)), l.typeV);
+        compare.exact(what + "K", toMiB(p.kBytes), l.kMiB);
+        compare.exact(what + "V", toMiB(p.vBytes), l.vMiB);
+    }
+    if (log.recurrentState) {
+        const LoggedRecurrentState& l = *log.recurrentState;
+        // The log's "layers" is n_layer, not the recurrent layers RsEstimate counts: not compared.
+        compare.equal("rs cells", estimate.rs.cells, l.cells);
+        compare.exact("rs R", toMiB(estimate.rs.rBytes), l.rMiB);
+        compare.exact("rs S", toMiB(estimate.rs.sBytes), l.sMiB);
+        compare.exact("rs P (not modelled)", 0.0, l.pMiB);
+    } else {
+        compare.exact("rs (none logged)", toMiB(estimate.rs.rBytes + estimate.rs.sBytes), 0.0);
+    }
+}
+
+void compareContext(Comparer& compare, const ResolvedContext& p, const LoggedContext& l) {
+    compare.equal("n_ctx", p.nCtx, l.nCtx);
+    compare.equal("n_ctx_seq", p.nCtxSeq, l.nCtxSeq);
+    compare.equal("n_seq_max", p.nSeqMax, l.nSeqMax);
+    compare.equal("kv_unified", p.kvUnified, l.kvUnified);
+    compare.equal("n_batch", p.nBatch, l.nBatch);
+    compare.equal("n_ubatch", p.nUbatch, l.nUbatch);
+    compare.equal("flash attention", p.flashAttention, l.flashAttention());
+    if (l.nOutputsMax != 0) {
+        compare.equal("n_outputs_max", p.nOutputs, l.nOutputsMax);
+    }
+}
+
+} // namespace
+
+ServerComparison compareWithServer(const MemoryEstimate& estimate, const AllocationLog& log) {
+    ServerComparison result;
+    Comparer compare(result);
+
+    // Per device and component: always (the estimate's ComponentBytes).
+    const auto loggedDevices = log.devices();
+    std::set<std::string> names;
+    for (const auto& d : estimate.devices) {
+        names.insert(d.name);
+    }
+    for (const auto& d : loggedDevices) {
+        names.insert(d.name);
+    }
+    std::string summary;
+    for (const std::string& name : names) {
+        ComponentBytes p;
+        for (const auto& d : estimate.devices) {
+            if (d.name == name) {
+                p = d.bytes;
+            }
+        }
+        LoggedDevice l{name};
+        for (const auto& d : loggedDevices) {
+            if (d.name == name) {
+                l = d;
+            }
+        }
+        std::uint32_t modelLines = 0;
+        for (const auto& [type, count] : log.modelLines) {
+            modelLines += deviceOfBufferType(type) == name ? count : 0;
+        }
+        std::uint32_t kvLines = 0;
+        for (const auto& cache : log.kvCaches) {
+            for (const auto& [type, value] : cache.bufferMiB) {
+                kvLines += deviceOfBufferType(type) == name ? 1 : 0;
+            }
+        }
+        // Per device only where the estimate does not name its buffers (else the finer
+        // per-buffer-type check below covers it, and one mismatch is reported once).
+        if (predictedBuffers(estimate, Component::Model).empty()) {
+            compare.exact(name + " model", toMiB(p.modelBytes), l.modelMiB, modelLines);
+        }
+        if (predictedBuffers(estimate, Component::Kv).empty()) {
+            compare.exact(name + " kv", toMiB(p.kvBytes), l.kvMiB, kvLines);
+        }
+        if (predictedBuffers(estimate, Component::Rs).empty()) {
+            compare.exact(name + " rs", toMiB(p.rsBytes), l.rsMiB);
+        }
+        if (predictedBuffers(estimate, Component::Output).empty()) {
+            compare.exact(name + " output", toMiB(p.outputBytes), l.outputMiB);
+        }
+        if (predictedBuffers(estimate, Component::Compute).empty()) {
+            compare.relative(name + " compute", toMiB(p.computeBytes), l.computeMiB);
+        }
+        summary += name + ": model " + mib(toMiB(p.modelBytes)) + "/" + mib(l.modelMiB) + " kv " +
+                   mib(toMiB(p.kvBytes)) + "/" + mib(l.kvMiB) + " rs " + mib(toMiB(p.rsBytes)) + "/" +
+                   mib(l.rsMiB) + " output " + mib(toMiB(p.outputBytes)) + "/" + mib(l.outputMiB) +
+                   " compute " + mib(toMiB(p.computeBytes)) + "/" + mib(l.computeMiB) +
+                   " (predicted/logged MiB); ";
+    }
+    result.summary = summary;
+
+    // Per buffer type, where the estimate names its buffers.
+    if (!predictedBuffers(estimate, Component::Model).empty()) {
+        compareBuffers(compare, Component::Model, predictedBuffers(estimate, Component::Model), log.modelMiB,
+                       log.modelLines);
+    }
+    const std::pair<Component, const ByBuffer*> others[] = {{Component::Kv, &log.kvMiB},
+                                                            {Component::Rs, &log.rsMiB},
+                                                            {Component::Output, &log.outputMiB},
+                                                            {Component::Compute, &log.computeMiB}};
+    std::map<std::string, std::uint32_t> kvLinesByType;
+    for (const auto& cache : log.kvCaches) {
+        for (const auto& [type, value] : cache.bufferMiB) {
+            ++kvLinesByType[type];
+        }
+    }
+    for (const auto& [component, logged] : others) {
+        const ByBuffer predicted = predictedBuffers(estimate, component);
+        if (!predicted.empty()) {
+            compareBuffers(compare, component, predicted, *logged,
+                           component == Component::Kv ? kvLinesByType : oneLineEach(*logged));
+        }
+    }
+
+    if (log.context) {
+        compareContext(compare, estimate.context, *log.context);
+    } else {
+        result.mismatches.push_back("the log has no llama_context values");
+    }
+    compareCaches(compare, estimate, log);
+    return result;
+}
+
+} // namespace llamafit::test

@@ -1,0 +1,26 @@
+#pragma once
+// Compares LlamaFit's prediction (MemoryEstimate) with what the real llama-server logged
+// (AllocationLog), quantity by quantity, and says which ones differ and by how much.
+// Tolerances: model, KV, RS and output buffers must agree to llama.cpp's print precision
+// (0.01 MiB for one printed line: the estimate is exact, the log rounds to 0.005, so a sum
+// of n printed lines may be off by 0.005 per line plus 0.005); compute buffers within 5 %
+// (the compute model is an approximation by design, llama-cpp-memory.md section 2.5);
+// context values and cache shapes exactly. Test support only; sizes in MiB.
+
+#include "core/server/allocationlog.h"
+#include "core/sizing/memoryestimate.h"
+
+#include <string>
+#include <vector>
+
+namespace llamafit::test {
+
+struct ServerComparison {
+    std::vector<std::string> mismatches; // "kv CPU: predicted 128.00 MiB, logged 120.00 MiB (tolerance 0.01)"
+    std::string summary;                 // predicted/logged per component, for the run's output
+    bool ok() const { return mismatches.empty(); }
+};
+
+ServerComparison compareWithServer(const MemoryEstimate& estimate, const AllocationLog& log);
+
+} // namespace llamafit::test
