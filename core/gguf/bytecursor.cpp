@@ -8,6 +8,26 @@ ByteCursor::ByteCursor(std::span<const std::uint8_t> bytes, std::uint64_t fileBy
     : m_bytes(bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), fileBytes)))),
       m_fileBytes(fileBytes), m_maxBytes(maxBytes) {}
 
+void ByteCursor::restart(std::span<const std::uint8_t> bytes, std::uint64_t baseOffset,
+                         std::uint64_t position) {
+    m_base = std::min(baseOffset, m_fileBytes);
+    m_bytes =
+        bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), m_fileBytes - m_base)));
+    m_position = std::clamp<std::uint64_t>(position, m_base, m_base + m_bytes.size());
+    m_context.clear();
+    m_indexPath.clear();
+    m_error.reset();
+    m_neededBytes.reset();
+}
+
+void ByteCursor::expectNeeded(std::uint64_t bytes) {
+    if (m_neededBytes) {
+        // Stay below both ends, so that a caller reading this many bytes never asks for
+        // more than the file or the limit allows.
+        m_neededBytes = std::max(*m_neededBytes, std::min({bytes, m_fileBytes, m_maxBytes}));
+    }
+}
+
 const std::uint8_t* ByteCursor::take(std::uint64_t n, std::string_view what) {
     if (m_error) {
         return nullptr;
@@ -26,20 +46,42 @@ const std::uint8_t* ByteCursor::take(std::uint64_t n, std::string_view what) {
                                           "-byte limit for a GGUF header");
         return nullptr;
     }
-    if (n > m_bytes.size() - m_position) {
-        // The file goes on; only the prefix we were handed is too short.
+    if (n > heldRemaining()) {
+        // The file goes on; only the bytes we were handed end too soon.
         m_neededBytes = m_position + n;
         fail("gguf.truncated", describe(what) + " at offset " + std::to_string(m_position) +
-                                   " runs past the " + std::to_string(m_bytes.size()) +
+                                   " runs past the " + std::to_string(m_base + m_bytes.size()) +
                                    " header bytes given");
         return nullptr;
     }
-    const std::uint8_t* out = m_bytes.data() + m_position;
+    const std::uint8_t* out = m_bytes.data() + (m_position - m_base);
     m_position += n;
     return out;
 }
 
+std::span<const std::uint8_t> ByteCursor::readable() const {
+    if (m_error || m_position > m_maxBytes) {
+        return {};
+    }
+    return m_bytes.subspan(static_cast<std::size_t>(m_position - m_base),
+                           static_cast<std::size_t>(std::min(heldRemaining(), m_maxBytes - m_position)));
+}
+
+std::span<const std::uint8_t> ByteCursor::bytesFrom(std::uint64_t start) const {
+    return m_bytes.subspan(static_cast<std::size_t>(start - m_base),
+                           static_cast<std::size_t>(m_position - start));
+}
+
 bool ByteCursor::readString(std::string& out, std::string_view what) {
+    std::string_view view;
+    if (!readStringView(view, what)) {
+        return false;
+    }
+    out.assign(view);
+    return true;
+}
+
+bool ByteCursor::readStringView(std::string_view& out, std::string_view what) {
     std::uint64_t length = 0;
     if (!read(length, what)) {
         return false;
@@ -56,7 +98,7 @@ bool ByteCursor::readString(std::string& out, std::string_view what) {
     if (!raw) {
         return false;
     }
-    out.assign(reinterpret_cast<const char*>(raw), static_cast<std::size_t>(length));
+    out = std::string_view(reinterpret_cast<const char*>(raw), static_cast<std::size_t>(length));
     return true;
 }
 
@@ -89,7 +131,12 @@ Error ByteCursor::error() const {
 
 void ByteCursor::prependIndex(std::uint64_t index) {
     if (m_error) {
-        m_indexPath = "[" + std::to_string(index) + "]" + m_indexPath;
+        // Built with insert rather than "[" + ... + "]", which g++ 12 -O3 misreads as an
+        // overlapping memcpy (-Wrestrict).
+        std::string element = std::to_string(index);
+        element.insert(element.begin(), '[');
+        element.push_back(']');
+        m_indexPath.insert(0, element);
     }
 }
 

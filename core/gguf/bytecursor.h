@@ -1,7 +1,7 @@
 #pragma once
-// ByteCursor: a bounded little-endian reader over the first bytes of a GGUF file, used
-// only by the GGUF parser (core/gguf). It knows three ends: the bytes it was given (a
-// prefix of the file), the true file size, and the most header bytes the reader will
+// ByteCursor: a bounded little-endian reader over a window of a GGUF file's header, used
+// only by the GGUF parser (core/gguf). It knows three ends: the bytes it was given (the
+// file from some offset on), the true file size, and the most header bytes the reader will
 // accept. Every read is checked against all three before it touches memory, and a
 // failed read leaves a named Error behind, so the parser never reads out of bounds and
 // never allocates for a length it has not checked. Positions and sizes are in bytes.
@@ -23,6 +23,11 @@ class ByteCursor {
     // "gguf.header-too-large" even when the file goes on.
     ByteCursor(std::span<const std::uint8_t> bytes, std::uint64_t fileBytes, std::uint64_t maxBytes);
 
+    // Starts over on `bytes`, the file's bytes from offset `baseOffset` on, at `position`
+    // (baseOffset <= position <= baseOffset + bytes.size()), forgetting the last failure.
+    // The resumable parser calls it after more of the file was read.
+    void restart(std::span<const std::uint8_t> bytes, std::uint64_t baseOffset, std::uint64_t position);
+
     std::uint64_t position() const { return m_position; }
     // Bytes between the position and the end of the file (not just of the prefix held).
     std::uint64_t fileRemaining() const { return m_fileBytes - m_position; }
@@ -42,6 +47,8 @@ class ByteCursor {
     // A GGUF string: uint64 length, then that many bytes (no terminator). The length is
     // checked against the bytes left before the string is built ("gguf.string-too-long").
     bool readString(std::string& out, std::string_view what);
+    // The same, as a view into the bytes given (valid while they are).
+    bool readStringView(std::string_view& out, std::string_view what);
 
     // Checks that `count` items of at least `minBytesEach` bytes can still fit in the
     // file, before anything is reserved for them ("gguf.absurd-count").
@@ -49,6 +56,12 @@ class ByteCursor {
 
     // Returns a pointer to the next `n` bytes and advances, or nullptr with error() set.
     const std::uint8_t* take(std::uint64_t n, std::string_view what);
+
+    // The bytes from the position on that take() would hand out now: those given, cut at
+    // the header limit; empty after a failure. For bulk scans that then take() what they used.
+    std::span<const std::uint8_t> readable() const;
+    // The bytes given between `start` and the position (window start <= start <= position()).
+    std::span<const std::uint8_t> bytesFrom(std::uint64_t start) const;
 
     // Lets the parser record an error of its own (bad value, duplicate, ...).
     void fail(std::string code, std::string message);
@@ -65,11 +78,18 @@ class ByteCursor {
     // Set when the only problem is that the prefix held ends before the field does while
     // the file goes on: the caller can read this many bytes from the start and retry.
     std::optional<std::uint64_t> neededBytes() const { return m_neededBytes; }
+    // After such a failure, raises neededBytes to `bytes` (kept within the file and the
+    // header limit): a reader that can tell how far the field goes saves re-reads.
+    void expectNeeded(std::uint64_t bytes);
 
   private:
     std::string describe(std::string_view what) const;
 
-    std::span<const std::uint8_t> m_bytes;
+    // Bytes held between the position and the end of the window.
+    std::uint64_t heldRemaining() const { return m_base + m_bytes.size() - m_position; }
+
+    std::span<const std::uint8_t> m_bytes; // the file from m_base on
+    std::uint64_t m_base = 0;
     std::uint64_t m_fileBytes = 0;
     std::uint64_t m_maxBytes = 0;
     std::uint64_t m_position = 0;

@@ -87,20 +87,18 @@ std::optional<std::string> GgufFile::getString(std::string_view key) const {
 
 std::optional<std::vector<std::int64_t>> GgufFile::getIntArray(std::string_view key) const {
     const GgufValue* value = find(key);
-    if (!value) {
-        return std::nullopt;
-    }
-    const auto* array = std::get_if<std::shared_ptr<GgufArray>>(&value->data);
-    if (!array || !*array) {
+    const GgufArray* array = value ? value->array() : nullptr;
+    if (!array) {
         return std::nullopt;
     }
     std::vector<std::int64_t> out;
-    out.reserve((*array)->elements.size());
-    for (const auto& element : (*array)->elements) {
+    out.reserve(array->size());
+    for (std::size_t i = 0; i < array->size(); ++i) {
+        const GgufValue element = array->elementAt(i);
         if (const auto* u = std::get_if<std::uint64_t>(&element.data)) {
             out.push_back(static_cast<std::int64_t>(*u));
-        } else if (const auto* i = std::get_if<std::int64_t>(&element.data)) {
-            out.push_back(*i);
+        } else if (const auto* n = std::get_if<std::int64_t>(&element.data)) {
+            out.push_back(*n);
         } else if (const auto* b = std::get_if<bool>(&element.data)) {
             out.push_back(*b ? 1 : 0);
         } else {
@@ -112,14 +110,11 @@ std::optional<std::vector<std::int64_t>> GgufFile::getIntArray(std::string_view 
 
 std::optional<std::size_t> GgufFile::arrayLength(std::string_view key) const {
     const GgufValue* value = find(key);
-    if (!value) {
+    const GgufArray* array = value ? value->array() : nullptr;
+    if (!array) {
         return std::nullopt;
     }
-    const auto* array = std::get_if<std::shared_ptr<GgufArray>>(&value->data);
-    if (!array || !*array) {
-        return std::nullopt;
-    }
-    return (*array)->elements.size();
+    return array->size();
 }
 
 const GgufTensorInfo* GgufFile::findTensor(std::string_view name) const {

@@ -48,55 +48,60 @@ std::optional<std::uint64_t> checkedMul(std::uint64_t a, std::uint64_t b, std::u
     return a * b;
 }
 
-class GgufParser {
-  public:
-    GgufParser(std::span<const std::uint8_t> bytes, std::uint64_t fileBytes, const GgufReadLimits& limits)
-        : m_in(bytes, fileBytes, limits.maxHeaderBytes), m_limits(limits), m_fileBytes(fileBytes),
-          m_values(m_in, m_limits) {}
-    // m_values holds references to m_in and m_limits.
-    GgufParser(const GgufParser&) = delete;
-    GgufParser& operator=(const GgufParser&) = delete;
+} // namespace
 
-    Result<GgufFile> parse();
-    std::optional<std::uint64_t> neededBytes() const { return m_in.neededBytes(); }
+GgufParser::GgufParser(std::uint64_t fileBytes, const GgufReadLimits& limits)
+    : m_in({}, fileBytes, limits.maxHeaderBytes), m_limits(limits), m_fileBytes(fileBytes),
+      m_values(m_in, m_limits) {}
 
-  private:
-    bool readHeader(std::uint64_t& tensorCount, std::uint64_t& kvCount);
-    bool readMetadata(std::uint64_t kvCount);
-    bool applyAlignment();
-    bool readTensorInfo(std::uint64_t index, std::unordered_set<std::string>& names);
-    bool checkTensorPlacement();
+GgufParser::~GgufParser() = default;
 
-    ByteCursor m_in;
-    GgufReadLimits m_limits;
-    std::uint64_t m_fileBytes = 0;
-    GgufValueReader m_values;
-    GgufFile m_file;
-};
-
-Result<GgufFile> GgufParser::parse() {
-    std::uint64_t tensorCount = 0;
-    std::uint64_t kvCount = 0;
-    if (readHeader(tensorCount, kvCount) && readMetadata(kvCount) && applyAlignment()) {
-        std::unordered_set<std::string> names;
-        for (std::uint64_t i = 0; i < tensorCount && readTensorInfo(i, names); ++i) {
-        }
+Result<GgufFile> GgufParser::parse(std::span<const std::uint8_t> bytes, std::uint64_t baseOffset) {
+    // Go on from the start of the item that ran out of bytes last time; everything before
+    // it is in m_file already and is not read again.
+    if (m_stage == Stage::Done) {
+        return makeError("gguf.internal", "the GGUF parser was called again after its final result");
     }
-    if (!m_in.failed()) {
+    if (baseOffset > m_itemStart) {
+        return makeError("gguf.internal", "the GGUF parser was handed bytes from offset " +
+                                              std::to_string(baseOffset) + " to resume at " +
+                                              std::to_string(m_itemStart));
+    }
+    m_in.restart(bytes, baseOffset, m_itemStart);
+    m_values.setValueCount(m_itemValueCount);
+    if (m_stage == Stage::Header && readHeader()) {
+        m_stage = Stage::Metadata;
+    }
+    if (m_stage == Stage::Metadata && readMetadata() && applyAlignment()) {
+        m_stage = Stage::Tensors;
+    }
+    if (m_stage == Stage::Tensors && readTensorInfos()) {
         // llama.cpp gguf.cpp: the data section starts at the header end padded to the
         // alignment; with no tensors it does not seek, so nothing is padded.
-        m_file.dataOffset = tensorCount > 0 ? padTo(m_in.position(), m_file.alignment) : m_in.position();
-        checkTensorPlacement();
+        m_file.dataOffset = m_tensorCount > 0 ? padTo(m_in.position(), m_file.alignment) : m_in.position();
+        if (checkTensorPlacement()) {
+            m_stage = Stage::Done;
+            m_file.fileBytes = m_fileBytes;
+            m_file.rebuildIndex();
+            return std::move(m_file);
+        }
     }
-    if (m_in.failed()) {
-        return m_in.error();
+    if (!m_in.neededBytes()) {
+        m_stage = Stage::Done; // not a matter of more bytes: the error is final
     }
-    m_file.fileBytes = m_fileBytes;
-    m_file.rebuildIndex();
-    return std::move(m_file);
+    return m_in.error();
 }
 
-bool GgufParser::readHeader(std::uint64_t& tensorCount, std::uint64_t& kvCount) {
+// Marks the start of one item (the header, a key/value, a tensor info): a later call
+// resumes here when the item runs past the bytes given.
+void GgufParser::beginItem() {
+    m_itemStart = m_in.position();
+    m_itemValueCount = m_values.valueCount();
+}
+
+bool GgufParser::readHeader() {
+    std::uint64_t& tensorCount = m_tensorCount;
+    std::uint64_t& kvCount = m_kvCount;
     if (m_fileBytes == 0) {
         m_in.fail("gguf.truncated", "the file is empty");
         return false;
@@ -145,9 +150,10 @@ bool GgufParser::readHeader(std::uint64_t& tensorCount, std::uint64_t& kvCount) 
     return true;
 }
 
-bool GgufParser::readMetadata(std::uint64_t kvCount) {
-    std::unordered_set<std::string> keys;
-    for (std::uint64_t i = 0; i < kvCount; ++i) {
+bool GgufParser::readMetadata() {
+    for (; m_itemIndex < m_kvCount; ++m_itemIndex) {
+        beginItem();
+        const std::uint64_t i = m_itemIndex;
         std::string key;
         m_in.setContext("metadata key #" + std::to_string(i));
         if (!m_in.readString(key, "key")) {
@@ -157,7 +163,7 @@ bool GgufParser::readMetadata(std::uint64_t kvCount) {
             m_in.fail("gguf.empty-key", "metadata key #" + std::to_string(i) + " is empty");
             return false;
         }
-        if (!keys.insert(key).second) {
+        if (m_keys.contains(key)) {
             m_in.fail("gguf.duplicate-key", "metadata key '" + key + "' appears twice");
             return false;
         }
@@ -170,7 +176,21 @@ bool GgufParser::readMetadata(std::uint64_t kvCount) {
         if (!m_values.read(type, value)) {
             return false;
         }
+        // Only a key read in full is recorded, so a resumed read does not see it twice.
+        m_keys.insert(key);
         m_file.metadata.emplace_back(std::move(key), std::move(value));
+    }
+    m_itemIndex = 0;
+    beginItem();
+    return true;
+}
+
+bool GgufParser::readTensorInfos() {
+    for (; m_itemIndex < m_tensorCount; ++m_itemIndex) {
+        beginItem();
+        if (!readTensorInfo(m_itemIndex)) {
+            return false;
+        }
     }
     return true;
 }
@@ -198,7 +218,7 @@ bool GgufParser::applyAlignment() {
     return true;
 }
 
-bool GgufParser::readTensorInfo(std::uint64_t index, std::unordered_set<std::string>& names) {
+bool GgufParser::readTensorInfo(std::uint64_t index) {
     GgufTensorInfo tensor;
     m_in.setContext("tensor #" + std::to_string(index));
     if (!m_in.readString(tensor.name, "name")) {
@@ -211,7 +231,7 @@ bool GgufParser::readTensorInfo(std::uint64_t index, std::unordered_set<std::str
                                                    std::to_string(kMaxTensorName - 1));
         return false;
     }
-    if (!names.insert(tensor.name).second) {
+    if (m_tensorNames.contains(tensor.name)) {
         m_in.fail("gguf.duplicate-tensor", "tensor '" + tensor.name + "' appears twice");
         return false;
     }
@@ -275,6 +295,7 @@ bool GgufParser::readTensorInfo(std::uint64_t index, std::unordered_set<std::str
     if (!m_in.read(tensor.dataOffset, "data offset")) {
         return false;
     }
+    m_tensorNames.insert(tensor.name);
     m_file.tensors.push_back(std::move(tensor));
     return true;
 }
@@ -302,12 +323,10 @@ bool GgufParser::checkTensorPlacement() {
     return true;
 }
 
-} // namespace
-
 Result<GgufFile> parseGgufPrefix(std::span<const std::uint8_t> bytes, std::uint64_t fileBytes,
                                  const GgufReadLimits& limits, std::optional<std::uint64_t>* neededBytes) {
-    GgufParser parser(bytes, fileBytes, limits);
-    auto result = parser.parse();
+    GgufParser parser(fileBytes, limits);
+    auto result = parser.parse(bytes);
     if (neededBytes) {
         *neededBytes = result.ok() ? std::nullopt : parser.neededBytes();
     }

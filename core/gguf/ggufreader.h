@@ -26,6 +26,7 @@
 //   gguf.header-too-large         the header runs past GgufReadLimits::maxHeaderBytes
 //   gguf.empty-key                a metadata key of length 0 (llama.cpp rejects it)
 //   gguf.tensor-name-too-long     a tensor name of 64 bytes or more (ggml's GGML_MAX_NAME)
+//   gguf.internal                 the reader broke one of its own rules (a bug; never expected)
 
 #include "core/common/result.h"
 #include "core/gguf/gguffile.h"
@@ -42,7 +43,9 @@ struct GgufReadLimits {
     // limits keep a hostile file from making the reader hold gigabytes.
     std::uint64_t maxHeaderBytes = 128 * 1024 * 1024;
     std::uint64_t maxMetadataValues = 8 * 1024 * 1024; // scalars + array elements, all keys together
-    std::uint64_t initialReadBytes = 1024 * 1024;      // readGgufFile's first read; it doubles as needed
+    // readGgufFile's first read, and the least each further read adds (more when the parser
+    // knows that the key/value it stopped in goes on further).
+    std::uint64_t initialReadBytes = 1024 * 1024;
 };
 
 // Parses one GGUF part held in memory. `fileBytes` is the true size of the file on disk

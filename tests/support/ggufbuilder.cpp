@@ -39,38 +39,46 @@ GgufBuilder& GgufBuilder::setString(const std::string& key, const std::string& v
 }
 
 GgufBuilder& GgufBuilder::setUint32Array(const std::string& key, const std::vector<std::uint32_t>& values) {
-    GgufArray array{GgufValueType::Uint32, {}};
+    GgufArray array(GgufValueType::Uint32);
+    array.reserve(values.size());
     for (auto v : values) {
-        array.elements.push_back(GgufValue::fromUint(v, GgufValueType::Uint32));
+        array.appendUint(v);
     }
     return set(key, GgufValue::fromArray(std::move(array)));
 }
 GgufBuilder& GgufBuilder::setInt32Array(const std::string& key, const std::vector<std::int32_t>& values) {
-    GgufArray array{GgufValueType::Int32, {}};
+    GgufArray array(GgufValueType::Int32);
+    array.reserve(values.size());
     for (auto v : values) {
-        array.elements.push_back(GgufValue::fromInt(v, GgufValueType::Int32));
+        array.appendInt(v);
     }
     return set(key, GgufValue::fromArray(std::move(array)));
 }
 GgufBuilder& GgufBuilder::setBoolArray(const std::string& key, const std::vector<bool>& values) {
-    GgufArray array{GgufValueType::Bool, {}};
+    GgufArray array(GgufValueType::Bool);
+    array.reserve(values.size());
     for (bool v : values) {
-        array.elements.push_back(GgufValue::fromBool(v));
+        array.appendBool(v);
     }
     return set(key, GgufValue::fromArray(std::move(array)));
 }
 GgufBuilder& GgufBuilder::setFloat32Array(const std::string& key, const std::vector<float>& values) {
-    GgufArray array{GgufValueType::Float32, {}};
+    GgufArray array(GgufValueType::Float32);
+    array.reserve(values.size());
     for (float v : values) {
-        array.elements.push_back(GgufValue::fromFloat(v, GgufValueType::Float32));
+        array.appendFloat(v);
     }
     return set(key, GgufValue::fromArray(std::move(array)));
 }
 GgufBuilder& GgufBuilder::setStringArray(const std::string& key, const std::vector<std::string>& values) {
-    GgufArray array{GgufValueType::String, {}};
-    array.elements.reserve(values.size());
+    GgufArray array(GgufValueType::String);
+    std::size_t textBytes = 0;
     for (const auto& v : values) {
-        array.elements.push_back(GgufValue::fromString(v));
+        textBytes += v.size();
+    }
+    array.reserve(values.size(), textBytes);
+    for (const auto& v : values) {
+        array.appendString(v);
     }
     return set(key, GgufValue::fromArray(std::move(array)));
 }

@@ -14,11 +14,13 @@ namespace {
 class ByteSink {
 public:
     template <typename T> void put(T value) {
-        std::uint8_t raw[sizeof(T)];
-        std::memcpy(raw, &value, sizeof(T)); // GGUF is little-endian, like every host we build for
-        m_bytes.insert(m_bytes.end(), raw, raw + sizeof(T));
+        // GGUF is little-endian, like every host we build for. resize + memcpy rather than
+        // insert, which g++ 12 -O3 flags as overflowing an empty vector (-Wstringop-overflow).
+        const std::size_t at = m_bytes.size();
+        m_bytes.resize(at + sizeof(T));
+        std::memcpy(m_bytes.data() + at, &value, sizeof(T));
     }
-    void putString(const std::string& s) {
+    void putString(std::string_view s) {
         put<std::uint64_t>(s.size());
         m_bytes.insert(m_bytes.end(), s.begin(), s.end());
     }
@@ -32,6 +34,8 @@ public:
 private:
     std::vector<std::uint8_t> m_bytes;
 };
+
+void putArray(ByteSink& out, const GgufArray& array);
 
 void putScalar(ByteSink& out, const GgufValue& value) {
     switch (value.type) {
@@ -47,15 +51,27 @@ void putScalar(ByteSink& out, const GgufValue& value) {
     case GgufValueType::Uint64: out.put<std::uint64_t>(std::get<std::uint64_t>(value.data)); break;
     case GgufValueType::Int64: out.put<std::int64_t>(std::get<std::int64_t>(value.data)); break;
     case GgufValueType::Float64: out.put<double>(std::get<double>(value.data)); break;
-    case GgufValueType::Array: {
-        const auto& array = *std::get<std::shared_ptr<GgufArray>>(value.data);
-        out.put<std::uint32_t>(static_cast<std::uint32_t>(array.elementType));
-        out.put<std::uint64_t>(array.elements.size());
-        for (const auto& element : array.elements) {
-            putScalar(out, element);
-        }
+    case GgufValueType::Array:
+        putArray(out, *value.array());
         break;
     }
+}
+
+void putArray(ByteSink& out, const GgufArray& array) {
+    out.put<std::uint32_t>(static_cast<std::uint32_t>(array.elementType()));
+    out.put<std::uint64_t>(array.size());
+    for (std::size_t i = 0; i < array.size(); ++i) {
+        switch (array.elementType()) {
+        case GgufValueType::String:
+            out.putString(array.stringAt(i));
+            break;
+        case GgufValueType::Array:
+            putArray(out, array.arrayAt(i));
+            break;
+        default:
+            putScalar(out, array.elementAt(i));
+            break;
+        }
     }
 }
 

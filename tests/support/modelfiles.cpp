@@ -69,26 +69,30 @@ void layOutOffsets(GgufFile& file) {
 void addSpmTokenizer(GgufFile& file, std::uint32_t vocabularySize) {
     // llama.cpp include/llama.h enum llama_token_type.
     constexpr std::int64_t kNormal = 1, kUnknown = 2, kControl = 3, kByte = 6;
-    GgufArray tokens{GgufValueType::String, {}};
-    GgufArray scores{GgufValueType::Float32, {}};
-    GgufArray types{GgufValueType::Int32, {}};
-    tokens.elements.reserve(vocabularySize);
-    scores.elements.reserve(vocabularySize);
-    types.elements.reserve(vocabularySize);
-    auto add = [&](std::string text, std::int64_t type, double score) {
-        tokens.elements.push_back(GgufValue::fromString(std::move(text)));
-        types.elements.push_back(GgufValue::fromInt(type, GgufValueType::Int32));
-        scores.elements.push_back(GgufValue::fromFloat(score, GgufValueType::Float32));
+    GgufArray tokens(GgufValueType::String);
+    GgufArray scores(GgufValueType::Float32);
+    GgufArray types(GgufValueType::Int32);
+    tokens.reserve(vocabularySize, std::size_t{8} * vocabularySize);
+    scores.reserve(vocabularySize);
+    types.reserve(vocabularySize);
+    auto add = [&](std::string_view text, std::int64_t type, double score) {
+        tokens.appendString(text);
+        types.appendInt(type);
+        scores.appendFloat(score);
     };
     add("<unk>", kUnknown, 0.0);
     add("<s>", kControl, 0.0);
     add("</s>", kControl, 0.0);
     static const char* kHex = "0123456789ABCDEF";
     for (int byte = 0; byte < 256; ++byte) {
-        add(std::string("<0x") + kHex[byte >> 4] + kHex[byte & 15] + ">", kByte, 0.0);
+        const char text[] = {'<', '0', 'x', kHex[byte >> 4], kHex[byte & 15], '>'};
+        add(std::string_view(text, sizeof text), kByte, 0.0);
     }
+    std::string text;
     for (std::uint32_t id = 259; id < vocabularySize; ++id) {
-        add("w" + std::to_string(id), kNormal, -static_cast<double>(id));
+        text = 'w';
+        text += std::to_string(id);
+        add(text, kNormal, -static_cast<double>(id));
     }
     auto set = [&](std::string key, GgufValue value) {
         file.metadata.emplace_back(std::move(key), std::move(value));

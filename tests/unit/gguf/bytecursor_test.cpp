@@ -1,5 +1,6 @@
-// ByteCursor: every read is checked against the prefix held, the file size and the
-// header limit, and each failure is told apart.
+// ByteCursor: every read is checked against the bytes held, the file size and the
+// header limit, and each failure is told apart; a restarted cursor reads a window of the
+// file at file offsets.
 
 #include "core/gguf/bytecursor.h"
 
@@ -85,6 +86,58 @@ TEST(ByteCursor, FirstErrorWins) {
     EXPECT_EQ(in.error().code, "gguf.truncated");
     std::uint8_t b = 0;
     EXPECT_FALSE(in.read(b, "after the error"));
+}
+
+TEST(ByteCursor, RestartReadsAWindowAtFileOffsets) {
+    // The file is u32 1, u32 2, u32 3; the window holds bytes 4..11 (the second and third).
+    const auto file = RawGguf().u32(1).u32(2).u32(3).bytes();
+    const std::span<const std::uint8_t> window = std::span<const std::uint8_t>(file).subspan(4);
+    ByteCursor in({}, file.size() + 100, 1024);
+    std::uint32_t v = 0;
+    EXPECT_FALSE(in.read(v, "nothing held yet"));
+    in.restart(window, 4, 8);
+    EXPECT_FALSE(in.failed());
+    EXPECT_EQ(in.position(), 8u);
+    ASSERT_TRUE(in.read(v, "third"));
+    EXPECT_EQ(v, 3u);
+    EXPECT_EQ(in.bytesFrom(8).size(), 4u);
+    EXPECT_EQ(in.bytesFrom(4).size(), 8u);
+    EXPECT_TRUE(in.readable().empty());
+    // Past the window the position stays a file offset.
+    EXPECT_FALSE(in.read(v, "fourth"));
+    EXPECT_EQ(in.error().code, "gguf.truncated");
+    EXPECT_EQ(in.neededBytes(), 16u);
+}
+
+TEST(ByteCursor, ReadableStopsAtTheHeaderLimit) {
+    const auto bytes = RawGguf().zeros(64).bytes();
+    ByteCursor in(bytes, 1000, 40);
+    EXPECT_EQ(in.readable().size(), 40u);
+    ASSERT_NE(in.take(30, "some"), nullptr);
+    EXPECT_EQ(in.readable().size(), 10u);
+    EXPECT_EQ(in.readable().data(), bytes.data() + 30);
+}
+
+TEST(ByteCursor, ExpectNeededRaisesTheHintWithinTheFileAndTheLimit) {
+    const auto bytes = RawGguf().zeros(16).bytes();
+    ByteCursor noHint(bytes, bytes.size(), 1024);
+    noHint.expectNeeded(500); // no retry hint to raise: the file ends
+    EXPECT_FALSE(noHint.neededBytes().has_value());
+
+    ByteCursor in(bytes, 100, 1024);
+    EXPECT_EQ(in.take(20, "past the prefix"), nullptr);
+    ASSERT_EQ(in.neededBytes(), 20u);
+    in.expectNeeded(10); // never lowers it
+    EXPECT_EQ(in.neededBytes(), 20u);
+    in.expectNeeded(60);
+    EXPECT_EQ(in.neededBytes(), 60u);
+    in.expectNeeded(5000); // capped at the file size
+    EXPECT_EQ(in.neededBytes(), 100u);
+
+    ByteCursor limited(bytes, 100, 50);
+    EXPECT_EQ(limited.take(20, "past the prefix"), nullptr);
+    limited.expectNeeded(5000); // capped at the header limit
+    EXPECT_EQ(limited.neededBytes(), 50u);
 }
 
 } // namespace

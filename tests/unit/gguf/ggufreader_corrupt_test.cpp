@@ -48,6 +48,14 @@ class GgufCorrupt : public ::testing::Test {
             EXPECT_EQ(fromMemory.error().code, fromFile.error().code);
         }
         EXPECT_FALSE(fromFile.error().message.empty());
+        // Read in 16-byte steps, the parser resumes many times and must end at the same error.
+        GgufReadLimits smallReads = limits;
+        smallReads.initialReadBytes = 16;
+        const auto fromSmallReads = readGgufFile(path, smallReads);
+        EXPECT_FALSE(fromSmallReads.ok());
+        if (!fromSmallReads.ok()) {
+            EXPECT_EQ(fromSmallReads.error().code, fromFile.error().code);
+        }
         return fromFile.error();
     }
 

@@ -85,13 +85,16 @@ TEST(GgufReader, NestedArraysKeepTheirShape) {
     const GgufValue* value = read->find("t.arr.arr.arr.string");
     ASSERT_NE(value, nullptr);
     const auto& outer = *std::get<std::shared_ptr<GgufArray>>(value->data);
-    ASSERT_EQ(outer.elementType, GgufValueType::Array);
-    ASSERT_EQ(outer.elements.size(), 1u);
-    const auto& middle = *std::get<std::shared_ptr<GgufArray>>(outer.elements[0].data);
-    ASSERT_EQ(middle.elements.size(), 3u);
-    const auto& inner = *std::get<std::shared_ptr<GgufArray>>(middle.elements[0].data);
-    EXPECT_EQ(inner.elementType, GgufValueType::String);
-    EXPECT_EQ(std::get<std::string>(inner.elements[1].data), "yy");
+    ASSERT_EQ(outer.elementType(), GgufValueType::Array);
+    ASSERT_EQ(outer.size(), 1u);
+    const auto& middle = outer.arrayAt(0);
+    ASSERT_EQ(middle.size(), 3u);
+    const auto& inner = middle.arrayAt(0);
+    EXPECT_EQ(inner.elementType(), GgufValueType::String);
+    EXPECT_EQ(inner.stringAt(1), "yy");
+    EXPECT_EQ(std::get<std::string>(inner.elementAt(1).data), "yy");
+    EXPECT_TRUE(middle.arrayAt(1).empty());
+    EXPECT_EQ(middle.arrayAt(2).stringAt(0), "zzz");
 }
 
 TEST(GgufReader, SmallFirstReadGrowsToTheWholeHeader) {
@@ -133,8 +136,14 @@ TEST(GgufReader, VocabularyOfSeveralMegabytesIsRead) {
     EXPECT_EQ(read->arrayLength("tokenizer.ggml.tokens"), kTokens);
     const auto* last = read->find("tokenizer.ggml.tokens");
     ASSERT_NE(last, nullptr);
-    EXPECT_EQ(std::get<std::string>(std::get<std::shared_ptr<GgufArray>>(last->data)->elements.back().data),
-              tokens.back());
+    const GgufArray* readTokens = last->array();
+    ASSERT_NE(readTokens, nullptr);
+    EXPECT_EQ(readTokens->stringAt(kTokens - 1), tokens.back());
+    EXPECT_EQ(readTokens->stringAt(0), tokens.front());
+    EXPECT_EQ(read->getIntArray("tokenizer.ggml.token_type").value_or(std::vector<std::int64_t>{}).at(7), 1);
+    const GgufArray* readScores = read->find("tokenizer.ggml.scores")->array();
+    ASSERT_NE(readScores, nullptr);
+    EXPECT_EQ(std::get<double>(readScores->elementAt(kTokens - 1).data), scores.back());
     EXPECT_EQ(read->findTensor("token_embd.weight")->bytes, 4352u * kTokens);
 }
 

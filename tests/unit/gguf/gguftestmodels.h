@@ -24,10 +24,10 @@ inline void relayoutTensors(GgufFile& file, std::uint64_t alignment) {
     file.rebuildIndex();
 }
 
-inline GgufArray stringArray(std::vector<std::string> values) {
-    GgufArray array{GgufValueType::String, {}};
-    for (auto& v : values) {
-        array.elements.push_back(GgufValue::fromString(std::move(v)));
+inline GgufArray stringArray(const std::vector<std::string>& values) {
+    GgufArray array(GgufValueType::String);
+    for (const auto& v : values) {
+        array.appendString(v);
     }
     return array;
 }
@@ -54,22 +54,37 @@ inline GgufFile richFile(std::uint64_t alignment = 32) {
     b.setBoolArray("t.arr.bool", {true, false, true});
     b.setFloat32Array("t.arr.f32", {1.5f, -0.25f});
     b.setStringArray("t.arr.string", {"a", "", "ccc"});
-    b.set("t.arr.empty", GgufValue::fromArray(GgufArray{GgufValueType::Int64, {}}));
-    GgufArray u8Array{GgufValueType::Uint8, {}};
-    GgufArray f64Array{GgufValueType::Float64, {}};
+    b.set("t.arr.empty", GgufValue::fromArray(GgufArray(GgufValueType::Int64)));
+    GgufArray u8Array(GgufValueType::Uint8);
+    GgufArray f64Array(GgufValueType::Float64);
+    GgufArray i8Array(GgufValueType::Int8);
+    GgufArray u16Array(GgufValueType::Uint16);
+    GgufArray i16Array(GgufValueType::Int16);
+    GgufArray u64Array(GgufValueType::Uint64);
+    GgufArray i64Array(GgufValueType::Int64);
     for (int i = 0; i < 5; ++i) {
-        u8Array.elements.push_back(
-            GgufValue::fromUint(static_cast<std::uint64_t>(i * 50), GgufValueType::Uint8));
-        f64Array.elements.push_back(GgufValue::fromFloat(i * 0.125, GgufValueType::Float64));
+        u8Array.appendUint(static_cast<std::uint64_t>(i * 50));
+        f64Array.appendFloat(i * 0.125);
+        i8Array.appendInt(-100 + 50 * i);
+        u16Array.appendUint(static_cast<std::uint64_t>(15000 * i));
+        i16Array.appendInt(-30000 + 15000 * i);
+        u64Array.appendUint(0xFEDCBA9876543210ull >> i);
+        i64Array.appendInt(-1234567890123456789ll + i);
     }
     b.set("t.arr.u8", GgufValue::fromArray(std::move(u8Array)));
     b.set("t.arr.f64", GgufValue::fromArray(std::move(f64Array)));
-    GgufArray arrayOfArrays{GgufValueType::Array, {}};
-    arrayOfArrays.elements.push_back(GgufValue::fromArray(stringArray({"x", "yy"})));
-    arrayOfArrays.elements.push_back(GgufValue::fromArray(stringArray({})));
-    arrayOfArrays.elements.push_back(GgufValue::fromArray(stringArray({"zzz"})));
+    b.set("t.arr.i8", GgufValue::fromArray(std::move(i8Array)));
+    b.set("t.arr.u16", GgufValue::fromArray(std::move(u16Array)));
+    b.set("t.arr.i16", GgufValue::fromArray(std::move(i16Array)));
+    b.set("t.arr.u64", GgufValue::fromArray(std::move(u64Array)));
+    b.set("t.arr.i64", GgufValue::fromArray(std::move(i64Array)));
+    GgufArray arrayOfArrays(GgufValueType::Array);
+    arrayOfArrays.appendArray(stringArray({"x", "yy"}));
+    arrayOfArrays.appendArray(stringArray({}));
+    arrayOfArrays.appendArray(stringArray({"zzz"}));
     b.set("t.arr.arr.string", GgufValue::fromArray(arrayOfArrays));
-    GgufArray deep{GgufValueType::Array, {GgufValue::fromArray(arrayOfArrays)}};
+    GgufArray deep(GgufValueType::Array);
+    deep.appendArray(arrayOfArrays);
     b.set("t.arr.arr.arr.string", GgufValue::fromArray(std::move(deep)));
     if (alignment != 32) {
         b.setUint32("general.alignment", static_cast<std::uint32_t>(alignment));
