@@ -301,8 +301,10 @@ std::string tensorSplitText(const std::vector<double>& split) {
         std::array<char, 32> buffer{};
         // Shortest text that reads back as the same double, so -ts round-trips exactly.
         const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), share);
-        text +=
-            (text.empty() ? "" : ",") + std::string(buffer.data(), ec == std::errc{} ? end : buffer.data());
+        if (!text.empty()) {
+            text += ',';
+        }
+        text.append(buffer.data(), ec == std::errc{} ? end : buffer.data());
     }
     return text;
 }
