@@ -34,11 +34,12 @@ bool hasSharedExperts(const ModelInfo& model) {
     });
 }
 
-std::vector<bool> expertLayers(const ModelInfo& model) {
-    std::vector<bool> out(model.layers.size(), false);
+// One flag per layer (bytes, not vector<bool>: this walks every tensor of the model).
+std::vector<std::uint8_t> expertLayers(const ModelInfo& model) {
+    std::vector<std::uint8_t> out(model.layers.size(), 0);
     for (const auto& tensor : model.tensors) {
         if (tensor.expert && tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < out.size()) {
-            out[static_cast<std::size_t>(tensor.layer)] = true;
+            out[static_cast<std::size_t>(tensor.layer)] = 1;
         }
     }
     return out;
@@ -53,12 +54,15 @@ std::vector<bool> expertLayers(const ModelInfo& model) {
 // 4096, with a shared expert) and qwen3moe (u 2-8, f 128-2880: Qwen3-30B/235B, gpt-oss shapes).
 Width feedForwardWidth(const ModelInfo& model) {
     const Width e = model.embeddingLength;
-    const std::vector<bool> moe = expertLayers(model);
-    const bool shared = hasSharedExperts(model);
+    const std::vector<std::uint8_t> moe = expertLayers(model);
+    const bool routed = model.expertUsedCount > 0 && model.expertFeedForwardLength > 0;
+    // Only MoE blocks read it, and a dense model would scan every tensor name for nothing.
+    const bool shared =
+        routed && std::find(moe.begin(), moe.end(), 1) != moe.end() && hasSharedExperts(model);
     Width widest = 0;
     for (std::size_t il = 0; il < model.layers.size() && il < model.trunkLayerCount(); ++il) {
         Width width = 0;
-        if (moe[il] && model.expertUsedCount > 0 && model.expertFeedForwardLength > 0) {
+        if (moe[il] && routed) {
             const Width uf = Width{model.expertUsedCount} * model.expertFeedForwardLength;
             const Width ue = Width{model.expertUsedCount} * e;
             const bool expertsOnTop = uf > e || shared;
@@ -131,9 +135,33 @@ std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context
 
 } // namespace
 
+ComputeWidths computeWidths(const ModelInfo& model) {
+    ComputeWidths out;
+    out.feedForward = feedForwardWidth(model);
+    out.attentionFlash = attentionWidth(model, true);
+    out.attentionNoFlash = attentionWidth(model, false);
+    out.recurrent = recurrentWidth(model);
+    out.fullCacheHeads = maxHeads(model, false);
+    out.swaCacheHeads = maxHeads(model, true);
+    for (const auto& layer : model.layers) {
+        if (layer.hasKv) {
+            out.widestKvRowValues = std::max<std::uint64_t>(
+                out.widestKvRowValues,
+                std::uint64_t{layer.headCountKv} * (std::uint64_t{layer.keyHeadDim} + layer.valueHeadDim));
+        }
+    }
+    return out;
+}
+
 ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ServerSettings& settings,
                                    const ResolvedContext& context, const KvPlan& kv,
                                    const ComputeDevice& device) {
+    return blockComputeBytes(model, computeWidths(model), settings, context, kv, device);
+}
+
+ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& widths,
+                                   const ServerSettings& settings, const ResolvedContext& context,
+                                   const KvPlan& kv, const ComputeDevice& device) {
     ComputeBreakdown out;
     const std::uint64_t ub = context.nUbatch;
     const bool fa = context.flashAttention;
@@ -148,15 +176,17 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ServerSettings&
             std::max<std::uint64_t>(widestCacheCells, std::uint64_t{cache.cells} * cache.streams);
         if (!fa) {
             // KQ and its soft_max (in place): [n_kv, n_tokens, n_head] f32 for the widest layer.
-            kqBytes = std::max(kqBytes, std::uint64_t{cache.cells} * ub * maxHeads(model, cache.swa) * 4);
+            const std::uint64_t heads = cache.swa ? widths.swaCacheHeads : widths.fullCacheHeads;
+            kqBytes = std::max(kqBytes, std::uint64_t{cache.cells} * ub * heads * 4);
         }
     }
     out.maskBytes *= device.maskCopies;
 
     const std::uint64_t perWidth = ub * 4;
-    out.feedForwardBytes = perWidth * feedForwardWidth(model);
-    out.attentionBytes = kv.caches.empty() ? 0 : perWidth * attentionWidth(model, fa) + kqBytes;
-    out.recurrentBytes = perWidth * recurrentWidth(model);
+    out.feedForwardBytes = perWidth * widths.feedForward;
+    out.attentionBytes =
+        kv.caches.empty() ? 0 : perWidth * (fa ? widths.attentionFlash : widths.attentionNoFlash) + kqBytes;
+    out.recurrentBytes = perWidth * widths.recurrent;
     out.logitsBytes = logitsBytes(model, context);
     // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
     // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).
@@ -172,15 +202,7 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ServerSettings&
     if (cudaLike && fa && quantizedKv) {
         // ggml-cuda/fattn.cu: the MMA/tile FA kernels convert a quantized K/V to f16 first; the
         // buffer is added to the FA node through get_alloc_size (ggml-cuda.cu). Vulkan has none.
-        std::uint64_t widestKv = 0;
-        for (const auto& layer : model.layers) {
-            if (layer.hasKv) {
-                widestKv = std::max<std::uint64_t>(
-                    widestKv, std::uint64_t{layer.headCountKv} *
-                                  (std::uint64_t{layer.keyHeadDim} + layer.valueHeadDim));
-            }
-        }
-        out.gpuExtraBytes += widestCacheCells * widestKv * 2;
+        out.gpuExtraBytes += widestCacheCells * widths.widestKvRowValues * 2;
     }
     // ggml-backend.cpp: ops on host weights run on the GPU when the batch is >= 32 tokens
     // (GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied into the GPU's compute buffer.

@@ -41,10 +41,30 @@ struct ComputeDevice {
     bool operator==(const ComputeDevice&) const = default;
 };
 
+// What the closed form reads from the model alone, in floats per ubatch token (widths) or heads.
+// Worked out once per estimate, or once per model by prepareModel() (sizingmodel.h).
+struct ComputeWidths {
+    std::uint64_t feedForward = 0;       // the widest dense-FFN / MoE block
+    std::uint64_t attentionFlash = 0;    // the widest attention block with flash attention
+    std::uint64_t attentionNoFlash = 0;  // ... without
+    std::uint64_t recurrent = 0;         // gated delta net / SSM block; 0 without recurrent layers
+    std::uint64_t fullCacheHeads = 0;    // most heads of a layer in the non-SWA cache (KQ, FA off)
+    std::uint64_t swaCacheHeads = 0;     // most heads of a layer in the SWA cache
+    std::uint64_t widestKvRowValues = 0; // most n_head_kv * (head_dim_k + head_dim_v) of a KV layer
+    bool operator==(const ComputeWidths&) const = default;
+};
+
+ComputeWidths computeWidths(const ModelInfo& model);
+
 // A device that runs at least one block (the CPU backend of a CPU-only run, or a GPU with layers).
 ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ServerSettings& settings,
                                    const ResolvedContext& context, const KvPlan& kv,
                                    const ComputeDevice& device);
+
+// The same with the widths already worked out (computeWidths(model)).
+ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& widths,
+                                   const ServerSettings& settings, const ResolvedContext& context,
+                                   const KvPlan& kv, const ComputeDevice& device);
 
 // A GPU that holds only the output layer (-ngl 1): output norm and the lm_head's logits.
 std::uint64_t outputOnlyComputeBytes(const ModelInfo& model, const ResolvedContext& context);

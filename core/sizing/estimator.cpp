@@ -11,6 +11,7 @@
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace llamafit {
 namespace {
@@ -82,9 +83,9 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
     }
 }
 
-void addCompute(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
-                const std::vector<GpuDevice>& gpus, const LayerPlacement& layers, const WeightPlan& weights,
-                const KvPlan& kv) {
+void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
+                const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+                const LayerPlacement& layers, const WeightPlan& weights, const KvPlan& kv) {
     const ResolvedContext& ctx = est.context;
     const bool hostRunsBlocks =
         gpus.empty() || std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
@@ -95,9 +96,8 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ServerSetting
     const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
     const bool pipeline = gpus.size() > 1 && !hostRunsBlocks && layers.outputDevice != kHostDevice &&
                           settings.kvOffload && !overrides;
-    const std::string rule =
-        "peak of ggml-alloc's worst-case graph: activations of the widest block + KQ masks "
-        "(A + B*n_kv, calibrated on 0.7.0); src/llama-context.cpp sched_reserve";
+    const char* rule = "peak of ggml-alloc's worst-case graph: activations of the widest block + KQ masks "
+                       "(A + B*n_kv, calibrated on 0.7.0); src/llama-context.cpp sched_reserve";
     for (int device = 0; device < static_cast<int>(gpus.size()); ++device) {
         const GpuDevice& gpu = gpus[static_cast<std::size_t>(device)];
         const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
@@ -106,7 +106,8 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ServerSetting
         const std::uint64_t opOffload = device == 0 ? weights.largestHostBlockWeightBytes : 0;
         std::uint64_t bytes = 0;
         if (runsBlocks || (opOffload > 0 && ctx.nUbatch >= 32)) {
-            bytes = blockComputeBytes(model, settings, ctx, kv, {gpu.backend, pipeline ? 4u : 1u, opOffload})
+            bytes = blockComputeBytes(model, widths, settings, ctx, kv,
+                                      {gpu.backend, pipeline ? 4u : 1u, opOffload})
                         .totalBytes;
         } else if (layers.outputDevice == device) {
             bytes = outputOnlyComputeBytes(model, ctx);
@@ -118,7 +119,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ServerSetting
     // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
     const std::string hostName = pinnedHostBufferType(gpus).value_or("CPU");
     const std::uint64_t hostBytes =
-        hostRunsBlocks ? blockComputeBytes(model, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
+        hostRunsBlocks ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
                        : inputOnlyComputeBytes(model, ctx);
     addBuffer(est, kHostDevice, hostName, Component::Compute, hostBytes,
               hostRunsBlocks ? rule : "token-embedding lookup on the CPU (every block offloaded)");
@@ -145,10 +146,11 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
     }
 }
 
-} // namespace
-
-Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
-                                      const std::vector<GpuDevice>& gpus) {
+// The estimate proper. `groups` null: place the weights tensor by tensor (a single estimate
+// would spend more on grouping them); `widths` null: work them out here.
+Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
+                                const ComputeWidths* widths, const ServerSettings& settings,
+                                const std::vector<GpuDevice>& gpus) {
     if (auto valid = validateSettings(model, settings); !valid.ok()) {
         return valid.error();
     }
@@ -165,21 +167,28 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
     if (!layers.ok()) {
         return layers.error();
     }
-    auto weights = placeWeights(model, settings, gpus, layers.value());
+    auto weights = groups != nullptr ? placeWeights(model, *groups, settings, gpus, layers.value())
+                                     : placeWeights(model, settings, gpus, layers.value());
     if (!weights.ok()) {
         return weights.error();
+    }
+    std::optional<ComputeWidths> ownWidths;
+    if (widths == nullptr) {
+        widths = &ownWidths.emplace(computeWidths(model));
     }
 
     MemoryEstimate est;
     est.context = context.value();
     est.gpuLayers = layers->gpuLayers;
+    est.devices.reserve(gpus.size() + 1);
     est.devices.push_back({"CPU", true, {}, {}});
     for (const auto& gpu : gpus) {
         est.devices.push_back({gpu.name, false, {}, {}});
     }
 
-    for (const auto& buffer : weights->buffers) {
-        addBuffer(est, buffer.device, buffer.bufferType, Component::Model, buffer.bytes, buffer.rule);
+    for (auto& buffer : weights->buffers) {
+        addBuffer(est, buffer.device, std::move(buffer.bufferType), Component::Model, buffer.bytes,
+                  std::move(buffer.rule));
     }
 
     // llama-context.cpp output_reserve: n_vocab * max(n_seq_max, n_outputs) f32 logits, in the output
@@ -197,7 +206,7 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
     est.kvCaches = kv.caches;
     est.rs = rs.rs;
     addCaches(est, model, settings, gpus, layers.value(), kv, rs);
-    addCompute(est, model, settings, gpus, layers.value(), weights.value(), kv);
+    addCompute(est, model, *widths, settings, gpus, layers.value(), weights.value(), kv);
 
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         est.devices[i + 1].bytes.overheadBytes = overheadBytes(gpus[i]);
@@ -207,6 +216,18 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
     }
     addNotes(est, model, settings, gpus);
     return est;
+}
+
+} // namespace
+
+Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus) {
+    return estimate(model, nullptr, nullptr, settings, gpus);
+}
+
+Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus) {
+    return estimate(model.model(), &model.weightGroups(), &model.computeWidths(), settings, gpus);
 }
 
 } // namespace llamafit

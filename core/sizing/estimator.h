@@ -14,12 +14,18 @@
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
+#include "core/sizing/sizingmodel.h"
 
 #include <vector>
 
 namespace llamafit {
 
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus = {});
+
+// The same estimate from a prepared model (prepareModel()): what many estimates of one model
+// should use -- sweeps, solvers, every frame of a slider drag.
+Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus = {});
 
 // Just the context resolution (n_ctx padding, slots, unified, batch), shared with the solvers.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace llamafit {
 namespace {
@@ -60,7 +61,28 @@ bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget) {
     return overBudget(estimate, budget).empty();
 }
 
+// The ModelInfo forms prepare the model once: each solver runs tens to hundreds of estimates.
 std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const ServerSettings& settings,
+                                                const std::vector<GpuDevice>& gpus,
+                                                const MemoryBudget& budget,
+                                                std::vector<std::pair<GgmlType, GgmlType>> pairs) {
+    return largestContextPerKvPair(prepareModel(model), settings, gpus, budget, std::move(pairs));
+}
+
+ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& settings,
+                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget) {
+    return bestKvPairForContext(prepareModel(model), settings, gpus, budget);
+}
+
+GpuLayerFit mostGpuLayers(const ModelInfo& model, const ServerSettings& settings,
+                          const std::vector<GpuDevice>& gpus, const MemoryBudget& budget) {
+    if (gpus.empty()) {
+        return {}; // no estimate to run, nothing to prepare
+    }
+    return mostGpuLayers(prepareModel(model), settings, gpus, budget);
+}
+
+std::vector<ContextFit> largestContextPerKvPair(const SizingModel& model, const ServerSettings& settings,
                                                 const std::vector<GpuDevice>& gpus,
                                                 const MemoryBudget& budget,
                                                 std::vector<std::pair<GgmlType, GgmlType>> pairs) {
@@ -73,7 +95,7 @@ std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const Se
     }
     // Candidates are -c = 256 * steps, up to the training context (at least one step).
     const std::uint32_t maxSteps =
-        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, model.trainingContext / 256));
+        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, model.model().trainingContext / 256));
     std::vector<ContextFit> out;
     for (const auto& [typeK, typeV] : pairs) {
         ContextFit fit{typeK, typeV, false, 0, 0, {}};
@@ -118,7 +140,7 @@ std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const Se
     return out;
 }
 
-ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& settings,
+ContextFit bestKvPairForContext(const SizingModel& model, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus, const MemoryBudget& budget) {
     // K is kept at least as precise as V (quantizing K hurts more); better pairs first: by the sum
     // of the two ranks, then by K's rank; f16 before bf16 on ties (allowedCacheTypes order).
@@ -136,7 +158,7 @@ ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& se
         return sumA != sumB ? sumA < sumB : qualityRank(a.first) < qualityRank(b.first);
     });
     const std::uint32_t contextTokens = settings.contextTokens.value_or(0) == 0
-                                            ? static_cast<std::uint32_t>(model.trainingContext)
+                                            ? static_cast<std::uint32_t>(model.model().trainingContext)
                                             : *settings.contextTokens;
     ContextFit best{GgmlType::F16, GgmlType::F16, false, contextTokens, 0, {}};
     std::string lastReason = "no K/V pair is accepted for this model and settings";
@@ -161,7 +183,7 @@ ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& se
     return best;
 }
 
-GpuLayerFit mostGpuLayers(const ModelInfo& model, const ServerSettings& settings,
+GpuLayerFit mostGpuLayers(const SizingModel& model, const ServerSettings& settings,
                           const std::vector<GpuDevice>& gpus, const MemoryBudget& budget) {
     if (gpus.empty()) {
         return {};
@@ -169,7 +191,7 @@ GpuLayerFit mostGpuLayers(const ModelInfo& model, const ServerSettings& settings
     // Not monotone in general (the compute buffer jumps when the first block moves), so walk
     // down from every layer plus the output layer; each estimate is cheap.
     ServerSettings trial = settings;
-    for (int layers = static_cast<int>(model.blockCount) + 1; layers >= 0; --layers) {
+    for (int layers = static_cast<int>(model.model().blockCount) + 1; layers >= 0; --layers) {
         trial.gpuLayers = layers;
         auto estimate = estimateMemory(model, trial, gpus);
         if (estimate.ok() && fitsBudget(estimate.value(), budget)) {

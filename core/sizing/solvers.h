@@ -1,11 +1,14 @@
 #pragma once
 // Solvers over estimateMemory(): the largest context that fits a memory budget for each
 // K/V type pair, the best-quality K/V pair for a target context, the most GPU layers
-// that fit. "Does not fit" is a result (fits == false), not an error. Pure functions.
+// that fit. "Does not fit" is a result (fits == false), not an error. Pure functions. Each
+// takes the model as a ModelInfo (prepared once per call) or, for callers that keep one, as a
+// SizingModel (sizingmodel.h); both give the same answers.
 
 #include "core/common/result.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/sizingmodel.h"
 
 #include <cstdint>
 #include <vector>
@@ -35,10 +38,15 @@ struct ContextFit {
 std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const ServerSettings& settings,
                                                 const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
                                                 std::vector<std::pair<GgmlType, GgmlType>> pairs = {});
+std::vector<ContextFit> largestContextPerKvPair(const SizingModel& model, const ServerSettings& settings,
+                                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
+                                                std::vector<std::pair<GgmlType, GgmlType>> pairs = {});
 
 // The highest-quality K/V pair that fits `settings.contextTokens` (quality order:
 // f32 > f16 = bf16 > q8_0 > q5_1 > q5_0 > q4_1 > iq4_nl > q4_0; K is kept at least as precise as V).
 ContextFit bestKvPairForContext(const ModelInfo& model, const ServerSettings& settings,
+                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
+ContextFit bestKvPairForContext(const SizingModel& model, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
 
 struct GpuLayerFit {
@@ -49,6 +57,8 @@ struct GpuLayerFit {
 };
 
 GpuLayerFit mostGpuLayers(const ModelInfo& model, const ServerSettings& settings,
+                          const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
+GpuLayerFit mostGpuLayers(const SizingModel& model, const ServerSettings& settings,
                           const std::vector<GpuDevice>& gpus, const MemoryBudget& budget);
 
 } // namespace llamafit

@@ -1,56 +1,28 @@
-// Tensor -> buffer type. Each branch cites the llama.cpp code it restates.
+// Tensor -> buffer type. Each branch cites the llama.cpp code it restates. Buffers are keyed by
+// (device, host buffer kind) while tensors are summed and named only at the end, so a tensor
+// costs a few comparisons and no string work.
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
 #include <optional>
 #include <regex>
+#include <string>
 #include <string_view>
 
 namespace llamafit {
-
-// common/common.h LLM_FFN_EXPS_REGEX "\\.ffn_(up|down|gate|gate_up)_(ch|)exps": --cpu-moe keeps
-// every routed-expert tensor on the CPU, --n-cpu-moe N those of blocks 0..N-1 ("blk\\.i" + the
-// same, llm_ffn_exps_block_regex). Matched by hand with regex_search's meaning: the solvers run
-// thousands of estimates, and -ncmoe 60 would otherwise be 60 std::regex searches per tensor.
-bool matchesExpertsPattern(std::string_view name, std::optional<std::uint32_t> block) {
-    static constexpr std::string_view kKinds[] = {"up_", "down_", "gate_", "gate_up_"};
-    for (std::size_t at = name.find(".ffn_"); at != std::string_view::npos; at = name.find(".ffn_", at + 1)) {
-        if (block) {
-            const std::string prefix = "blk." + std::to_string(*block);
-            if (at < prefix.size() || name.substr(at - prefix.size(), prefix.size()) != prefix) {
-                continue;
-            }
-        }
-        const std::string_view rest = name.substr(at + 5);
-        for (std::string_view kind : kKinds) {
-            if (rest.substr(0, kind.size()) == kind) {
-                const std::string_view tail = rest.substr(kind.size());
-                if (tail.substr(0, 4) == "exps" || tail.substr(0, 6) == "chexps") {
-                    return true;
-                }
-            }
-        }
-    }
-    return false;
-}
-
 namespace {
 
-struct CompiledOverride {
-    std::optional<std::regex> pattern;         // a user -ot pattern; absent: --cpu-moe / --n-cpu-moe
-    std::optional<std::uint32_t> expertsBlock; // --n-cpu-moe: only this block
+// A user -ot pattern and the device its buffer type names.
+struct PatternOverride {
+    std::regex pattern; // std::regex, ECMAScript, as llama.cpp uses
     int device = kHostDevice;
-
-    bool matches(const std::string& name) const {
-        return pattern ? std::regex_search(name, *pattern) : matchesExpertsPattern(name, expertsBlock);
-    }
 };
 
-Result<std::vector<CompiledOverride>> compileOverrides(const ServerSettings& settings,
-                                                       const std::vector<GpuDevice>& gpus) {
-    std::vector<CompiledOverride> compiled;
+Result<std::vector<PatternOverride>> compilePatterns(const ServerSettings& settings,
+                                                     const std::vector<GpuDevice>& gpus) {
+    std::vector<PatternOverride> compiled;
     for (const auto& item : settings.tensorOverrides) {
-        CompiledOverride out;
+        PatternOverride out;
         if (item.bufferType != "CPU") {
             const auto it = std::find_if(gpus.begin(), gpus.end(),
                                          [&](const GpuDevice& gpu) { return gpu.name == item.bufferType; });
@@ -61,70 +33,97 @@ Result<std::vector<CompiledOverride>> compileOverrides(const ServerSettings& set
             out.device = static_cast<int>(it - gpus.begin());
         }
         try {
-            out.pattern = std::regex(item.pattern); // std::regex, ECMAScript, as llama.cpp uses
+            out.pattern = std::regex(item.pattern);
         } catch (const std::regex_error& e) {
             return makeError("settings.bad-value",
                              "-ot pattern " + item.pattern + " is not a valid regex: " + e.what());
         }
         compiled.push_back(std::move(out));
     }
-    // common/arg.cpp appends -cmoe / -ncmoe to the same override list as -ot; the first
-    // matching pattern wins (llama-model-loader.cpp breaks on the first regex_search hit).
-    if (settings.cpuMoe) {
-        compiled.push_back({std::nullopt, std::nullopt, kHostDevice});
-    }
-    for (std::uint32_t i = 0; i < settings.cpuMoeLayers; ++i) {
-        compiled.push_back({std::nullopt, i, kHostDevice});
-    }
     return compiled;
 }
 
-// A buffer type identity before the mmap renaming: "CPU" is ggml's plain CPU buffer type.
+// The host buffer types a weight can get (meaningful on the host only): ggml's plain CPU type,
+// the CPU_REPACK extra type, or the first GPU's pinned host type.
+enum class HostBuffer : std::uint8_t { Cpu, Repack, Pinned };
+
+// A buffer before the mmap renaming; a GPU has one buffer type, named after the GPU.
 struct Placement {
     int device = kHostDevice;
-    std::string buft;
+    HostBuffer host = HostBuffer::Cpu;
+    bool operator==(const Placement&) const = default;
 };
 
 class Placer {
   public:
+    // Copies the few settings it reads: the per-tensor loop then reads them from one place.
     Placer(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
-           std::vector<CompiledOverride> overrides)
-        : m_settings(settings), m_gpus(gpus), m_layers(layers), m_overrides(std::move(overrides)),
-          m_pinned(pinnedHostBufferType(gpus)), m_mapped(weightsMapped(settings, gpus)) {}
+           std::vector<PatternOverride> patterns)
+        : m_gpus(gpus), m_layers(layers), m_patterns(std::move(patterns)),
+          m_pinned(pinnedHostBufferType(gpus)), m_mapped(weightsMapped(settings, gpus)),
+          m_repack(settings.repack), m_cpuMoe(settings.cpuMoe), m_cpuMoeLayers(settings.cpuMoeLayers) {}
+
+    bool hasPatterns() const { return !m_patterns.empty(); }
+    // What classes must hold for these settings (the rest of a lazily built class is unused).
+    bool readsRepack() const { return m_repack && !m_pinned; }
+    bool readsExperts() const { return m_cpuMoe || m_cpuMoeLayers > 0; }
 
     // role is passed separately so the duplicated tied output can be placed as an output tensor.
-    Placement place(const TensorSummary& tensor, TensorRole role) const {
-        for (const auto& item : m_overrides) {
-            if (item.matches(tensor.name)) {
-                if (item.device == kHostDevice) {
-                    // llama-model-loader.cpp: an override to CPU picks among the CPU buffer types.
-                    return hostPlacement(tensor, role);
-                }
-                return {item.device, m_gpus[static_cast<std::size_t>(item.device)].name};
+    Placement place(const WeightClass& weight, const std::string& name, TensorRole role) const {
+        if (!m_patterns.empty()) {
+            if (const auto placement = placeByPattern(weight, name, role)) {
+                return *placement;
             }
         }
-        const int device = deviceFor(tensor, role);
-        if (device != kHostDevice) {
-            return {device, m_gpus[static_cast<std::size_t>(device)].name};
+        return placeByRules(weight, role);
+    }
+
+    // Without -ot patterns the name plays no part: what the groups of a prepared model use.
+    Placement placeByRules(const WeightClass& weight, TensorRole role) const {
+        // common/arg.cpp appends -cmoe / -ncmoe to the override list after the -ot patterns;
+        // every one of them keeps the tensor on the CPU.
+        if ((m_cpuMoe && weight.experts) || (weight.expertsBlock && *weight.expertsBlock < m_cpuMoeLayers)) {
+            return hostPlacement(weight, role);
         }
-        return hostPlacement(tensor, role);
+        const int device = deviceFor(weight, role);
+        return device != kHostDevice ? Placement{device} : hostPlacement(weight, role);
     }
 
     // The name the log prints: a plain CPU buffer over the mapped file is "CPU_Mapped".
-    std::string logName(const Placement& placement) const {
-        return placement.buft == "CPU" && m_mapped ? "CPU_Mapped" : placement.buft;
+    std::string_view logName(const Placement& placement) const {
+        std::string_view raw = "CPU";
+        if (placement.device != kHostDevice) {
+            raw = m_gpus[static_cast<std::size_t>(placement.device)].name;
+        } else if (placement.host == HostBuffer::Repack) {
+            raw = "CPU_REPACK";
+        } else if (placement.host == HostBuffer::Pinned) {
+            raw = *m_pinned;
+        }
+        return raw == "CPU" && m_mapped ? "CPU_Mapped" : raw;
     }
 
   private:
-    int deviceFor(const TensorSummary& tensor, TensorRole role) const {
+    // llama-model-loader.cpp: the first matching override wins (std::regex_search).
+    std::optional<Placement> placeByPattern(const WeightClass& weight, const std::string& name,
+                                            TensorRole role) const {
+        for (const auto& item : m_patterns) {
+            if (std::regex_search(name, item.pattern)) {
+                // An override to CPU picks among the CPU buffer types.
+                return item.device == kHostDevice ? hostPlacement(weight, role) : Placement{item.device};
+            }
+        }
+        return std::nullopt;
+    }
+
+    int deviceFor(const WeightClass& weight, TensorRole role) const {
         switch (role) {
         case TensorRole::TokenEmbedding:
             return kHostDevice; // llama-model.cpp: dev_input is always the CPU
         case TensorRole::Output:
             return m_layers.outputDevice;
         case TensorRole::Layer:
-            if (tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < m_layers.layerDevice.size()) {
-                return m_layers.layerDevice[static_cast<std::size_t>(tensor.layer)];
+            if (weight.layer >= 0 && static_cast<std::size_t>(weight.layer) < m_layers.layerDevice.size()) {
+                return m_layers.layerDevice[static_cast<std::size_t>(weight.layer)];
             }
             return kHostDevice;
         case TensorRole::Other:
@@ -133,29 +132,31 @@ class Placer {
         return kHostDevice;
     }
 
-    Placement hostPlacement(const TensorSummary& tensor, TensorRole role) const {
+    Placement hostPlacement(const WeightClass& weight, TensorRole role) const {
         // llama-model.cpp make_cpu_buft_list order: ACCEL, the first GPU's pinned host buffer,
         // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything it is
         // offered, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
         if (m_pinned) {
             // llama-model-loader.cpp: "avoid using a host buffer when using mmap".
-            return {kHostDevice, m_mapped ? std::string("CPU") : *m_pinned};
+            return {kHostDevice, m_mapped ? HostBuffer::Cpu : HostBuffer::Pinned};
         }
-        if (m_settings.repack && role != TensorRole::TokenEmbedding && cpuRepacks(tensor)) {
-            return {kHostDevice, "CPU_REPACK"};
+        if (m_repack && role != TensorRole::TokenEmbedding && weight.repacks) {
+            return {kHostDevice, HostBuffer::Repack};
         }
-        return {kHostDevice, "CPU"};
+        return {kHostDevice, HostBuffer::Cpu};
     }
 
-    const ServerSettings& m_settings;
     const std::vector<GpuDevice>& m_gpus;
     const LayerPlacement& m_layers;
-    std::vector<CompiledOverride> m_overrides;
+    std::vector<PatternOverride> m_patterns;
     std::optional<std::string> m_pinned;
     bool m_mapped = true;
+    bool m_repack = true;
+    bool m_cpuMoe = false;
+    std::uint32_t m_cpuMoeLayers = 0;
 };
 
-std::string ruleFor(int device, const std::string& bufferType) {
+const char* ruleFor(int device, std::string_view bufferType) {
     if (device != kHostDevice) {
         return "blocks (and the output layer) offloaded by -ngl/-ts/-ot; llama.cpp src/llama-model.cpp "
                "load_tensors";
@@ -175,76 +176,138 @@ std::string ruleFor(int device, const std::string& bufferType) {
            "make_cpu_buft_list";
 }
 
-void addTo(WeightPlan& plan, int device, const std::string& bufferType, std::uint64_t bytes) {
-    for (auto& buffer : plan.buffers) {
-        if (buffer.device == device && buffer.bufferType == bufferType) {
-            buffer.bytes += bytes;
-            return;
+// Sums bytes per buffer in first-use order; names them once at the end.
+class PlanBuilder {
+  public:
+    PlanBuilder(const Placer& placer, bool withGpus) : m_placer(placer), m_withGpus(withGpus) {}
+
+    void add(const Placement& placement, TensorRole role, std::uint64_t bytes,
+             std::uint64_t largestTensorBytes) {
+        slotFor(placement).bytes += bytes;
+        if (m_withGpus && placement.device == kHostDevice && role == TensorRole::Layer) {
+            m_largestHostBlockWeightBytes = std::max(m_largestHostBlockWeightBytes, largestTensorBytes);
         }
     }
-    plan.buffers.push_back({device, bufferType, bytes, ruleFor(device, bufferType)});
+
+    // llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
+    // placed by the output layer's rules; when that lands in the buffer type token_embd already
+    // uses, the existing tensor is reused and nothing is added.
+    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight) {
+        const Placement input = m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding);
+        const Placement output = m_placer.place(weight, tokenEmbedding.name, TensorRole::Output);
+        if (input != output) {
+            Slot& slot = slotFor(output);
+            slot.bytes += tokenEmbedding.bytes;
+            slot.tiedOutput = true;
+        }
+    }
+
+    WeightPlan finish() const {
+        WeightPlan plan;
+        plan.largestHostBlockWeightBytes = m_largestHostBlockWeightBytes;
+        plan.buffers.reserve(m_slots.size());
+        for (const Slot& slot : m_slots) {
+            const std::string_view name = m_placer.logName(slot.placement);
+            std::string rule = ruleFor(slot.placement.device, name);
+            if (slot.tiedOutput) {
+                rule += "; includes the tied output, a second copy of token_embd";
+            }
+            plan.buffers.push_back({slot.placement.device, std::string(name), slot.bytes, std::move(rule)});
+        }
+        return plan;
+    }
+
+  private:
+    struct Slot {
+        Placement placement;
+        std::uint64_t bytes = 0;
+        bool tiedOutput = false;
+    };
+
+    Slot& slotFor(const Placement& placement) {
+        for (Slot& slot : m_slots) {
+            if (slot.placement == placement) {
+                return slot;
+            }
+        }
+        return m_slots.emplace_back(Slot{placement});
+    }
+
+    const Placer& m_placer;
+    bool m_withGpus = false;
+    std::vector<Slot> m_slots;
+    std::uint64_t m_largestHostBlockWeightBytes = 0;
+};
+
+// A tensor's class with only what these settings read (cpuRepacks divides, the expert patterns
+// scan the name), for the per-tensor path.
+WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readExperts) {
+    WeightClass out;
+    out.role = tensor.role;
+    out.layer = tensor.layer;
+    out.repacks = readRepack && cpuRepackType(tensor.type) && cpuRepacks(tensor);
+    if (readExperts) {
+        out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
+        out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
+    }
+    return out;
+}
+
+WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool withGpus) {
+    PlanBuilder builder(placer, withGpus);
+    const TensorSummary* tokenEmbedding = nullptr;
+    const bool readRepack = placer.readsRepack();
+    const bool readExperts = placer.readsExperts();
+    const bool patterns = placer.hasPatterns();
+    for (const auto& tensor : model.tensors) {
+        const WeightClass weight = classifyFor(tensor, readRepack, readExperts);
+        // Most estimates have no -ot: keep the regex machinery out of this loop then.
+        const Placement placement = patterns ? placer.place(weight, tensor.name, tensor.role)
+                                             : placer.placeByRules(weight, tensor.role);
+        builder.add(placement, tensor.role, tensor.bytes, tensor.bytes);
+        if (tensor.name == kTokenEmbeddingName) {
+            tokenEmbedding = &tensor;
+        }
+    }
+    if (model.tiedOutput && tokenEmbedding != nullptr) {
+        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding));
+    }
+    return builder.finish();
 }
 
 } // namespace
 
-bool cpuRepacks(const TensorSummary& tensor) {
-    // ggml/src/ggml-cpu/repack.cpp ggml_repack_get_optimal_repack_type on an AVX2 (haswell)
-    // CPU: Q4_0, Q4_K, IQ4_NL and MXFP4 with ne[1] % 8 == 0 (Q2_K needs AVX-512, Q5_K/Q6_K/
-    // Q8_0 only have ARM/RISC-V kernels; measured: Q8_0 stays in CPU_Mapped). Only weights
-    // of MUL_MAT / MUL_MAT_ID qualify, so token embeddings (GET_ROWS) never do.
-    switch (tensor.type) {
-    case GgmlType::Q4_0:
-    case GgmlType::Q4_K:
-    case GgmlType::IQ4_NL:
-    case GgmlType::MXFP4:
-        break;
-    default:
-        return false;
-    }
-    if (tensor.rowValues == 0) {
-        return false;
-    }
-    const std::uint64_t rowBytes = ggmlRowBytes(tensor.type, tensor.rowValues);
-    const std::uint64_t rows = rowBytes == 0 ? 0 : tensor.bytes / rowBytes;
-    return rows > 0 && rows % 8 == 0;
-}
-
 Result<WeightPlan> placeWeights(const ModelInfo& model, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
-    auto overrides = compileOverrides(settings, gpus);
-    if (!overrides.ok()) {
-        return overrides.error();
+    auto patterns = compilePatterns(settings, gpus);
+    if (!patterns.ok()) {
+        return patterns.error();
     }
-    const Placer placer(settings, gpus, layers, std::move(overrides.value()));
-    WeightPlan plan;
-    const TensorSummary* tokenEmbedding = nullptr;
-    for (const auto& tensor : model.tensors) {
-        const Placement placement = placer.place(tensor, tensor.role);
-        addTo(plan, placement.device, placer.logName(placement), tensor.bytes);
-        if (tensor.name == "token_embd.weight") {
-            tokenEmbedding = &tensor;
-        }
-        if (!gpus.empty() && placement.device == kHostDevice && tensor.role == TensorRole::Layer) {
-            plan.largestHostBlockWeightBytes = std::max(plan.largestHostBlockWeightBytes, tensor.bytes);
-        }
+    const Placer placer(settings, gpus, layers, std::move(patterns.value()));
+    return placeEachTensor(model, placer, !gpus.empty());
+}
+
+Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& groups,
+                                const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+                                const LayerPlacement& layers) {
+    auto patterns = compilePatterns(settings, gpus);
+    if (!patterns.ok()) {
+        return patterns.error();
     }
-    if (model.tiedOutput && tokenEmbedding != nullptr) {
-        // llama-model-loader.cpp create_tensor: the output is token_embd again (TENSOR_DUPLICATED),
-        // placed by the output layer's rules; when that lands in the buffer type token_embd
-        // already uses, the existing tensor is reused and nothing is added.
-        const Placement input = placer.place(*tokenEmbedding, TensorRole::TokenEmbedding);
-        const Placement output = placer.place(*tokenEmbedding, TensorRole::Output);
-        if (input.device != output.device || input.buft != output.buft) {
-            const std::string name = placer.logName(output);
-            addTo(plan, output.device, name, tokenEmbedding->bytes);
-            for (auto& buffer : plan.buffers) {
-                if (buffer.device == output.device && buffer.bufferType == name) {
-                    buffer.rule += "; includes the tied output, a second copy of token_embd";
-                }
-            }
-        }
+    const Placer placer(settings, gpus, layers, std::move(patterns.value()));
+    if (placer.hasPatterns()) {
+        return placeEachTensor(model, placer, !gpus.empty()); // -ot patterns read every name
     }
-    return plan;
+    PlanBuilder builder(placer, !gpus.empty());
+    for (const auto& group : groups.groups) {
+        const Placement placement = placer.placeByRules(group.weightClass, group.weightClass.role);
+        builder.add(placement, group.weightClass.role, group.bytes, group.largestTensorBytes);
+    }
+    if (model.tiedOutput && groups.tokenEmbedding) {
+        const TensorSummary& tokenEmbedding = model.tensors[*groups.tokenEmbedding];
+        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding));
+    }
+    return builder.finish();
 }
 
 } // namespace llamafit

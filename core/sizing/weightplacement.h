@@ -9,11 +9,10 @@
 #include "core/model/modelinfo.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/serversettings.h"
+#include "core/sizing/weightclass.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace llamafit {
@@ -39,11 +38,10 @@ struct WeightPlan {
 Result<WeightPlan> placeWeights(const ModelInfo& model, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus, const LayerPlacement& layers);
 
-// --cpu-moe's pattern (common/common.h LLM_FFN_EXPS_REGEX) as regex_search would match it; with
-// a block, --n-cpu-moe's "blk\\.<block>" variant. Tested against std::regex by the unit tests.
-bool matchesExpertsPattern(std::string_view name, std::optional<std::uint32_t> block);
-
-// Whether the haswell CPU backend repacks this weight into CPU_REPACK (tested by the unit tests).
-bool cpuRepacks(const TensorSummary& tensor);
+// The same plan from groupWeights(model) (weightclass.h): per group, or per tensor when -ot
+// patterns need the names. Same errors.
+Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& groups,
+                                const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+                                const LayerPlacement& layers);
 
 } // namespace llamafit

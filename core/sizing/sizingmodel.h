@@ -1,0 +1,34 @@
+#pragma once
+// SizingModel: a ModelInfo together with what the estimate derives from the model alone --
+// tensor bytes summed into placement groups (weightclass.h) and the compute-buffer widths
+// (computebuffer.h) -- worked out once by prepareModel(). Context sweeps, the solvers and the
+// GUI's sliders estimate from it, so each estimate pays only for what the settings change (a few
+// dozen groups instead of every tensor name). Immutable value type: the derived parts always
+// belong to the model it holds. Produces results identical to estimateMemory(ModelInfo).
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/computebuffer.h"
+#include "core/sizing/weightclass.h"
+
+namespace llamafit {
+
+class SizingModel {
+  public:
+    explicit SizingModel(ModelInfo model);
+
+    const ModelInfo& model() const { return m_model; }
+    const WeightGroups& weightGroups() const { return m_weightGroups; }
+    const ComputeWidths& computeWidths() const { return m_computeWidths; }
+
+    bool operator==(const SizingModel&) const = default;
+
+  private:
+    ModelInfo m_model;
+    WeightGroups m_weightGroups;
+    ComputeWidths m_computeWidths;
+};
+
+// Pure: one pass over the tensors and layers. Pass an rvalue to move the model in.
+SizingModel prepareModel(ModelInfo model);
+
+} // namespace llamafit
