@@ -23,9 +23,10 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
                                                    std::to_string(settings.ubatchTokens) + ")");
     }
     ctx.nSeqMax = settings.parallelSlots.value_or(kAutoSlots);
-    // tools/server/server.cpp: "n_parallel is set to auto, using n_parallel = 4 and kv_unified = true";
-    // an explicit -np leaves kv_unified at its default (false) unless -kvu is given.
-    ctx.kvUnified = settings.kvUnified.value_or(!settings.parallelSlots.has_value());
+    // tools/server/server.cpp: "n_parallel is set to auto, using n_parallel = 4 and kv_unified = true"
+    // overwrites kv_unified after the flags are parsed, so -np auto is unified even with -no-kvu.
+    // An explicit -np leaves kv_unified at its default (false) unless -kvu is given.
+    ctx.kvUnified = !settings.parallelSlots.has_value() || settings.kvUnified.value_or(false);
 
     // llama-context.cpp: n_ctx = params.n_ctx == 0 ? n_ctx_train : params.n_ctx. Without -c the
     // server passes 0 too (and --fit may then shrink it; the estimate keeps the training context).

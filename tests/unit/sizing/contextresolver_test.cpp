@@ -54,11 +54,25 @@ TEST(ContextResolver, ExplicitSlotsAreSeparateUnlessKvUnifiedIsSet) {
     ASSERT_TRUE(shared.ok());
     EXPECT_TRUE(shared->kvUnified);
     EXPECT_EQ(shared->nCtxSeq, 4096u);
-    ServerSettings forcedOff = withContext(4096);
+    ServerSettings forcedOff = withContext(4096, 4);
     forcedOff.kvUnified = false;
     auto split = resolveContext(test::llama1B(), forcedOff);
     ASSERT_TRUE(split.ok());
+    EXPECT_FALSE(split->kvUnified);
     EXPECT_EQ(split->nCtxSeq, 1024u);
+}
+
+TEST(ContextResolver, AutoSlotsStayUnifiedEvenWithNoKvUnified) {
+    // tools/server/server.cpp sets kv_unified = true after parsing when -np is auto, so
+    // "-c 4096 -no-kvu" still logs 4096 cells in one cache (measured on 0.7.0).
+    ServerSettings noKvu = withContext(4096);
+    noKvu.kvUnified = false;
+    auto ctx = resolveContext(test::llama1B(), noKvu);
+    ASSERT_TRUE(ctx.ok());
+    EXPECT_EQ(ctx->nSeqMax, 4u);
+    EXPECT_TRUE(ctx->kvUnified);
+    EXPECT_EQ(ctx->nCtxSeq, 4096u);
+    EXPECT_EQ(ctx->nCtx, 4096u);
 }
 
 TEST(ContextResolver, UnsetOrZeroContextMeansTrainingContext) {
