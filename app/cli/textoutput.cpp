@@ -31,7 +31,10 @@ std::vector<std::string> componentCells(const std::string& name, const Component
 template <typename Set> std::string joinSet(const Set& values) {
     std::string text;
     for (const auto& value : values) {
-        text += (text.empty() ? "" : "/") + std::to_string(value);
+        if (!text.empty()) {
+            text += '/';
+        }
+        text += std::to_string(value);
     }
     return text.empty() ? "-" : text;
 }

@@ -47,9 +47,11 @@ CliRun runCli(const std::vector<std::string>& args) {
     const std::filesystem::path errPath = scratchPath(".err");
     std::string command = shellQuote(LLAMAFIT_CLI_PATH);
     for (const std::string& arg : args) {
-        command += " " + shellQuote(arg);
+        command += ' ';
+        command += shellQuote(arg);
     }
-    command += " 2>" + shellQuote(errPath.string());
+    command += " 2>";
+    command += shellQuote(errPath.string());
     CliRun run;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
