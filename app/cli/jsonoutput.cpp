@@ -61,24 +61,6 @@ Json layersJson(const ModelInfo& info) {
 
 } // namespace
 
-std::string_view componentName(Component component) {
-    switch (component) {
-    case Component::Model:
-        return "model";
-    case Component::Kv:
-        return "kv";
-    case Component::Rs:
-        return "rs";
-    case Component::Output:
-        return "output";
-    case Component::Compute:
-        return "compute";
-    case Component::Overhead:
-        break;
-    }
-    return "overhead";
-}
-
 Json modelJson(const LoadedModel& model) {
     Json json;
     json["id"] = model.cardId.empty() ? model.argument : model.cardId;

@@ -23,7 +23,6 @@ namespace llamafit {
 
 using Json = nlohmann::ordered_json;
 
-std::string_view componentName(Component component); // "model", "kv", "rs", "output", "compute", "overhead"
 
 Json modelJson(const LoadedModel& model);
 Json componentBytesJson(const ComponentBytes& bytes);

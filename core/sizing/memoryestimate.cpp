@@ -46,4 +46,22 @@ ComponentBytes& ComponentBytes::operator+=(const ComponentBytes& other) {
     return *this;
 }
 
+std::string_view componentName(Component component) {
+    switch (component) {
+    case Component::Model:
+        return "model";
+    case Component::Kv:
+        return "kv";
+    case Component::Rs:
+        return "rs";
+    case Component::Output:
+        return "output";
+    case Component::Compute:
+        return "compute";
+    case Component::Overhead:
+        break;
+    }
+    return "overhead";
+}
+
 } // namespace llamafit

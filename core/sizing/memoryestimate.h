@@ -7,11 +7,16 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llamafit {
 
 enum class Component { Model, Kv, Rs, Output, Compute, Overhead };
+
+// Stable lower-case names ("model", "kv", "rs", "output", "compute", "overhead"): the CLI's
+// JSON and tables, and the integration tests' messages, use these.
+std::string_view componentName(Component component);
 
 struct ComponentBytes {
     std::uint64_t modelBytes = 0;

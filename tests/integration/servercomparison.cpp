@@ -22,24 +22,6 @@ std::string mib(double value) {
     return text;
 }
 
-const char* componentName(Component c) {
-    switch (c) {
-    case Component::Model:
-        return "model";
-    case Component::Kv:
-        return "kv";
-    case Component::Rs:
-        return "rs";
-    case Component::Output:
-        return "output";
-    case Component::Compute:
-        return "compute";
-    case Component::Overhead:
-        return "overhead";
-    }
-    return "?";
-}
-
 class Comparer {
   public:
     explicit Comparer(ServerComparison& out) : m_out(out) {}
