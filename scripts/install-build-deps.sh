@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config
     libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+    # llamafit_system: Qt 6 Core (QtTest for the sampler tests), the Vulkan loader and headers,
+    # and Mesa's lavapipe so device discovery is tested on a real Vulkan driver without a GPU
+    qt6-base-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
     # apt-get download / dpkg -x for the llama-server test rig
     apt ca-certificates debian-archive-keyring curl
 )

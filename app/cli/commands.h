@@ -15,5 +15,8 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
 int runFitCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

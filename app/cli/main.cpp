@@ -25,6 +25,9 @@ constexpr std::array kCommands{
     Command{"fit", llamafit::runFitCommand, "largest context / best K/V types / most GPU layers in a budget"},
     Command{"sweep", llamafit::runSweepCommand, "memory over contexts x K/V cache types (text, csv, json)"},
     Command{"cards", llamafit::runCardsCommand, "list the built-in model cards (usable as -m ID)"},
+    Command{"devices", llamafit::runDevicesCommand, "GPUs, memory heaps and host memory found on this machine"},
+    Command{"machines", llamafit::runMachinesCommand, "list the built-in machine profiles (usable as --machine ID)"},
+    Command{"plan", llamafit::runPlanCommand, "place an estimate on a machine's memory pools; BIOS split advice"},
 };
 
 void printUsage(std::ostream& out) {

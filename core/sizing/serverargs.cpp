@@ -19,7 +19,7 @@ namespace {
 enum class Flag {
     Model, Context, Parallel, KvUnified, NoKvUnified, CacheTypeK, CacheTypeV, FlashAttention, Batch, Ubatch,
     GpuLayers, SwaFull, KvOffload, NoKvOffload, TensorSplit, OverrideTensor, CpuMoe, CpuMoeLayers, LoadMode,
-    Repack, NoRepack, Gpu, IntegratedGpu,
+    Repack, NoRepack, Gpu, IntegratedGpu, CacheRam, ContextCheckpoints,
     // Spellings older builds accepted and 0.7.0 rejects ("error: invalid argument: --no-mmap").
     LegacyMmap, LegacyNoMmap, LegacyMlock, LegacyDirectIo, LegacyNoDirectIo,
 };
@@ -55,6 +55,8 @@ constexpr std::array kMemoryFlags = std::to_array<FlagSpelling>({
     {"--repack", Flag::Repack, false},
     {"-nr --no-repack", Flag::NoRepack, false},
     {"--gpu", Flag::Gpu, true},
+    {"-cram --cache-ram", Flag::CacheRam, true},
+    {"-ctxcp --ctx-checkpoints --swa-checkpoints", Flag::ContextCheckpoints, true},
     {"--gpu-igpu", Flag::IntegratedGpu, true},
     {"--mmap", Flag::LegacyMmap, false},
     {"--no-mmap", Flag::LegacyNoMmap, false},
@@ -206,6 +208,10 @@ std::optional<Error> applyFlag(Flag flag, std::string_view spelling, const std::
         return readUint32(spelling, value, s.cpuMoeLayers);
     case Flag::LoadMode:
         return readLoadMode(spelling, value, s.loadMode, parsed.notes);
+    case Flag::CacheRam:
+        return readInt32(spelling, value, s.cacheRamMiB);
+    case Flag::ContextCheckpoints:
+        return readInt32(spelling, value, s.contextCheckpoints);
     case Flag::Gpu:
     case Flag::IntegratedGpu:
         return readGpu(spelling, value, flag == Flag::IntegratedGpu, parsed.gpus);
@@ -348,6 +354,12 @@ std::vector<std::string> toServerArgs(const ServerSettings& settings) {
     }
     if (!settings.repack) {
         args.emplace_back("-nr");
+    }
+    if (settings.cacheRamMiB != defaults.cacheRamMiB) {
+        add("-cram", std::to_string(settings.cacheRamMiB));
+    }
+    if (settings.contextCheckpoints != defaults.contextCheckpoints) {
+        add("-ctxcp", std::to_string(settings.contextCheckpoints));
     }
     return args;
 }

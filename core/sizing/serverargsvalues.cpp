@@ -109,6 +109,16 @@ std::optional<Error> readUint32(std::string_view flag, std::string_view value,
     return std::nullopt;
 }
 
+// -cram / -ctxcp: a plain C int in llama.cpp (common/arg.cpp); -cram takes -1 for "no limit".
+std::optional<Error> readInt32(std::string_view flag, std::string_view value, std::int32_t& out) {
+    const std::optional<std::int32_t> number = parseNumber<std::int32_t>(value);
+    if (!number) {
+        return badValue(flag, value, "an integer");
+    }
+    out = *number;
+    return std::nullopt;
+}
+
 std::optional<Error> readParallel(std::string_view flag, std::string_view value,
                                   std::optional<std::uint32_t>& out) {
     const std::optional<std::int64_t> number = parseNumber<std::int64_t>(value);

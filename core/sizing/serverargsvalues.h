@@ -20,6 +20,7 @@ Error badValue(std::string_view flag, std::string_view value, std::string_view e
 std::optional<Error> readUint32(std::string_view flag, std::string_view value, std::uint32_t& out);
 std::optional<Error> readUint32(std::string_view flag, std::string_view value,
                                 std::optional<std::uint32_t>& out);
+std::optional<Error> readInt32(std::string_view flag, std::string_view value, std::int32_t& out);
 // -np: N > 0, or a negative number for "auto" (nullopt); 0 is refused like llama.cpp does.
 std::optional<Error> readParallel(std::string_view flag, std::string_view value,
                                   std::optional<std::uint32_t>& out);

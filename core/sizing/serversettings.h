@@ -45,6 +45,10 @@ struct ServerSettings {
     std::uint32_t cpuMoeLayers = 0;              // -ncmoe N
     LoadMode loadMode = LoadMode::Auto;          // -lm
     bool repack = true;                          // -nr / --no-repack sets false
+    // Host-RAM growth at run time (tools/server/server-context.cpp; common/common.h defaults).
+    // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
+    std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
+    std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
     bool operator==(const ServerSettings&) const = default;
 };
 

@@ -1,0 +1,225 @@
+// `llamafit-cli devices`: what device discovery finds on this machine (core/system/deviceprobe):
+// the CPU and host memory, every GPU with its memory heaps and driver figures, and which
+// sources answered. Figures a source could not give are printed as "-" / JSON null.
+
+#include "app/cli/commands.h"
+
+#include "app/cli/jsonoutput.h"
+#include "app/cli/texttable.h"
+#include "core/system/deviceprobe.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli devices [--json] [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
+
+Lists what this machine offers llama-server: the CPU and host memory (/proc/meminfo), every
+Vulkan device with its memory heaps (and VK_EXT_memory_budget budgets), amdgpu sysfs VRAM/GTT
+figures and NVIDIA NVML memory when present. A source that is missing is listed as missing;
+nothing is estimated.
+
+  --json                 machine-readable output (byte counts are integers)
+  --no-vulkan            do not create a Vulkan instance
+  --no-nvml              do not load NVML
+  --proc-dir DIR         read meminfo/cpuinfo from DIR instead of /proc (for tests)
+  --drm-dir DIR          read amdgpu cards from DIR instead of /sys/class/drm (for tests)
+)";
+
+Json optionalBytes(const std::optional<std::uint64_t>& bytes) {
+    return bytes ? Json(*bytes) : Json(nullptr);
+}
+
+std::string hexId(std::uint32_t id) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%04x", id);
+    return text;
+}
+
+Json gpuJson(const GpuInfo& gpu) {
+    Json heaps = Json::array();
+    for (const MemoryHeap& heap : gpu.heaps) {
+        heaps.push_back({{"size_bytes", heap.sizeBytes},
+                         {"device_local", heap.deviceLocal},
+                         {"budget_bytes", optionalBytes(heap.budgetBytes)},
+                         {"usage_bytes", optionalBytes(heap.usageBytes)}});
+    }
+    Json json = {{"name", gpu.name},
+                 {"type", gpuTypeName(gpu.type)},
+                 {"source", gpu.source},
+                 {"vendor_id", hexId(gpu.vendorId)},
+                 {"device_id", hexId(gpu.deviceId)},
+                 {"driver_name", gpu.driverName},
+                 {"driver_info", gpu.driverInfo},
+                 {"api_version", gpu.apiVersion},
+                 {"pci_bus_id", gpu.pciBusId ? Json(*gpu.pciBusId) : Json(nullptr)},
+                 {"memory_budget", gpu.memoryBudget},
+                 {"heaps", std::move(heaps)},
+                 {"amdgpu", nullptr},
+                 {"nvml", nullptr},
+                 {"dxgi", nullptr}};
+    if (gpu.amdgpu) {
+        json["amdgpu"] = {{"card", gpu.amdgpu->card},
+                          {"vram_total_bytes", optionalBytes(gpu.amdgpu->vramTotalBytes)},
+                          {"vram_used_bytes", optionalBytes(gpu.amdgpu->vramUsedBytes)},
+                          {"vis_vram_total_bytes", optionalBytes(gpu.amdgpu->visVramTotalBytes)},
+                          {"gtt_total_bytes", optionalBytes(gpu.amdgpu->gttTotalBytes)},
+                          {"gtt_used_bytes", optionalBytes(gpu.amdgpu->gttUsedBytes)}};
+    }
+    if (gpu.nvml) {
+        json["nvml"] = {{"total_bytes", gpu.nvml->totalBytes},
+                        {"used_bytes", gpu.nvml->usedBytes},
+                        {"free_bytes", gpu.nvml->freeBytes}};
+    }
+    if (gpu.dxgi) {
+        json["dxgi"] = {{"dedicated_video_bytes", gpu.dxgi->dedicatedVideoBytes},
+                        {"dedicated_system_bytes", gpu.dxgi->dedicatedSystemBytes},
+                        {"shared_system_bytes", gpu.dxgi->sharedSystemBytes},
+                        {"local_budget_bytes", optionalBytes(gpu.dxgi->localBudgetBytes)},
+                        {"local_usage_bytes", optionalBytes(gpu.dxgi->localUsageBytes)}};
+    }
+    return json;
+}
+
+Json inventoryJson(const MachineInventory& inventory) {
+    Json cpu = {{"name", inventory.cpuName},
+                {"logical_cpus", inventory.logicalCpuCount},
+                {"memory_total_bytes", nullptr},
+                {"memory_available_bytes", nullptr}};
+    if (inventory.hostMemory) {
+        cpu["memory_total_bytes"] = inventory.hostMemory->memTotalBytes;
+        cpu["memory_available_bytes"] = inventory.hostMemory->memAvailableBytes;
+    }
+    Json gpus = Json::array();
+    for (const GpuInfo& gpu : inventory.gpus) {
+        gpus.push_back(gpuJson(gpu));
+    }
+    Json sources = Json::array();
+    for (const SourceStatus& source : inventory.sources) {
+        sources.push_back(
+            {{"name", source.name}, {"available", source.available}, {"detail", source.detail}});
+    }
+    Json json;
+    json["cpu"] = std::move(cpu);
+    json["gpus"] = std::move(gpus);
+    json["sources"] = std::move(sources);
+    return json;
+}
+
+std::string gibOrDash(const std::optional<std::uint64_t>& bytes) {
+    return bytes ? formatGiB(*bytes) : "-";
+}
+
+// "2.00 GiB local (budget 1.80, used 0.01)" per heap, joined with "; ".
+std::string heapsText(const GpuInfo& gpu) {
+    std::string text;
+    for (const MemoryHeap& heap : gpu.heaps) {
+        text +=
+            (text.empty() ? "" : "; ") + formatGiB(heap.sizeBytes) + (heap.deviceLocal ? " local" : " host");
+        if (heap.budgetBytes) {
+            text += " (budget " + formatGiB(*heap.budgetBytes) + ", used " + gibOrDash(heap.usageBytes) + ")";
+        }
+    }
+    return text.empty() ? "-" : text;
+}
+
+void printText(const MachineInventory& inventory, std::ostream& out) {
+    out << "CPU: " << (inventory.cpuName.empty() ? std::string("unknown") : inventory.cpuName);
+    if (inventory.logicalCpuCount > 0) {
+        out << " (" << inventory.logicalCpuCount << " logical CPUs)";
+    }
+    out << "\nHost memory: ";
+    if (inventory.hostMemory) {
+        out << formatGiB(inventory.hostMemory->memTotalBytes) << " GiB total, "
+            << formatGiB(inventory.hostMemory->memAvailableBytes) << " GiB available\n";
+    } else {
+        out << "unknown (see sources)\n";
+    }
+    out << "\nGPUs (memory in GiB):\n";
+    if (inventory.gpus.empty()) {
+        out << "  none found\n";
+    } else {
+        TextTable table({"#", "name", "type", "driver", "api", "heaps"});
+        for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+            const GpuInfo& gpu = inventory.gpus[i];
+            const std::string driver =
+                gpu.driverName.empty() ? gpu.source : gpu.driverName + " " + gpu.driverInfo;
+            table.addRow({std::to_string(i), gpu.name, std::string(gpuTypeName(gpu.type)), driver,
+                          gpu.apiVersion.empty() ? "-" : gpu.apiVersion, heapsText(gpu)});
+        }
+        table.print(out);
+        for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+            const GpuInfo& gpu = inventory.gpus[i];
+            if (gpu.amdgpu) {
+                out << "  #" << i << " amdgpu " << gpu.amdgpu->card << ": VRAM "
+                    << gibOrDash(gpu.amdgpu->vramUsedBytes) << " / " << gibOrDash(gpu.amdgpu->vramTotalBytes)
+                    << " used (visible " << gibOrDash(gpu.amdgpu->visVramTotalBytes) << "), GTT "
+                    << gibOrDash(gpu.amdgpu->gttUsedBytes) << " / " << gibOrDash(gpu.amdgpu->gttTotalBytes)
+                    << " used\n";
+            }
+            if (gpu.nvml) {
+                out << "  #" << i << " NVML: " << formatGiB(gpu.nvml->usedBytes) << " / "
+                    << formatGiB(gpu.nvml->totalBytes) << " used\n";
+            }
+            if (gpu.dxgi) {
+                out << "  #" << i << " DXGI: dedicated " << formatGiB(gpu.dxgi->dedicatedVideoBytes)
+                    << ", shared " << formatGiB(gpu.dxgi->sharedSystemBytes) << "\n";
+            }
+        }
+    }
+    out << "\nSources:\n";
+    TextTable sources({"source", "found", "detail"});
+    for (const SourceStatus& source : inventory.sources) {
+        sources.addRow({source.name, source.available ? "yes" : "no", source.detail});
+    }
+    sources.print(out);
+}
+
+} // namespace
+
+int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(args, {{"--json"},
+                                                        {"--no-vulkan"},
+                                                        {"--no-nvml"},
+                                                        {"--proc-dir", true},
+                                                        {"--drm-dir", true},
+                                                        {"--help"},
+                                                        {"-h"}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    const bool json = options->has("--json");
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    if (!options->rest.empty()) {
+        return reportError(
+            io, makeError("cli.unexpected-argument", "devices takes no '" + options->rest.front() + "'"),
+            json);
+    }
+    DeviceProbeOptions probe;
+    probe.vulkan = !options->has("--no-vulkan");
+    if (options->has("--no-nvml")) {
+        probe.nvmlLibrary.reset();
+    }
+    if (std::optional<std::string> dir = options->value("--proc-dir")) {
+        probe.procDir = *dir;
+    }
+    if (std::optional<std::string> dir = options->value("--drm-dir")) {
+        probe.drmClassDir = *dir;
+    }
+    const MachineInventory inventory = probeMachine(probe);
+    if (json) {
+        io.out << inventoryJson(inventory).dump(2) << "\n";
+    } else {
+        printText(inventory, io.out);
+    }
+    return kExitOk;
+}
+
+} // namespace llamafit

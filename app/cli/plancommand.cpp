@@ -1,0 +1,143 @@
+// `llamafit-cli plan`: the estimate for -m MODEL and the llama-server flags, placed on a
+// machine's memory pools (--machine), with the backend's view of free memory, the decode-speed
+// bound and, for an APU, the BIOS split advice.
+
+#include "app/cli/commands.h"
+
+#include "app/cli/modelsource.h"
+#include "app/cli/planoutput.h"
+#include "core/machine/carveoutchoices.h"
+#include "core/machine/machineprofile.h"
+#include "core/sizing/estimator.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli plan [--json] -m MODEL [llama-server flags] [--machine ID|FILE.json]
+                        [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS]
+
+Places what llama-server 0.7.0 would allocate for MODEL on a machine's real memory pools: a
+discrete GPU's VRAM, or an APU's BIOS carve-out and system RAM (one physical memory), with the
+OS's own use, the prompt cache (--cache-ram) and context checkpoints (--ctx-checkpoints) that
+grow at run time. Shows what the llama.cpp backend will report as free and why it differs,
+the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
+
+  -m, --model MODEL      a GGUF file or a built-in card id ('llamafit-cli cards')
+  llama-server flags     as for 'estimate' (-c, -np, -ctk, -ctv, -ngl, -lm, -cram, -ctxcp, ...)
+  --machine ID|FILE      a built-in profile ('llamafit-cli machines') or a profile JSON file;
+                         default: gmktec-evo-x2-64gb-32-32 (the seed's machine)
+  --carve-outs LIST      BIOS carve-out sizes to compare, in GiB (default: the profile's list)
+  --margin-mib N         headroom each pool must keep (default 1024, llama.cpp's --fit-target)
+  --fill TOKENS          KV fill for the decode estimate (default: a full slot)
+  --json                 machine-readable output (stable fields; see docs)
+
+Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or
+machine profile (the message names it).
+)";
+
+Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& options) {
+    const std::string machineName = options.value("--machine").value_or(std::string(defaultMachineId()));
+    Result<Machine> machine = resolveMachine(machineName);
+    if (!machine) {
+        return machine.error();
+    }
+    if (!request.args.gpus.empty()) {
+        return makeError("cli.conflicting-options", "--gpu/--gpu-igpu and --machine both describe the GPUs: "
+                                                    "use one (the machine profile names its GPUs)");
+    }
+    PlacementOptions placement;
+    if (const std::optional<std::string> margin = options.value("--margin-mib")) {
+        Result<std::uint64_t> bytes = parseMiB("--margin-mib", *margin);
+        if (!bytes) {
+            return bytes.error();
+        }
+        placement.marginBytes = *bytes;
+    }
+    std::vector<std::uint64_t> carveOuts;
+    if (const std::optional<std::string> list = options.value("--carve-outs")) {
+        Result<std::vector<std::uint64_t>> sizes = parseCarveOutList(*list);
+        if (!sizes) {
+            return sizes.error();
+        }
+        carveOuts = *sizes;
+    }
+    std::optional<std::uint32_t> fill;
+    if (const std::optional<std::string> text = options.value("--fill")) {
+        Result<std::vector<std::uint32_t>> tokens = parseNumberList("--fill", *text);
+        if (!tokens || tokens->size() != 1) {
+            return tokens ? makeError("cli.bad-value", "--fill takes one number of tokens") : tokens.error();
+        }
+        fill = tokens->front();
+    }
+
+    PlanResult plan;
+    plan.machine = *machine;
+    Result<MemoryEstimate> estimate =
+        estimateMemory(request.model.info, request.args.settings, sizingGpus(plan.machine));
+    if (!estimate) {
+        return estimate.error();
+    }
+    plan.estimate = *estimate;
+    plan.usage =
+        placeOnMachine(plan.estimate, request.args.settings, request.model.info, plan.machine, placement);
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, plan.machine.gpus.size()); ++i) {
+        plan.backend.push_back(backendMemoryView(plan.machine, i));
+    }
+    if (plan.machine.bandwidthBytesPerSecond) {
+        plan.decode = estimateDecodeSpeed(request.model.info, plan.estimate,
+                                          *plan.machine.bandwidthBytesPerSecond, fill);
+    }
+    if (plan.machine.biosSplit) {
+        Result<SplitAdvice> advice =
+            adviseBiosSplit(request.model.info, request.args.settings, plan.machine, placement, carveOuts);
+        if (!advice) {
+            return advice.error();
+        }
+        plan.advice = *advice;
+    } else if (!carveOuts.empty()) {
+        return makeError("cli.bad-value",
+                         "--carve-outs needs an APU machine; '" + plan.machine.id + "' has no BIOS split");
+    }
+    return plan;
+}
+
+} // namespace
+
+int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(args, {{"--json"},
+                                                        {"--help"},
+                                                        {"-h"},
+                                                        {"--machine", true},
+                                                        {"--carve-outs", true},
+                                                        {"--margin-mib", true},
+                                                        {"--fill", true}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    const bool json = options->has("--json");
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    Result<SizingRequest> request = loadSizingRequest(options->rest);
+    if (!request) {
+        return reportError(io, request.error(), json);
+    }
+    Result<PlanResult> plan = makePlan(*request, *options);
+    if (!plan) {
+        return reportError(io, plan.error(), json);
+    }
+    if (json) {
+        io.out << planJson(request->model, request->args, *plan).dump(2) << "\n";
+    } else {
+        printPlanText(io.out, request->model, request->args, *plan);
+    }
+    return kExitOk;
+}
+
+} // namespace llamafit

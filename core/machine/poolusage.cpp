@@ -1,0 +1,179 @@
+// Estimate components -> machine pools; see poolusage.h.
+#include "core/machine/poolusage.h"
+
+#include "core/machine/hostterms.h"
+#include "core/sizing/memoryestimate.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <utility>
+
+namespace llamafit {
+
+namespace {
+
+constexpr std::array kComponentLabels{
+    std::pair{Component::Model, "model weights"},
+    std::pair{Component::Kv, "KV cache"},
+    std::pair{Component::Rs, "recurrent state"},
+    std::pair{Component::Output, "output buffer"},
+    std::pair{Component::Compute, "compute buffer"},
+    std::pair{Component::Overhead, "backend overhead (driver, scratch; LlamaFit allowance)"},
+};
+
+std::optional<std::size_t> gpuPoolIndex(const Machine& machine, const std::string& device) {
+    for (const MachineGpu& gpu : machine.gpus) {
+        if (gpu.name == device && gpu.poolIndex < machine.pools.size()) {
+            return gpu.poolIndex;
+        }
+    }
+    return std::nullopt;
+}
+
+void addDeviceTerms(PoolLoad& load, const DeviceEstimate& device) {
+    for (const auto& [component, label] : kComponentLabels) {
+        const std::uint64_t bytes = device.bytes.get(component);
+        if (bytes > 0) {
+            load.terms.push_back(PoolTerm{device.name + " " + label, bytes, false, false, false,
+                                          "estimateMemory: " + std::string(device.host ? "host" : "device") +
+                                              " buffers as llama-server -lv 4 logs them"});
+        }
+    }
+}
+
+FitVerdict verdictFor(const PoolLoad& load, std::uint64_t margin) {
+    if (!load.capacityKnown) {
+        return FitVerdict::Unknown;
+    }
+    if (load.atLoadBytes > load.capacityBytes) {
+        return FitVerdict::DoesNotFit;
+    }
+    // The margin guards llama-server's allocations; a pool it does not use is not "tight".
+    const bool used = load.llamaAtLoadBytes > 0 || load.upToBytes > load.atLoadBytes || load.unbounded;
+    if (used && (load.unbounded || load.atLoadBytes + margin > load.capacityBytes ||
+                 load.upToBytes + margin > load.capacityBytes)) {
+        return FitVerdict::Tight;
+    }
+    return FitVerdict::Fits;
+}
+
+int severity(FitVerdict verdict) {
+    switch (verdict) {
+    case FitVerdict::Fits:
+        return 0;
+    case FitVerdict::Tight:
+        return 1;
+    case FitVerdict::DoesNotFit:
+        return 2;
+    case FitVerdict::Unknown:
+        break;
+    }
+    return -1;
+}
+
+void total(PoolLoad& load, std::uint64_t margin) {
+    for (const PoolTerm& term : load.terms) {
+        load.unbounded = load.unbounded || term.unbounded;
+        if (term.upTo) {
+            load.upToBytes += term.bytes;
+            continue;
+        }
+        load.atLoadBytes += term.bytes;
+        load.upToBytes += term.bytes;
+        if (!term.reservation) {
+            load.llamaAtLoadBytes += term.bytes;
+        }
+    }
+    load.headroomBytes =
+        static_cast<std::int64_t>(load.capacityBytes) - static_cast<std::int64_t>(load.atLoadBytes);
+    load.worstHeadroomBytes =
+        static_cast<std::int64_t>(load.capacityBytes) - static_cast<std::int64_t>(load.upToBytes);
+    load.verdict = verdictFor(load, margin);
+}
+
+} // namespace
+
+const PoolLoad* PoolUsage::find(PoolKind kind) const {
+    const auto it =
+        std::find_if(pools.begin(), pools.end(), [kind](const PoolLoad& load) { return load.kind == kind; });
+    return it != pools.end() ? &*it : nullptr;
+}
+
+PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& settings,
+                         const ModelInfo& model, const Machine& machine, const PlacementOptions& options) {
+    PoolUsage usage;
+    usage.marginBytes = options.marginBytes;
+    for (std::size_t i = 0; i < machine.pools.size(); ++i) {
+        const MemoryPool& pool = machine.pools[i];
+        PoolLoad load;
+        load.poolIndex = i;
+        load.poolName = pool.name;
+        load.kind = pool.kind;
+        load.capacityBytes = pool.capacityBytes;
+        load.capacityKnown = pool.capacityKnown;
+        if (pool.reservedByOsBytes > 0) {
+            const char* who =
+                pool.kind == PoolKind::HostRam ? "OS and other programs" : "desktop and other GPU users";
+            load.terms.push_back(
+                PoolTerm{who, pool.reservedByOsBytes, false, false, true, "machine profile / discovery"});
+        }
+        usage.pools.push_back(std::move(load));
+    }
+    if (machine.hostPoolIndex >= usage.pools.size()) {
+        usage.notes.push_back("the machine has no system-RAM pool: host buffers are not placed");
+        return usage;
+    }
+
+    for (const DeviceEstimate& device : estimate.devices) {
+        const std::optional<std::size_t> index = device.host
+                                                     ? std::optional<std::size_t>(machine.hostPoolIndex)
+                                                     : gpuPoolIndex(machine, device.name);
+        if (!index) {
+            usage.notes.push_back("device " + device.name +
+                                  " of the estimate is not on this machine: not placed");
+            continue;
+        }
+        addDeviceTerms(usage.pools[*index], device);
+        // A pool that maps system RAM (Linux GTT, Windows shared GPU memory) takes its bytes
+        // out of the RAM it shares: count them there as well.
+        const std::optional<std::size_t> shared = machine.pools[*index].sharesPhysicalWith;
+        if (shared && *shared < usage.pools.size()) {
+            usage.pools[*shared].terms.push_back(
+                PoolTerm{device.name + " buffers in " + machine.pools[*index].name, device.bytes.totalBytes(),
+                         false, false, false, "shared memory is system RAM"});
+        }
+    }
+
+    for (const HostTerm& term : hostTerms(estimate, settings, model, sizingGpus(machine))) {
+        usage.pools[machine.hostPoolIndex].terms.push_back(
+            PoolTerm{term.label, term.bytes, term.upTo, term.unbounded, false, term.rule});
+    }
+
+    usage.verdict = FitVerdict::Fits;
+    for (PoolLoad& load : usage.pools) {
+        total(load, options.marginBytes);
+        if (!load.capacityKnown) {
+            usage.notes.push_back(load.poolName + ": size unknown (no source gave it), not checked");
+        } else if (severity(load.verdict) > severity(usage.verdict)) {
+            usage.verdict = load.verdict;
+        }
+    }
+    return usage;
+}
+
+std::string_view fitVerdictName(FitVerdict verdict) {
+    switch (verdict) {
+    case FitVerdict::Fits:
+        return "fits";
+    case FitVerdict::Tight:
+        return "tight";
+    case FitVerdict::DoesNotFit:
+        return "does-not-fit";
+    case FitVerdict::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+} // namespace llamafit

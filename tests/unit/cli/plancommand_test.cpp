@@ -1,0 +1,117 @@
+// Runs the built llamafit-cli for `machines` and `plan`: the built-in profiles, the seed plan
+// (fits, 32/32 recommended, Vulkan's 46,522 MiB explained), a profile file, and named errors.
+
+#include "core/common/units.h"
+#include "core/machine/machineprofile.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace llamafit {
+namespace {
+
+using Json = nlohmann::json;
+
+struct PlanRun {
+    int exitCode = -1;
+    Json json;
+    std::string text;
+};
+
+// stdout only; stderr goes to the test's own stderr.
+PlanRun runCli(const std::string& arguments) {
+    PlanRun run;
+    FILE* pipe = ::popen((std::string("'") + LLAMAFIT_CLI_PATH + "' " + arguments).c_str(), "r");
+    if (pipe == nullptr) {
+        ADD_FAILURE() << "popen failed";
+        return run;
+    }
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+        run.text.append(buffer, n);
+    }
+    const int status = ::pclose(pipe);
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.json = Json::parse(run.text, nullptr, false);
+    return run;
+}
+
+constexpr const char* kSeed = "plan --json -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0";
+
+TEST(PlanCommand, MachinesListsTheBuiltins) {
+    const PlanRun run = runCli("machines --json");
+    ASSERT_EQ(run.exitCode, 0);
+    ASSERT_TRUE(run.json.contains("machines")) << run.text;
+    ASSERT_EQ(run.json["machines"].size(), 5u);
+    const Json& evo = run.json["machines"][0];
+    EXPECT_EQ(evo["id"], "gmktec-evo-x2-64gb-32-32");
+    EXPECT_TRUE(evo["apu"].get<bool>());
+    EXPECT_EQ(evo["bios_split"]["carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
+    EXPECT_FALSE(evo["sources"].empty());
+    const PlanRun text = runCli("machines");
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.text.find("rtx-3090-24gb"), std::string::npos);
+}
+
+TEST(PlanCommand, SeedPlanFitsAndRecommends32Of32) {
+    const PlanRun run = runCli(kSeed);
+    ASSERT_EQ(run.exitCode, 0) << run.text;
+    const Json& json = run.json;
+    EXPECT_EQ(json["verdict"], "fits");
+    EXPECT_EQ(json["machine"]["id"], "gmktec-evo-x2-64gb-32-32");
+    EXPECT_EQ(json["bios_split"]["recommended_carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
+    EXPECT_EQ(json["backend"][0]["reported_free_bytes"].get<std::uint64_t>(), 46522 * kMiB);
+    EXPECT_NE(json["backend"][0]["explanation"].get<std::string>().find("46,522 MiB"), std::string::npos);
+    const Json& carve = json["pools"][0];
+    EXPECT_EQ(carve["kind"], "apu-carve-out");
+    EXPECT_GT(carve["at_load_bytes"].get<std::uint64_t>(), 28 * kGiB);
+    EXPECT_LT(carve["at_load_bytes"].get<std::uint64_t>(), 29 * kGiB + 512 * kMiB);
+    EXPECT_GT(json["decode"]["tokens_per_second"].get<double>(), 53.6);
+    EXPECT_TRUE(json["estimate"].contains("devices"));
+
+    const PlanRun text = runCli("plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0");
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.text.find("current, recommended"), std::string::npos) << text.text;
+    EXPECT_NE(text.text.find("Verdict   fits"), std::string::npos);
+}
+
+TEST(PlanCommand, MachineFromAProfileFileAndTypedCarveOuts) {
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("llamafit-plan-" + std::to_string(::getpid()) + ".json");
+    Machine machine = *findBuiltinMachine("gmktec-evo-x2-64gb-32-32");
+    machine.id = "my-box";
+    ASSERT_TRUE(saveMachineProfile(machine, path.string()).ok());
+    const PlanRun run =
+        runCli(std::string(kSeed) + " --machine '" + path.string() + "' --carve-outs 24,40 --margin-mib 512");
+    std::filesystem::remove(path);
+    ASSERT_EQ(run.exitCode, 0) << run.text;
+    EXPECT_EQ(run.json["machine"]["id"], "my-box");
+    EXPECT_EQ(run.json["margin_bytes"].get<std::uint64_t>(), 512 * kMiB);
+    EXPECT_EQ(run.json["bios_split"]["splits"].size(), 3u);
+}
+
+TEST(PlanCommand, ErrorsAreNamed) {
+    PlanRun run = runCli(std::string(kSeed) + " --machine no-such-box 2>/dev/null");
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(run.json["error"]["code"], "machine.unknown-profile");
+    run = runCli(std::string(kSeed) + " --gpu cuda=8192 2>/dev/null");
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(run.json["error"]["code"], "cli.conflicting-options");
+    run = runCli(std::string(kSeed) + " --carve-outs 16GB 2>/dev/null");
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(run.json["error"]["code"], "machine.bad-value");
+    run = runCli(std::string(kSeed) + " --machine cpu-only --carve-outs 16 2>/dev/null");
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(run.json["error"]["code"], "cli.bad-value");
+}
+
+} // namespace
+} // namespace llamafit

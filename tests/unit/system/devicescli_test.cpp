@@ -1,0 +1,113 @@
+// `llamafit-cli devices`: the built binary (LLAMAFIT_CLI_PATH) run as a user would, on this
+// machine (host memory + lavapipe) and on a fixture machine with sources switched off.
+
+#include "core/common/units.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace llamafit {
+namespace {
+
+using Json = nlohmann::json;
+
+struct CliRun {
+    int exitCode = -1;
+    std::string out;
+};
+
+// Arguments here are fixed words and fixture paths without quotes or spaces.
+CliRun runCli(const std::string& args) {
+    const std::string command = std::string(LLAMAFIT_CLI_PATH) + " " + args + " 2>/dev/null";
+    CliRun run;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        ADD_FAILURE() << "popen failed: " << command;
+        return run;
+    }
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+        run.out.append(buffer, n);
+    }
+    const int status = ::pclose(pipe);
+    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+}
+
+const Json* findSource(const Json& json, const std::string& name) {
+    for (const Json& source : json.at("sources")) {
+        if (source.at("name") == name) {
+            return &source;
+        }
+    }
+    return nullptr;
+}
+
+TEST(DevicesCli, JsonListsHostMemoryAndLavapipe) {
+    const CliRun run = runCli("devices --json");
+    ASSERT_EQ(run.exitCode, 0) << run.out;
+    const Json json = Json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << run.out;
+    const Json& cpu = json.at("cpu");
+    ASSERT_TRUE(cpu.at("memory_total_bytes").is_number_unsigned()) << cpu.dump();
+    EXPECT_GT(cpu.at("memory_total_bytes").get<std::uint64_t>(), 0u);
+    EXPECT_LE(cpu.at("memory_available_bytes").get<std::uint64_t>(),
+              cpu.at("memory_total_bytes").get<std::uint64_t>());
+    EXPECT_GT(cpu.at("logical_cpus").get<unsigned>(), 0u);
+
+    bool lavapipe = false;
+    for (const Json& gpu : json.at("gpus")) {
+        if (gpu.at("driver_name") == "llvmpipe") {
+            lavapipe = true;
+            EXPECT_EQ(gpu.at("type"), "cpu");
+            EXPECT_EQ(gpu.at("source"), "vulkan");
+            ASSERT_FALSE(gpu.at("heaps").empty());
+            EXPECT_GT(gpu.at("heaps")[0].at("size_bytes").get<std::uint64_t>(), 0u);
+            // No VK_EXT_memory_budget on this lavapipe, or a real budget: never a made-up one.
+            EXPECT_EQ(gpu.at("heaps")[0].at("budget_bytes").is_null(), !gpu.at("memory_budget").get<bool>());
+        }
+    }
+    EXPECT_TRUE(lavapipe) << run.out;
+    ASSERT_NE(findSource(json, "vulkan"), nullptr);
+    EXPECT_TRUE(findSource(json, "vulkan")->at("available").get<bool>());
+    ASSERT_NE(findSource(json, "proc-meminfo"), nullptr);
+    EXPECT_TRUE(findSource(json, "proc-meminfo")->at("available").get<bool>());
+}
+
+TEST(DevicesCli, FixtureMachineWithSourcesOff) {
+    const std::string machine = std::string(LLAMAFIT_TEST_SYSFS_DIR) + "/strix-halo-128g-512m-gtt108g";
+    const CliRun run = runCli("devices --json --no-vulkan --no-nvml --proc-dir " + machine +
+                              "/proc --drm-dir " + machine + "/sys/class/drm");
+    ASSERT_EQ(run.exitCode, 0) << run.out;
+    const Json json = Json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << run.out;
+    EXPECT_EQ(json.at("cpu").at("memory_total_bytes").get<std::uint64_t>(), 127360 * kMiB);
+    ASSERT_EQ(json.at("gpus").size(), 1u);
+    const Json& amdgpu = json.at("gpus")[0].at("amdgpu");
+    EXPECT_EQ(amdgpu.at("vram_total_bytes").get<std::uint64_t>(), 512 * kMiB);
+    EXPECT_EQ(amdgpu.at("gtt_total_bytes").get<std::uint64_t>(), 108000 * kMiB);
+    EXPECT_TRUE(json.at("gpus")[0].at("nvml").is_null());
+    EXPECT_FALSE(findSource(json, "vulkan")->at("available").get<bool>());
+    EXPECT_FALSE(findSource(json, "nvml")->at("available").get<bool>());
+}
+
+TEST(DevicesCli, TextOutputNamesDevicesAndSources) {
+    const CliRun run = runCli("devices");
+    ASSERT_EQ(run.exitCode, 0);
+    EXPECT_NE(run.out.find("llvmpipe"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Host memory:"), std::string::npos);
+    EXPECT_NE(run.out.find("proc-meminfo"), std::string::npos);
+}
+
+TEST(DevicesCli, RejectsUnknownArguments) {
+    EXPECT_EQ(runCli("devices --json extra").exitCode, 2);
+    EXPECT_EQ(runCli("devices --drm-dir").exitCode, 2);
+}
+
+} // namespace
+} // namespace llamafit
