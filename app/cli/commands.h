@@ -18,5 +18,6 @@ int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runExportCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

@@ -28,6 +28,7 @@ constexpr std::array kCommands{
     Command{"devices", llamafit::runDevicesCommand, "GPUs, memory heaps and host memory found on this machine"},
     Command{"machines", llamafit::runMachinesCommand, "list the built-in machine profiles (usable as --machine ID)"},
     Command{"plan", llamafit::runPlanCommand, "place an estimate on a machine's memory pools; BIOS split advice"},
+    Command{"export", llamafit::runExportCommand, "launch as sh/.bat script, preset INI, llama-swap entry"},
 };
 
 void printUsage(std::ostream& out) {

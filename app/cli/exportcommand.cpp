@@ -1,0 +1,118 @@
+// `llamafit-cli export`: the llama-server launch for -m MODEL and the given flags as a
+// POSIX shell script, a Windows .bat, a --models-preset INI section or a llama-swap entry.
+
+#include "app/cli/commands.h"
+
+#include "core/server/exports.h"
+#include "core/sizing/serverargs.h"
+#include "core/sizing/serverflagtable.h"
+
+#include <charconv>
+#include <ostream>
+
+namespace llamafit {
+
+namespace {
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli export --format sh|bat|ini|llama-swap -m MODEL [llama-server flags]
+                           [--server PATH] [--host ADDR] [--port N] [--name ID]
+
+Prints the llama-server launch for MODEL with the given flags, in one of:
+  sh          a POSIX shell script (every argument single-quoted)
+  bat         a Windows batch file (UTF-8, CRLF; arguments quoted for cmd.exe and the C runtime)
+  ini         a section for llama-server --models-preset (router mode)
+  llama-swap  a models: entry for llama-swap's config.yaml (port from ${PORT})
+
+  -m, --model MODEL    the GGUF path written into the export (not opened)
+  llama-server flags   the flags that shape memory (-c, -np, -ctk, ...) in their 0.7.0
+                       spelling, then every other llama-server flag as given
+  --server PATH        the llama-server program (default: llama-server on PATH)
+  --host ADDR          bind address (default 127.0.0.1)
+  --port N             port (default: llama-server's own, 9931 on 0.7.0)
+  --name ID            INI section / llama-swap model id (default: the model file name)
+
+Exit status: 0 printed, 2 bad flag or an argument the format cannot hold.
+)";
+
+// The flags that are not ServerSettings (--metrics, -t 8, --alias x, ...), copied verbatim
+// with their values so the export starts the server the user described; the settings
+// themselves are re-spelled by toServerArgs().
+std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& word = words[i];
+        const std::size_t equals = word.find('=');
+        const ServerFlagInfo* info = findServerFlag(std::string_view(word).substr(0, equals));
+        if (info == nullptr) {
+            if (word == "-m" || word == "--model") {
+                ++i; // its value is the model path, exported separately
+            }
+            continue;
+        }
+        kept.push_back(word);
+        const int values = equals == std::string::npos ? info->valueCount : 0;
+        for (int v = 0; v < values && i + 1 < words.size(); ++v) {
+            kept.push_back(words[++i]);
+        }
+    }
+    return kept;
+}
+
+} // namespace
+
+int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options = splitCliOptions(args, {{"--format", true},
+                                                        {"--server", true},
+                                                        {"--host", true},
+                                                        {"--port", true},
+                                                        {"--name", true},
+                                                        {"--help"},
+                                                        {"-h"}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    const std::string format = options->value("--format").value_or("");
+    if (format != "sh" && format != "bat" && format != "ini" && format != "llama-swap") {
+        return reportError(io, makeError("cli.bad-value", "--format must be sh, bat, ini or llama-swap"),
+                           false);
+    }
+    Result<ParsedServerArgs> parsed = parseServerArgs(options->rest);
+    if (!parsed) {
+        return reportError(io, parsed.error(), false);
+    }
+    if (parsed->model.empty()) {
+        return reportError(io, makeError("cli.missing-model", "-m MODEL is required"), false);
+    }
+    ExportSpec spec;
+    spec.modelPath = parsed->model;
+    spec.settings = parsed->settings;
+    spec.serverBinary = options->value("--server").value_or("llama-server");
+    spec.host = options->value("--host").value_or("127.0.0.1");
+    spec.name = options->value("--name").value_or("");
+    if (const std::optional<std::string> port = options->value("--port")) {
+        std::uint16_t number = 0;
+        const auto [end, ec] = std::from_chars(port->data(), port->data() + port->size(), number);
+        if (ec != std::errc{} || end != port->data() + port->size() || number == 0) {
+            return reportError(io, makeError("cli.bad-value", "--port must be 1-65535, not '" + *port + "'"),
+                               false);
+        }
+        spec.port = number;
+    }
+    spec.extraArgs = passThroughFlags(options->rest);
+    const Result<std::string> text = format == "sh"    ? exportShellScript(spec)
+                                     : format == "bat" ? exportBatchFile(spec)
+                                     : format == "ini" ? exportPresetIni(spec)
+                                                       : exportLlamaSwapYaml(spec);
+    if (!text) {
+        return reportError(io, text.error(), false);
+    }
+    io.out << *text;
+    return kExitOk;
+}
+
+} // namespace llamafit

@@ -1,0 +1,163 @@
+#include "core/server/launchfailure.h"
+
+#include "core/server/logformats.h"
+#include "core/server/logscanner.h"
+
+#include <csignal>
+#include <cstring>
+#include <utility>
+
+namespace llamafit {
+
+namespace {
+
+using logformats::contains;
+
+// Scans from the first occurrence of `marker` in `line`.
+std::optional<LogScanner> after(std::string_view line, std::string_view marker) {
+    const std::size_t at = line.find(marker);
+    if (at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    return LogScanner(line.substr(at + marker.size()));
+}
+
+} // namespace
+
+std::string_view launchFailureName(LaunchFailureReason reason) {
+    switch (reason) {
+    case LaunchFailureReason::BinaryMissing:
+        return "binary-missing";
+    case LaunchFailureReason::BinaryNotExecutable:
+        return "binary-not-executable";
+    case LaunchFailureReason::FlagRejected:
+        return "flag-rejected";
+    case LaunchFailureReason::PortInUse:
+        return "port-in-use";
+    case LaunchFailureReason::ModelMissing:
+        return "model-missing";
+    case LaunchFailureReason::ModelInvalid:
+        return "model-invalid";
+    case LaunchFailureReason::ModelLoadFailed:
+        return "model-load-failed";
+    case LaunchFailureReason::AllocationFailed:
+        return "allocation-failed";
+    case LaunchFailureReason::CrashedBySignal:
+        return "crashed-by-signal";
+    case LaunchFailureReason::Hang:
+        return "hang";
+    case LaunchFailureReason::ExitedDuringGeneration:
+        return "exited-during-generation";
+    case LaunchFailureReason::ExitedUnexpectedly:
+        return "exited-unexpectedly";
+    }
+    return "unknown";
+}
+
+LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
+    LaunchFailure result;
+    result.log = outcome.log;
+    const auto set = [&result](LaunchFailureReason reason, std::string message) {
+        result.reason = reason;
+        result.message = std::move(message);
+        return result;
+    };
+    if (outcome.execError == ExecError::Missing) {
+        return set(LaunchFailureReason::BinaryMissing, "llama-server was not found: " + outcome.execMessage);
+    }
+    if (outcome.execError == ExecError::NotExecutable) {
+        return set(LaunchFailureReason::BinaryNotExecutable,
+                   "llama-server is not executable: " + outcome.execMessage);
+    }
+    const std::vector<std::string_view> lines = splitLogLines(outcome.log);
+    const auto firstLine = [&lines, &result](std::initializer_list<std::string_view> parts) {
+        for (const std::string_view line : lines) {
+            for (const std::string_view part : parts) {
+                if (contains(line, part)) {
+                    result.evidence.emplace_back(line);
+                    return std::optional<std::string_view>(line);
+                }
+            }
+        }
+        return std::optional<std::string_view>();
+    };
+    // common/arg.cpp: "error: invalid argument: %s" for an unknown flag; a bad value throws
+    // and prints "error while handling argument ..." or the backend's own message.
+    if (auto line = firstLine({"error: invalid argument:"})) {
+        LogScanner s(line->substr(line->find("invalid argument:") + std::strlen("invalid argument:")));
+        s.word(result.rejectedFlag);
+        return set(LaunchFailureReason::FlagRejected,
+                   "this llama-server does not accept " + result.rejectedFlag + ": " + std::string(*line));
+    }
+    if (auto line = firstLine({"error while handling argument", "Unsupported cache type"})) {
+        return set(LaunchFailureReason::FlagRejected,
+                   "llama-server rejected a flag value: " + std::string(*line));
+    }
+    // tools/server/server.cpp: "couldn't bind HTTP server socket, hostname: %s, port: %d"
+    if (auto line = firstLine({"couldn't bind HTTP server socket"})) {
+        if (auto s = after(*line, "port:")) {
+            std::uint32_t port = 0;
+            if (s->unsignedNumber(port)) {
+                result.port = port;
+            }
+        }
+        return set(LaunchFailureReason::PortInUse,
+                   "the port is in use (or the address cannot be bound): " + std::string(*line));
+    }
+    std::vector<std::string> allocationEvidence;
+    if (auto allocation = findAllocationFailure(outcome.log, outcome.wasReady, &allocationEvidence)) {
+        result.allocation = allocation;
+        result.evidence = std::move(allocationEvidence);
+        std::string message =
+            "out of memory allocating the " + std::string(allocationPhaseName(allocation->phase));
+        if (!allocation->bufferType.empty()) {
+            message += " on " + allocation->bufferType;
+        }
+        if (allocation->failedBytes) {
+            message +=
+                " (" + std::to_string((*allocation->failedBytes + (1u << 19)) >> 20) + " MiB requested)";
+        }
+        return set(LaunchFailureReason::AllocationFailed, std::move(message));
+    }
+    // gguf/gguf.cpp: "failed to open GGUF file '%s' (%s)"; "invalid magic characters".
+    if (auto line = firstLine({"failed to open GGUF file"})) {
+        if (contains(*line, "No such file") || contains(*line, "cannot find")) {
+            return set(LaunchFailureReason::ModelMissing,
+                       "the model file does not exist: " + std::string(*line));
+        }
+        return set(LaunchFailureReason::ModelInvalid,
+                   "the model file cannot be opened: " + std::string(*line));
+    }
+    if (auto line = firstLine({"invalid magic characters", "gguf_init_from_"})) {
+        return set(LaunchFailureReason::ModelInvalid,
+                   "the model file is not a valid GGUF: " + std::string(*line));
+    }
+    if (auto line = firstLine(
+            {"error loading model", "exiting due to model loading error", "failed to load model"})) {
+        return set(LaunchFailureReason::ModelLoadFailed,
+                   "llama.cpp could not load the model: " + std::string(*line));
+    }
+    if (outcome.signal) {
+        const int signal = *outcome.signal;
+        std::string name = "signal " + std::to_string(signal);
+        if (signal == SIGKILL) {
+            name += " (SIGKILL: killed, e.g. by the kernel's OOM killer)";
+        } else if (signal == SIGSEGV) {
+            name += " (SIGSEGV)";
+        } else if (signal == SIGABRT) {
+            name += " (SIGABRT: an assertion or abort in llama.cpp; see the last error lines)";
+        }
+        return set(LaunchFailureReason::CrashedBySignal,
+                   std::string("llama-server was killed by ") + name +
+                       (outcome.wasGenerating ? " while generating" : ""));
+    }
+    const std::string exit =
+        outcome.exitCode ? "exit code " + std::to_string(*outcome.exitCode) : "no exit code";
+    if (outcome.wasGenerating) {
+        return set(LaunchFailureReason::ExitedDuringGeneration,
+                   "llama-server exited while generating (" + exit + ")");
+    }
+    return set(LaunchFailureReason::ExitedUnexpectedly, "llama-server exited (" + exit + ")");
+}
+
+} // namespace llamafit

@@ -1,0 +1,79 @@
+#pragma once
+// Classifies a failed llama-server launch into a named reason, from what the process
+// layer saw: its full log, how it ended (exit code or signal) and any exec error. Used by
+// core/system's ServerProcess (Failed(reason)) and by `llamafit-cli launch`, which prints
+// the message; the GUI turns an allocation failure into one-click fixes. Pure function of
+// the text, Qt-free. The full log is kept in the result: nothing is summarised away.
+//
+// Recognised (llama.cpp b11669 messages; CUDA/Vulkan/Metal from ggml/src of the same era):
+//   binary missing / not executable   the caller's exec error (ENOENT / EACCES)
+//   flag rejected                     "error: invalid argument: --no-mmap" (common/arg.cpp),
+//                                     "error while handling argument", "Unsupported cache type"
+//   port in use                       "couldn't bind HTTP server socket, hostname: H, port: P"
+//   model missing                     "failed to open GGUF file 'X' (No such file or directory)"
+//   not a valid GGUF                  "invalid magic characters", other gguf_init_from_* errors
+//   model load failure                "error loading model", "exiting due to model loading error"
+//   allocation failure                CPU / CUDA / Vulkan / Metal out-of-memory lines (allocationfailure.h)
+//   crash by signal, exit during generation, other exits
+//
+// Units: bytes (AllocationFailure::failedBytes).
+
+#include "core/server/allocationfailure.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+
+enum class LaunchFailureReason {
+    BinaryMissing,
+    BinaryNotExecutable,
+    FlagRejected,
+    PortInUse,
+    ModelMissing,
+    ModelInvalid,    // not a GGUF, or a GGUF llama.cpp cannot read
+    ModelLoadFailed, // a readable GGUF that failed to load (unknown arch, missing tensor, ...)
+    AllocationFailed,
+    CrashedBySignal,
+    Hang, // set by the process layer (no /health answer in time); never returned here
+    ExitedDuringGeneration,
+    ExitedUnexpectedly,
+};
+
+// Stable kebab names for logs, JSON and tests: "allocation-failed".
+std::string_view launchFailureName(LaunchFailureReason reason);
+
+enum class ExecError {
+    None,
+    Missing,       // ENOENT (QProcess::FailedToStart on a missing file)
+    NotExecutable, // EACCES / ENOEXEC
+};
+
+// What the process layer knows when the server has died (or failed to start).
+struct LaunchOutcome {
+    std::string log; // stdout and stderr, in order, complete
+    ExecError execError = ExecError::None;
+    std::string execMessage;     // the OS / QProcess text for the exec error
+    std::optional<int> exitCode; // normal exit
+    std::optional<int> signal;   // killed by this signal (POSIX number)
+    bool wasReady = false;       // /health had answered 200
+    bool wasGenerating = false;  // a request was in progress (a slot busy) at the end
+};
+
+struct LaunchFailure {
+    LaunchFailureReason reason = LaunchFailureReason::ExitedUnexpectedly;
+    std::string message;               // for people: what happened and what to do
+    std::vector<std::string> evidence; // the log lines that decided, without their prefix
+    std::optional<AllocationFailure> allocation;
+    std::string rejectedFlag;          // FlagRejected: "--no-mmap"
+    std::optional<std::uint32_t> port; // PortInUse
+    std::string log;                   // the full log, as given
+    bool operator==(const LaunchFailure&) const = default;
+};
+
+LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome);
+
+} // namespace llamafit
