@@ -19,5 +19,6 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
 int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runExportCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

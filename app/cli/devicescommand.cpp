@@ -1,11 +1,17 @@
 // `llamafit-cli devices`: what device discovery finds on this machine (core/system/deviceprobe):
 // the CPU and host memory, every GPU with its memory heaps and driver figures, and which
-// sources answered. Figures a source could not give are printed as "-" / JSON null.
+// sources answered. Figures a source could not give are printed as "-" / JSON null. Next to
+// each GPU: what llama.cpp's backend will report as free and what LlamaFit plans against
+// (core/machine/backendreport), and with --bandwidth a measured host memory bandwidth.
 
 #include "app/cli/commands.h"
 
 #include "app/cli/jsonoutput.h"
 #include "app/cli/texttable.h"
+#include "core/common/units.h"
+#include "core/machine/backendreport.h"
+#include "core/machine/machinefrominventory.h"
+#include "core/system/bandwidthprobe.h"
 #include "core/system/deviceprobe.h"
 
 #include <cstdio>
@@ -16,14 +22,18 @@ namespace llamafit {
 namespace {
 
 constexpr const char* kUsage =
-    R"(usage: llamafit-cli devices [--json] [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
+    R"(usage: llamafit-cli devices [--json] [--bandwidth] [--no-vulkan] [--no-nvml] [--proc-dir DIR]
+                           [--drm-dir DIR]
 
 Lists what this machine offers llama-server: the CPU and host memory (/proc/meminfo), every
 Vulkan device with its memory heaps (and VK_EXT_memory_budget budgets), amdgpu sysfs VRAM/GTT
 figures and NVIDIA NVML memory when present. A source that is missing is listed as missing;
-nothing is estimated.
+its figures are never guessed. For each GPU it shows what llama.cpp's backend will report as
+free next to the memory LlamaFit plans against, and says in one sentence why they differ.
 
   --json                 machine-readable output (byte counts are integers)
+  --bandwidth            also measure host memory bandwidth (all CPUs reading 256 MiB, about
+                         0.3 s)
   --no-vulkan            do not create a Vulkan instance
   --no-nvml              do not load NVML
   --proc-dir DIR         read meminfo/cpuinfo from DIR instead of /proc (for tests)
@@ -40,7 +50,67 @@ std::string hexId(std::uint32_t id) {
     return text;
 }
 
-Json gpuJson(const GpuInfo& gpu) {
+// What llama.cpp does with one discovered device: the backend's view of free memory when it
+// uses it, or why it does not.
+struct LlamaCppView {
+    std::optional<BackendMemoryView> view;
+    std::string notUsedReason;
+};
+
+bool viewDiffers(const BackendMemoryView& view) {
+    // A difference under 1 MiB is rounding, not something to explain.
+    const std::uint64_t a = view.reportedFreeBytes;
+    const std::uint64_t b = view.planLimitBytes;
+    return (a > b ? a - b : b - a) >= kMiB;
+}
+
+std::vector<LlamaCppView> llamaCppViews(const MachineInventory& inventory, const Machine& machine) {
+    const std::vector<std::optional<std::size_t>> indices = machineGpuIndices(inventory);
+    std::vector<LlamaCppView> views(inventory.gpus.size());
+    for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+        if (indices[i]) {
+            views[i].view = backendMemoryView(machine, *indices[i]);
+        } else if (inventory.gpus[i].type == GpuType::Cpu) {
+            // ggml-vulkan.cpp ggml_vk_instance_init: without GGML_VK_VISIBLE_DEVICES only
+            // discrete and integrated GPUs become Vulkan devices.
+            views[i].notUsedReason =
+                "llama.cpp's Vulkan backend offers only integrated and discrete GPUs, so "
+                "this CPU-type device is not used (the model runs on the CPU backend)";
+        } else {
+            // src/llama.cpp llama_model_load_from_file_impl: integrated GPUs only without discrete ones.
+            views[i].notUsedReason = "llama.cpp uses an integrated GPU only when there is no discrete GPU, "
+                                     "so this one is not used";
+        }
+    }
+    return views;
+}
+
+Json viewJson(const BackendMemoryView& view) {
+    return {{"used", true},
+            {"device", view.device},
+            {"reported_total_bytes", view.reportedTotalBytes},
+            {"reported_free_bytes", view.reportedFreeBytes},
+            {"free_observed", view.freeObserved},
+            {"plan_limit_bytes", view.planLimitBytes},
+            {"differs", viewDiffers(view)},
+            {"explanation", view.explanation}};
+}
+
+Json llamaCppJson(const LlamaCppView& llama) {
+    if (llama.view) {
+        return viewJson(*llama.view);
+    }
+    return {{"used", false},
+            {"device", nullptr},
+            {"reported_total_bytes", nullptr},
+            {"reported_free_bytes", nullptr},
+            {"free_observed", false},
+            {"plan_limit_bytes", nullptr},
+            {"differs", false},
+            {"explanation", llama.notUsedReason}};
+}
+
+Json gpuJson(const GpuInfo& gpu, const LlamaCppView& llama) {
     Json heaps = Json::array();
     for (const MemoryHeap& heap : gpu.heaps) {
         heaps.push_back({{"size_bytes", heap.sizeBytes},
@@ -61,7 +131,8 @@ Json gpuJson(const GpuInfo& gpu) {
                  {"heaps", std::move(heaps)},
                  {"amdgpu", nullptr},
                  {"nvml", nullptr},
-                 {"dxgi", nullptr}};
+                 {"dxgi", nullptr},
+                 {"llama_cpp", llamaCppJson(llama)}};
     if (gpu.amdgpu) {
         json["amdgpu"] = {{"card", gpu.amdgpu->card},
                           {"vram_total_bytes", optionalBytes(gpu.amdgpu->vramTotalBytes)},
@@ -85,7 +156,26 @@ Json gpuJson(const GpuInfo& gpu) {
     return json;
 }
 
-Json inventoryJson(const MachineInventory& inventory) {
+Json hostJson(const Machine& machine, const std::optional<Result<BandwidthMeasurement>>& bandwidth) {
+    Json host = {{"measured_bandwidth_bytes_per_s", nullptr},
+                 {"bandwidth_method", nullptr},
+                 {"bandwidth_error", nullptr},
+                 {"llama_cpp", nullptr}};
+    if (bandwidth && *bandwidth) {
+        host["measured_bandwidth_bytes_per_s"] = (*bandwidth)->bytesPerSecond;
+        host["bandwidth_method"] = (*bandwidth)->method;
+    } else if (bandwidth) {
+        host["bandwidth_error"] = {{"code", bandwidth->error().code},
+                                   {"message", bandwidth->error().message}};
+    }
+    if (machine.gpus.empty()) {
+        // No GPU llama.cpp uses: its --fit sizes against host memory (backendreport.h).
+        host["llama_cpp"] = viewJson(backendMemoryView(machine));
+    }
+    return host;
+}
+
+Json inventoryJson(const MachineInventory& inventory, const std::vector<LlamaCppView>& views) {
     Json cpu = {{"name", inventory.cpuName},
                 {"logical_cpus", inventory.logicalCpuCount},
                 {"memory_total_bytes", nullptr},
@@ -95,8 +185,8 @@ Json inventoryJson(const MachineInventory& inventory) {
         cpu["memory_available_bytes"] = inventory.hostMemory->memAvailableBytes;
     }
     Json gpus = Json::array();
-    for (const GpuInfo& gpu : inventory.gpus) {
-        gpus.push_back(gpuJson(gpu));
+    for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+        gpus.push_back(gpuJson(inventory.gpus[i], views[i]));
     }
     Json sources = Json::array();
     for (const SourceStatus& source : inventory.sources) {
@@ -125,6 +215,38 @@ std::string heapsText(const GpuInfo& gpu) {
         }
     }
     return text.empty() ? "-" : text;
+}
+
+void printLlamaCpp(std::ostream& out, const MachineInventory& inventory, const Machine& machine,
+                   const std::vector<LlamaCppView>& views) {
+    out << "\nWhat llama.cpp's backend will report as free:\n";
+    for (std::size_t i = 0; i < views.size(); ++i) {
+        out << "  #" << i << " ";
+        if (!views[i].view) {
+            out << inventory.gpus[i].name << ": not used. " << views[i].notUsedReason << ".\n";
+            continue;
+        }
+        const BackendMemoryView& view = *views[i].view;
+        out << view.device << ": " << formatMiBGrouped(view.reportedFreeBytes) << " free ("
+            << (view.freeObserved ? "reported by the driver now" : "predicted")
+            << "), LlamaFit plans against " << formatMiBGrouped(view.planLimitBytes) << "\n";
+        if (viewDiffers(view)) {
+            out << "     " << view.explanation << ".\n";
+        }
+    }
+    if (machine.gpus.empty()) {
+        out << "  CPU: " << backendMemoryView(machine).explanation << ".\n";
+    }
+}
+
+void printBandwidth(std::ostream& out, const Result<BandwidthMeasurement>& bandwidth) {
+    if (!bandwidth) {
+        out << "Host memory bandwidth: not measured (" << bandwidth.error().message << ")\n";
+        return;
+    }
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.1f GB/s", static_cast<double>(bandwidth->bytesPerSecond) / 1e9);
+    out << "Host memory bandwidth: " << figure << " measured (" << bandwidth->method << ")\n";
 }
 
 void printText(const MachineInventory& inventory, std::ostream& out) {
@@ -185,6 +307,7 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
     Result<CliOptions> options = splitCliOptions(args, {{"--json"},
                                                         {"--no-vulkan"},
                                                         {"--no-nvml"},
+                                                        {"--bandwidth"},
                                                         {"--proc-dir", true},
                                                         {"--drm-dir", true},
                                                         {"--help"},
@@ -214,10 +337,22 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
         probe.drmClassDir = *dir;
     }
     const MachineInventory inventory = probeMachine(probe);
+    const Machine machine = machineFromInventory(inventory);
+    const std::vector<LlamaCppView> views = llamaCppViews(inventory, machine);
+    std::optional<Result<BandwidthMeasurement>> bandwidth;
+    if (options->has("--bandwidth")) {
+        bandwidth = measureHostBandwidth();
+    }
     if (json) {
-        io.out << inventoryJson(inventory).dump(2) << "\n";
+        Json out = inventoryJson(inventory, views);
+        out["host"] = hostJson(machine, bandwidth);
+        io.out << out.dump(2) << "\n";
     } else {
         printText(inventory, io.out);
+        printLlamaCpp(io.out, inventory, machine, views);
+        if (bandwidth) {
+            printBandwidth(io.out, *bandwidth);
+        }
     }
     return kExitOk;
 }

@@ -29,6 +29,7 @@ constexpr std::array kCommands{
     Command{"machines", llamafit::runMachinesCommand, "list the built-in machine profiles (usable as --machine ID)"},
     Command{"plan", llamafit::runPlanCommand, "place an estimate on a machine's memory pools; BIOS split advice"},
     Command{"export", llamafit::runExportCommand, "launch as sh/.bat script, preset INI, llama-swap entry"},
+    Command{"launch", llamafit::runLaunchCommand, "start llama-server, watch it live, stop on Ctrl-C"},
 };
 
 void printUsage(std::ostream& out) {

@@ -1,14 +1,19 @@
 // `llamafit-cli plan`: the estimate for -m MODEL and the llama-server flags, placed on a
-// machine's memory pools (--machine), with the backend's view of free memory, the decode-speed
-// bound and, for an APU, the BIOS split advice.
+// machine's memory pools, with the backend's view of free memory, the decode-speed bound and,
+// for an APU, the BIOS split advice. The machine is --machine's, or else the one the app starts
+// on (chooseStartMachine): the detected machine when discovery finds a GPU, the EVO-X2 profile
+// when it does not; the output says which and why.
 
 #include "app/cli/commands.h"
 
 #include "app/cli/modelsource.h"
 #include "app/cli/planoutput.h"
 #include "core/machine/carveoutchoices.h"
+#include "core/machine/machinefrominventory.h"
 #include "core/machine/machineprofile.h"
 #include "core/sizing/estimator.h"
+#include "core/system/bandwidthprobe.h"
+#include "core/system/deviceprobe.h"
 
 #include <algorithm>
 #include <ostream>
@@ -19,7 +24,8 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: llamafit-cli plan [--json] -m MODEL [llama-server flags] [--machine ID|FILE.json]
-                        [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS]
+                        [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS] [--bandwidth]
+                        [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
 
 Places what llama-server 0.7.0 would allocate for MODEL on a machine's real memory pools: a
 discrete GPU's VRAM, or an APU's BIOS carve-out and system RAM (one physical memory), with the
@@ -30,19 +36,80 @@ the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
   -m, --model MODEL      a GGUF file or a built-in card id ('llamafit-cli cards')
   llama-server flags     as for 'estimate' (-c, -np, -ctk, -ctv, -ngl, -lm, -cram, -ctxcp, ...)
   --machine ID|FILE      a built-in profile ('llamafit-cli machines') or a profile JSON file;
-                         default: gmktec-evo-x2-64gb-32-32 (the seed's machine)
+                         default: this machine as 'devices' finds it when it has a GPU, else
+                         gmktec-evo-x2-64gb-32-32 (the seed's machine); the output says which
   --carve-outs LIST      BIOS carve-out sizes to compare, in GiB (default: the profile's list)
   --margin-mib N         headroom each pool must keep (default 1024, llama.cpp's --fit-target)
   --fill TOKENS          KV fill for the decode estimate (default: a full slot)
+  --bandwidth            measure host memory bandwidth (about 0.3 s) for a detected CPU-only or
+                         APU machine without a known figure
+  --no-vulkan, --no-nvml, --proc-dir DIR, --drm-dir DIR
+                         device discovery as in 'devices' (without --machine)
   --json                 machine-readable output (stable fields; see docs)
 
 Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or
 machine profile (the message names it).
 )";
 
+struct ChosenMachine {
+    Machine machine;
+    std::string because;
+};
+
+// --machine, or the machine the app would start on (machineprofile.h chooseStartMachine).
+Result<ChosenMachine> chooseMachine(const CliOptions& options) {
+    if (const std::optional<std::string> name = options.value("--machine")) {
+        Result<Machine> machine = resolveMachine(*name);
+        if (!machine) {
+            return machine.error();
+        }
+        return ChosenMachine{*machine, "--machine " + *name};
+    }
+    DeviceProbeOptions probe;
+    probe.vulkan = !options.has("--no-vulkan");
+    if (options.has("--no-nvml")) {
+        probe.nvmlLibrary.reset();
+    }
+    if (std::optional<std::string> dir = options.value("--proc-dir")) {
+        probe.procDir = *dir;
+    }
+    if (std::optional<std::string> dir = options.value("--drm-dir")) {
+        probe.drmClassDir = *dir;
+    }
+    const MachineInventory inventory = probeMachine(probe);
+    ChosenMachine chosen{chooseStartMachine(inventory), ""};
+    if (inventoryHasGpu(inventory)) {
+        std::string gpus;
+        for (const MachineGpu& gpu : chosen.machine.gpus) {
+            gpus += (gpus.empty() ? "" : ", ") + gpu.model;
+        }
+        chosen.because = "detected: device discovery found a GPU llama.cpp can use (" + gpus + ")";
+        if (options.has("--bandwidth")) {
+            Result<BandwidthMeasurement> bandwidth = measureHostBandwidth();
+            if (bandwidth) {
+                applyMeasuredBandwidth(chosen.machine, bandwidth->bytesPerSecond, bandwidth->method);
+            } else {
+                chosen.machine.notes.push_back("bandwidth not measured: " + bandwidth.error().message);
+            }
+        }
+        return chosen;
+    }
+    std::string cpuDevices;
+    for (const GpuInfo& gpu : inventory.gpus) {
+        if (gpu.type == GpuType::Cpu) {
+            cpuDevices += (cpuDevices.empty() ? "" : ", ") + gpu.name;
+        }
+    }
+    chosen.because = "device discovery found no GPU" +
+                     (cpuDevices.empty() ? std::string()
+                                         : " (" + cpuDevices + " is a CPU-type Vulkan device, not a GPU)") +
+                     ", so the plan is for the built-in " + chosen.machine.id +
+                     " profile (the seed's machine); choose another with --machine";
+    return chosen;
+}
+
 Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& options) {
-    const std::string machineName = options.value("--machine").value_or(std::string(defaultMachineId()));
-    Result<Machine> machine = resolveMachine(machineName);
+    Result<ChosenMachine> machine = chooseMachine(options);
     if (!machine) {
         return machine.error();
     }
@@ -76,7 +143,8 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     }
 
     PlanResult plan;
-    plan.machine = *machine;
+    plan.machine = machine->machine;
+    plan.chosenBecause = machine->because;
     Result<MemoryEstimate> estimate =
         estimateMemory(request.model.info, request.args.settings, sizingGpus(plan.machine));
     if (!estimate) {
@@ -115,7 +183,12 @@ int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
                                                         {"--machine", true},
                                                         {"--carve-outs", true},
                                                         {"--margin-mib", true},
-                                                        {"--fill", true}});
+                                                        {"--fill", true},
+                                                        {"--bandwidth"},
+                                                        {"--no-vulkan"},
+                                                        {"--no-nvml"},
+                                                        {"--proc-dir", true},
+                                                        {"--drm-dir", true}});
     if (!options) {
         return reportError(io, options.error(), false);
     }

@@ -159,7 +159,8 @@ Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const Plan
     json["machine"] = {{"id", plan.machine.id},
                        {"name", plan.machine.name},
                        {"os", osKindName(plan.machine.os)},
-                       {"apu", isApu(plan.machine)}};
+                       {"apu", isApu(plan.machine)},
+                       {"chosen_because", plan.chosenBecause}};
     json["settings"] = {{"args", toServerArgs(args.settings)}};
     json["verdict"] = fitVerdictName(plan.usage.verdict);
     json["margin_bytes"] = plan.usage.marginBytes;
@@ -202,6 +203,9 @@ void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServ
     const ResolvedContext& c = plan.estimate.context;
     out << "Model     " << modelLine(model) << "\n";
     out << "Machine   " << plan.machine.name << " (" << plan.machine.id << ")\n";
+    if (!plan.chosenBecause.empty()) {
+        out << "          chosen: " << plan.chosenBecause << "\n";
+    }
     out << "Flags     " << (serverArgs.empty() ? "(llama-server defaults)" : joinArgs(serverArgs)) << "\n";
     out << "Context   n_ctx = " << c.nCtx << ", n_ctx_seq = " << c.nCtxSeq << ", n_seq_max = " << c.nSeqMax
         << ", flash_attn = " << (c.flashAttention ? "on" : "off") << "\n\n";

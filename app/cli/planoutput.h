@@ -3,7 +3,7 @@
 // on a machine's memory pools, the backend's own view of free memory, the decode-speed bound and,
 // for an APU, the BIOS split advice. JSON is a STABLE interface (fields only added; bytes as
 // integers):
-//   plan: {model, machine{id, name, os, apu}, settings.args, verdict, margin_bytes,
+//   plan: {model, machine{id, name, os, apu, chosen_because}, settings.args, verdict, margin_bytes,
 //     pools[{name, kind, capacity_bytes (null if unknown), at_load_bytes, up_to_bytes,
 //       llama_at_load_bytes, headroom_bytes, worst_headroom_bytes, unbounded, verdict,
 //       terms[{label, bytes, up_to, unbounded, reservation, rule}]}],
@@ -26,12 +26,14 @@
 
 #include <iosfwd>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llamafit {
 
 struct PlanResult {
     Machine machine;
+    std::string chosenBecause; // "--machine ID", or why the detected / EVO-X2 machine was chosen
     MemoryEstimate estimate;
     PoolUsage usage;
     std::vector<BackendMemoryView> backend;

@@ -16,6 +16,8 @@ constexpr std::uint32_t kNvidiaVendor = 0x10de;
 // Below this a carve-out is the "minimal" Linux set-up whose GPU works from GTT
 // (lhl/strix-halo-testing: BIOS GPU memory at the minimum, GTT raised with ttm.pages_limit).
 constexpr std::uint64_t kMinimalCarveOutBytes = 2 * kGiB;
+constexpr const char* kBandwidthUnknownNote =
+    "memory bandwidth unknown: choose a profile for the speed estimate";
 
 bool usable(const GpuInfo& gpu) {
     return gpu.type != GpuType::Cpu;
@@ -168,6 +170,44 @@ void addIntegrated(Machine& machine, const MachineInventory& inventory, const Gp
 
 } // namespace
 
+std::vector<std::optional<std::size_t>> machineGpuIndices(const MachineInventory& inventory) {
+    // The same choice machineFromInventory() makes: the first integrated GPU alone when there is
+    // no discrete one, else every usable non-integrated GPU in inventory order.
+    std::vector<std::optional<std::size_t>> indices(inventory.gpus.size());
+    const bool hasDiscrete =
+        std::any_of(inventory.gpus.begin(), inventory.gpus.end(),
+                    [](const GpuInfo& gpu) { return usable(gpu) && gpu.type != GpuType::Integrated; });
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+        const GpuInfo& gpu = inventory.gpus[i];
+        if (!usable(gpu)) {
+            continue;
+        }
+        if (hasDiscrete ? gpu.type != GpuType::Integrated : (gpu.type == GpuType::Integrated && next == 0)) {
+            indices[i] = next++;
+        }
+    }
+    return indices;
+}
+
+bool applyMeasuredBandwidth(Machine& machine, std::uint64_t bytesPerSecond, const std::string& method) {
+    if (bytesPerSecond == 0 || machine.bandwidthBytesPerSecond) {
+        return false;
+    }
+    const bool cpuOnly = machine.gpus.empty();
+    if (!cpuOnly && !isApu(machine)) {
+        return false;
+    }
+    machine.bandwidthBytesPerSecond = bytesPerSecond;
+    machine.bandwidthSource = "measured on this machine by the CPU (" + method + ")" +
+                              (cpuOnly ? "" : "; the iGPU usually reads the same memory faster");
+    const auto unknown = std::find(machine.notes.begin(), machine.notes.end(), kBandwidthUnknownNote);
+    if (unknown != machine.notes.end()) {
+        machine.notes.erase(unknown);
+    }
+    return true;
+}
+
 bool inventoryHasGpu(const MachineInventory& inventory) {
     return std::any_of(inventory.gpus.begin(), inventory.gpus.end(), usable);
 }
@@ -213,7 +253,7 @@ Machine machineFromInventory(const MachineInventory& inventory) {
         }
     }
     if (!machine.bandwidthBytesPerSecond) {
-        machine.notes.push_back("memory bandwidth unknown: choose a profile for the speed estimate");
+        machine.notes.push_back(kBandwidthUnknownNote);
     }
     return machine;
 }

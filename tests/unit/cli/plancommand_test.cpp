@@ -44,7 +44,9 @@ PlanRun runCli(const std::string& arguments) {
     return run;
 }
 
-constexpr const char* kSeed = "plan --json -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0";
+constexpr const char* kSeedFlags = "plan --json -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0";
+// The seed's machine named explicitly, so the tests do not depend on what this machine has.
+const std::string kSeed = std::string(kSeedFlags) + " --machine gmktec-evo-x2-64gb-32-32";
 
 TEST(PlanCommand, MachinesListsTheBuiltins) {
     const PlanRun run = runCli("machines --json");
@@ -77,7 +79,8 @@ TEST(PlanCommand, SeedPlanFitsAndRecommends32Of32) {
     EXPECT_GT(json["decode"]["tokens_per_second"].get<double>(), 53.6);
     EXPECT_TRUE(json["estimate"].contains("devices"));
 
-    const PlanRun text = runCli("plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0");
+    const PlanRun text = runCli(
+        "plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0 --machine gmktec-evo-x2-64gb-32-32");
     EXPECT_EQ(text.exitCode, 0);
     EXPECT_NE(text.text.find("current, recommended"), std::string::npos) << text.text;
     EXPECT_NE(text.text.find("Verdict   fits"), std::string::npos);
@@ -89,17 +92,68 @@ TEST(PlanCommand, MachineFromAProfileFileAndTypedCarveOuts) {
     Machine machine = *findBuiltinMachine("gmktec-evo-x2-64gb-32-32");
     machine.id = "my-box";
     ASSERT_TRUE(saveMachineProfile(machine, path.string()).ok());
-    const PlanRun run =
-        runCli(std::string(kSeed) + " --machine '" + path.string() + "' --carve-outs 24,40 --margin-mib 512");
+    const PlanRun run = runCli(std::string(kSeedFlags) + " --machine '" + path.string() +
+                               "' --carve-outs 24,40 --margin-mib 512");
     std::filesystem::remove(path);
     ASSERT_EQ(run.exitCode, 0) << run.text;
     EXPECT_EQ(run.json["machine"]["id"], "my-box");
+    EXPECT_EQ(run.json["machine"]["chosen_because"], "--machine " + path.string());
     EXPECT_EQ(run.json["margin_bytes"].get<std::uint64_t>(), 512 * kMiB);
     EXPECT_EQ(run.json["bios_split"]["splits"].size(), 3u);
 }
 
+// Without --machine, plan runs device discovery like `devices` and takes the detected machine
+// when it has a GPU llama.cpp can use, else the EVO-X2 profile; it says which and why. On a
+// machine whose only Vulkan device is lavapipe (CI) that is the EVO-X2 profile.
+TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
+    const PlanRun devices = runCli("devices --json");
+    ASSERT_EQ(devices.exitCode, 0) << devices.text;
+    bool hasGpu = false;
+    std::string cpuDevice;
+    for (const Json& gpu : devices.json["gpus"]) {
+        hasGpu = hasGpu || gpu["llama_cpp"]["used"].get<bool>();
+        if (gpu["type"] == "cpu") {
+            cpuDevice = gpu["name"].get<std::string>();
+        }
+    }
+    const PlanRun run = runCli(kSeedFlags);
+    ASSERT_EQ(run.exitCode, 0) << run.text;
+    const std::string because = run.json["machine"]["chosen_because"].get<std::string>();
+    if (hasGpu) {
+        EXPECT_EQ(run.json["machine"]["id"], "detected");
+        EXPECT_NE(because.find("detected"), std::string::npos) << because;
+    } else {
+        EXPECT_EQ(run.json["machine"]["id"], defaultMachineId());
+        EXPECT_NE(because.find("found no GPU"), std::string::npos) << because;
+        EXPECT_NE(because.find(std::string(defaultMachineId())), std::string::npos) << because;
+        if (!cpuDevice.empty()) {
+            EXPECT_NE(because.find(cpuDevice + " is a CPU-type Vulkan device"), std::string::npos) << because;
+        }
+        EXPECT_EQ(run.json["bios_split"]["recommended_carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
+    }
+    const PlanRun text = runCli("plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0");
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_NE(text.text.find("          chosen: " + because), std::string::npos) << text.text;
+}
+
+// Discovery pointed at the EVO-X2 fixture tree (amdgpu sysfs only): a GPU is found, so the plan
+// is for the detected machine, and the output says so.
+TEST(PlanCommand, DetectedMachineFromAFixtureTree) {
+    const std::filesystem::path machine =
+        std::filesystem::path(__FILE__).parent_path() / "../../data/sysfs/evo-x2-64g-32-32";
+    const PlanRun run =
+        runCli(std::string(kSeedFlags) + " --no-vulkan --no-nvml --proc-dir '" + (machine / "proc").string() +
+               "' --drm-dir '" + (machine / "sys/class/drm").string() + "'");
+    ASSERT_EQ(run.exitCode, 0) << run.text;
+    EXPECT_EQ(run.json["machine"]["id"], "detected");
+    const std::string because = run.json["machine"]["chosen_because"].get<std::string>();
+    EXPECT_NE(because.find("found a GPU"), std::string::npos) << because;
+    EXPECT_NE(because.find("amdgpu card1"), std::string::npos) << because;
+    ASSERT_FALSE(run.json["pools"].empty());
+}
+
 TEST(PlanCommand, ErrorsAreNamed) {
-    PlanRun run = runCli(std::string(kSeed) + " --machine no-such-box 2>/dev/null");
+    PlanRun run = runCli(std::string(kSeedFlags) + " --machine no-such-box 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "machine.unknown-profile");
     run = runCli(std::string(kSeed) + " --gpu cuda=8192 2>/dev/null");
@@ -108,7 +162,7 @@ TEST(PlanCommand, ErrorsAreNamed) {
     run = runCli(std::string(kSeed) + " --carve-outs 16GB 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "machine.bad-value");
-    run = runCli(std::string(kSeed) + " --machine cpu-only --carve-outs 16 2>/dev/null");
+    run = runCli(std::string(kSeedFlags) + " --machine cpu-only --carve-outs 16 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "cli.bad-value");
 }

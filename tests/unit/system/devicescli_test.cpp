@@ -104,6 +104,83 @@ TEST(DevicesCli, TextOutputNamesDevicesAndSources) {
     EXPECT_NE(run.out.find("proc-meminfo"), std::string::npos);
 }
 
+// lavapipe is a CPU-type Vulkan device: llama.cpp does not use it, and with no GPU its backend
+// sizes against host memory; --bandwidth adds a measured figure, and without it none is shown.
+TEST(DevicesCli, LlamaCppViewOfLavapipeAndHost) {
+    const CliRun run = runCli("devices --json");
+    ASSERT_EQ(run.exitCode, 0) << run.out;
+    const Json json = Json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << run.out;
+    bool anyUsed = false;
+    for (const Json& gpu : json.at("gpus")) {
+        const Json& llama = gpu.at("llama_cpp");
+        anyUsed = anyUsed || llama.at("used").get<bool>();
+        EXPECT_FALSE(llama.at("explanation").get<std::string>().empty()) << llama.dump();
+        if (gpu.at("type") == "cpu") {
+            EXPECT_FALSE(llama.at("used").get<bool>());
+            EXPECT_TRUE(llama.at("reported_free_bytes").is_null());
+            EXPECT_NE(llama.at("explanation").get<std::string>().find("CPU-type"), std::string::npos);
+        }
+    }
+    const Json& host = json.at("host");
+    EXPECT_TRUE(host.at("measured_bandwidth_bytes_per_s").is_null());
+    // With no GPU llama.cpp uses, the host's view is there, and only then.
+    EXPECT_EQ(host.at("llama_cpp").is_null(), anyUsed) << host.dump();
+    if (!anyUsed) {
+        EXPECT_EQ(host.at("llama_cpp").at("device"), "CPU");
+        EXPECT_LE(host.at("llama_cpp").at("plan_limit_bytes").get<std::uint64_t>(),
+                  json.at("cpu").at("memory_total_bytes").get<std::uint64_t>());
+    }
+    const CliRun text = runCli("devices");
+    EXPECT_NE(text.out.find("What llama.cpp's backend will report as free:"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("llvmpipe"), std::string::npos);
+    EXPECT_NE(text.out.find("not used"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("Host memory bandwidth"), std::string::npos);
+}
+
+TEST(DevicesCli, BandwidthIsMeasuredOnlyWhenAsked) {
+    const CliRun run = runCli("devices --json --bandwidth --no-vulkan --no-nvml");
+    ASSERT_EQ(run.exitCode, 0) << run.out;
+    const Json json = Json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << run.out;
+    const Json& host = json.at("host");
+    ASSERT_TRUE(host.at("measured_bandwidth_bytes_per_s").is_number_unsigned()) << host.dump();
+    const auto bytesPerSecond = host.at("measured_bandwidth_bytes_per_s").get<std::uint64_t>();
+    EXPECT_GT(bytesPerSecond, 100'000'000u);
+    EXPECT_LT(bytesPerSecond, 10'000'000'000'000u);
+    EXPECT_NE(host.at("bandwidth_method").get<std::string>().find("MiB"), std::string::npos);
+    const CliRun text = runCli("devices --bandwidth --no-vulkan --no-nvml");
+    EXPECT_NE(text.out.find("Host memory bandwidth: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(" GB/s measured ("), std::string::npos) << text.out;
+}
+
+// The EVO-X2 fixture without Vulkan: the amdgpu card is all discovery knows, llama.cpp would
+// see its VRAM less what is in use, and that is what LlamaFit plans against (nothing to explain).
+TEST(DevicesCli, LlamaCppViewOnAFixtureMachine) {
+    const std::string machine = std::string(LLAMAFIT_TEST_SYSFS_DIR) + "/evo-x2-64g-32-32";
+    const std::string args =
+        "--no-vulkan --no-nvml --proc-dir " + machine + "/proc --drm-dir " + machine + "/sys/class/drm";
+    const CliRun run = runCli("devices --json " + args);
+    ASSERT_EQ(run.exitCode, 0) << run.out;
+    const Json json = Json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << run.out;
+    ASSERT_EQ(json.at("gpus").size(), 1u);
+    const Json& gpu = json.at("gpus")[0];
+    const Json& llama = gpu.at("llama_cpp");
+    ASSERT_TRUE(llama.at("used").get<bool>()) << llama.dump();
+    EXPECT_EQ(llama.at("device"), "Vulkan0");
+    const std::uint64_t free = gpu.at("amdgpu").at("vram_total_bytes").get<std::uint64_t>() -
+                               gpu.at("amdgpu").at("vram_used_bytes").get<std::uint64_t>();
+    EXPECT_EQ(llama.at("reported_free_bytes").get<std::uint64_t>(), free);
+    EXPECT_EQ(llama.at("plan_limit_bytes").get<std::uint64_t>(), free);
+    EXPECT_FALSE(llama.at("free_observed").get<bool>());
+    EXPECT_FALSE(llama.at("differs").get<bool>());
+    EXPECT_TRUE(json.at("host").at("llama_cpp").is_null());
+    const CliRun text = runCli("devices " + args);
+    EXPECT_NE(text.out.find("#0 Vulkan0: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("predicted"), std::string::npos) << text.out;
+}
+
 TEST(DevicesCli, RejectsUnknownArguments) {
     EXPECT_EQ(runCli("devices --json extra").exitCode, 2);
     EXPECT_EQ(runCli("devices --drm-dir").exitCode, 2);

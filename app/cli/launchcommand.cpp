@@ -1,0 +1,264 @@
+// `llamafit-cli launch`: starts llama-server for -m MODEL and the given flags through
+// ServerProcess, prints each state change and a status line per second (ServerProbe), stops
+// the server cleanly on Ctrl-C, and on failure prints the diagnosis and exits non-zero.
+
+#include "app/cli/commands.h"
+
+#include "core/sizing/serverargs.h"
+#include "core/sizing/serverflagtable.h"
+#include "core/system/serverprobe.h"
+#include "core/system/serverprocess.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+#ifndef Q_OS_WIN
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+namespace llamafit {
+
+namespace {
+
+constexpr int kExitServerFailed = 1;
+
+constexpr const char* kUsage =
+    R"(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any]
+
+Starts llama-server for MODEL with the given flags, bound to 127.0.0.1 with --metrics and
+-lv 4, prints its state changes and a status line each second (per-slot and total decode
+tokens/s, resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s).
+
+  -m, --model MODEL    the GGUF file to serve
+  llama-server flags   as for `estimate`; memory settings are re-spelled for 0.7.0, the
+                       rest are passed on as given
+  --server PATH        the llama-server program (default: $LLAMAFIT_LLAMA_SERVER, else
+                       llama-server on PATH)
+  --port N|any         port (default any: a free one)
+
+Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage.
+)";
+
+// The flags that are not ServerSettings (-t 8, --alias x, ...), copied with their values;
+// the settings themselves are re-spelled by toServerArgs(). -m is passed separately.
+std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& word = words[i];
+        const std::size_t equals = word.find('=');
+        const ServerFlagInfo* info = findServerFlag(std::string_view(word).substr(0, equals));
+        if (info == nullptr) {
+            if (word == "-m" || word == "--model") {
+                ++i;
+            }
+            continue;
+        }
+        kept.push_back(word);
+        const int values = equals == std::string::npos ? info->valueCount : 0;
+        for (int v = 0; v < values && i + 1 < words.size(); ++v) {
+            kept.push_back(words[++i]);
+        }
+    }
+    return kept;
+}
+
+bool hasFlag(const std::vector<std::string>& words, std::initializer_list<std::string_view> spellings) {
+    for (const std::string& word : words) {
+        const std::string_view name = std::string_view(word).substr(0, word.find('='));
+        for (std::string_view spelling : spellings) {
+            if (name == spelling) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+#ifndef Q_OS_WIN
+// Self-pipe: the signal handler only writes a byte; the event loop does the stopping.
+int g_signalPipe[2] = {-1, -1};
+void onSignal(int) {
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
+}
+#endif
+
+std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
+    std::ostringstream line;
+    line << ServerProcess::stateName(process.state());
+    if (probe != nullptr && !probe->slotThroughputs().empty()) {
+        line << " | slots";
+        double total = 0;
+        for (const SlotThroughput& slot : probe->slotThroughputs().latest().value) {
+            line << ' ' << slot.id << ':' << static_cast<int>(slot.tokensPerSecond + 0.5);
+            total += slot.tokensPerSecond;
+        }
+        line << " t/s | total " << static_cast<int>(total + 0.5) << " t/s";
+    }
+    if (probe != nullptr && !probe->processRss().empty()) {
+        line << " | rss " << formatMiB(probe->processRss().latest().value) << " MiB";
+    }
+    return line.str();
+}
+
+} // namespace
+
+int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    Result<CliOptions> options =
+        splitCliOptions(args, {{"--server", true}, {"--port", true}, {"--help"}, {"-h"}});
+    if (!options) {
+        return reportError(io, options.error(), false);
+    }
+    if (options->has("--help") || options->has("-h")) {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    Result<ParsedServerArgs> parsed = parseServerArgs(options->rest);
+    if (!parsed) {
+        return reportError(io, parsed.error(), false);
+    }
+    if (parsed->model.empty()) {
+        return reportError(io, makeError("cli.missing-model", "-m MODEL is required"), false);
+    }
+    std::uint16_t port = 0;
+    const std::string portText = options->value("--port").value_or("any");
+    if (portText != "any") {
+        const auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
+        if (ec != std::errc{} || end != portText.data() + portText.size() || port == 0) {
+            return reportError(
+                io, makeError("cli.bad-value", "--port must be 1-65535 or any, not '" + portText + "'"),
+                false);
+        }
+    }
+    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
+    const std::string server =
+        options->value("--server")
+            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+
+    std::vector<std::string> argv{"-m", parsed->model};
+    for (std::string& word : toServerArgs(parsed->settings)) {
+        argv.push_back(std::move(word));
+    }
+    const std::vector<std::string> extra = passThroughFlags(options->rest);
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    if (!hasFlag(extra, {"--host"})) {
+        argv.insert(argv.end(), {"--host", "127.0.0.1"});
+    }
+    if (port != 0) {
+        argv.insert(argv.end(), {"--port", std::to_string(port)});
+    }
+    if (!hasFlag(extra, {"--metrics"})) {
+        argv.push_back("--metrics");
+    }
+    if (!hasFlag(extra, {"-lv", "--verbosity", "--log-verbosity"})) {
+        argv.insert(argv.end(), {"-lv", "4"}); // the buffer-size lines appear only at -lv 4
+    }
+    QStringList qargs;
+    for (const std::string& word : argv) {
+        qargs << QString::fromStdString(word);
+    }
+
+    int qtArgc = 1;
+    char qtName[] = "llamafit-cli";
+    char* qtArgv[] = {qtName, nullptr};
+    std::unique_ptr<QCoreApplication> ownApp;
+    if (QCoreApplication::instance() == nullptr) {
+        ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
+    }
+
+    ServerProcess process;
+    ServerProcess::Timing timing;
+    timing.loadLimit = ServerProcess::loadLimitForModel(
+        static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(parsed->model)).size()));
+    process.setTiming(timing);
+    std::unique_ptr<ServerProbe> probe;
+    int exitCode = kExitOk;
+
+    QObject::connect(&process, &ServerProcess::stateChanged, [&](ServerProcess::State state) {
+        io.out << "state: " << ServerProcess::stateName(state);
+        if (state == ServerProcess::State::Starting) {
+            io.out << " (" << server << ", " << process.baseUrl().toString().toStdString() << ")";
+        }
+        io.out << std::endl;
+        if (state == ServerProcess::State::Ready && !probe) {
+            probe = std::make_unique<ServerProbe>(process.baseUrl());
+            probe->setProcessId(process.processId());
+            QObject::connect(probe.get(), &ServerProbe::sampled, &process,
+                             [&] { process.setGenerating(probe->anySlotBusy()); });
+            probe->start();
+        }
+        if (state == ServerProcess::State::Stopping && probe) {
+            probe->stop();
+        }
+        if (state == ServerProcess::State::Stopped) {
+            QCoreApplication::exit(exitCode);
+        }
+    });
+    QObject::connect(&process, &ServerProcess::failed, [&](const LaunchFailure& failure) {
+        io.err << "llamafit-cli: llama-server failed: " << launchFailureName(failure.reason) << "\n"
+               << failure.message << "\n";
+        for (const std::string& line : failure.evidence) {
+            io.err << "  > " << line << "\n";
+        }
+        exitCode = kExitServerFailed;
+        QCoreApplication::exit(exitCode);
+    });
+
+    QTimer statusTimer;
+    QObject::connect(&statusTimer, &QTimer::timeout, [&] {
+        if (process.state() == ServerProcess::State::Ready ||
+            process.state() == ServerProcess::State::Loading) {
+            io.out << "status: " << statusLine(process, probe.get()) << std::endl;
+        }
+    });
+    statusTimer.start(1000);
+
+#ifndef Q_OS_WIN
+    std::unique_ptr<QSocketNotifier> signalNotifier;
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+        signalNotifier = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
+        QObject::connect(signalNotifier.get(), &QSocketNotifier::activated, [&] {
+            char byte = 0;
+            while (::read(g_signalPipe[0], &byte, 1) == 1) {
+            }
+            io.out << "interrupted: stopping llama-server" << std::endl;
+            if (process.state() == ServerProcess::State::Failed) {
+                QCoreApplication::exit(exitCode);
+            }
+            process.stop();
+        });
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+    }
+#endif
+
+    // Started from inside the loop: an exec failure is reported at once, and exit() only
+    // works on a running loop.
+    QTimer::singleShot(0, &process, [&] { process.start(QString::fromStdString(server), qargs); });
+    const int result = QCoreApplication::exec();
+#ifndef Q_OS_WIN
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    signalNotifier.reset();
+    for (int& fd : g_signalPipe) {
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+#endif
+    return result;
+}
+
+} // namespace llamafit

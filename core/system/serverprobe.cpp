@@ -1,0 +1,185 @@
+#include "core/system/serverprobe.h"
+
+#include "core/system/hostmemory.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+#include <algorithm>
+#include <string_view>
+
+namespace llamafit {
+
+namespace {
+
+constexpr std::chrono::milliseconds kMinimumInterval{50};
+
+double secondsOf(std::chrono::steady_clock::time_point time) {
+    return std::chrono::duration<double>(time.time_since_epoch()).count();
+}
+
+std::string_view viewOf(const QByteArray& bytes) {
+    return std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+} // namespace
+
+ServerProbe::ServerProbe(const QUrl& baseUrl, std::size_t capacity, QObject* parent)
+    : QObject(parent), m_baseUrl(baseUrl), m_network(new QNetworkAccessManager(this)), m_health(capacity),
+      m_slots(capacity), m_metrics(capacity), m_slotRates(capacity), m_totalRates(capacity), m_rss(capacity) {
+    m_network->setProxy(QNetworkProxy::NoProxy); // never route requests to our own child via a proxy
+    connect(&m_timer, &QTimer::timeout, this, &ServerProbe::poll);
+}
+
+ServerProbe::~ServerProbe() {
+    stop();
+}
+
+void ServerProbe::setInterval(std::chrono::milliseconds interval) {
+    m_interval = std::max(interval, kMinimumInterval);
+    if (m_timer.isActive()) {
+        m_timer.start(m_interval);
+    }
+}
+
+void ServerProbe::start() {
+    m_timer.start(m_interval);
+    poll();
+}
+
+void ServerProbe::stop() {
+    m_timer.stop();
+    for (QNetworkReply*& reply : m_inFlight) {
+        if (reply != nullptr) {
+            QNetworkReply* aborted = reply;
+            reply = nullptr; // onReply ignores it now
+            aborted->abort();
+        }
+    }
+}
+
+bool ServerProbe::anySlotBusy() const {
+    if (m_slots.empty()) {
+        return false;
+    }
+    const std::vector<SlotState>& latest = m_slots.latest().value;
+    return std::any_of(latest.begin(), latest.end(), [](const SlotState& slot) { return slot.isProcessing; });
+}
+
+void ServerProbe::poll() {
+    send(Endpoint::Health, QStringLiteral("/health"));
+    if (!m_props) {
+        send(Endpoint::Props, QStringLiteral("/props"));
+    }
+    send(Endpoint::Slots, QStringLiteral("/slots"));
+    send(Endpoint::Metrics, QStringLiteral("/metrics"));
+    if (m_processId) {
+        // Sampled with the requests so a chart can line memory up with the server's activity.
+        const Result<std::uint64_t> rss = readProcessRssBytes(*m_processId);
+        if (rss.ok()) {
+            m_rss.push(std::chrono::steady_clock::now(), *rss);
+        }
+    }
+}
+
+void ServerProbe::send(Endpoint endpoint, const QString& path) {
+    QNetworkReply*& slot = m_inFlight[static_cast<std::size_t>(endpoint)];
+    if (slot != nullptr) {
+        return; // still within its own timeout: do not pile up requests on a slow server
+    }
+    QUrl url = m_baseUrl;
+    url.setPath(path);
+    QNetworkRequest request(url);
+    request.setTransferTimeout(static_cast<int>(m_requestTimeout.count()));
+    QNetworkReply* reply = m_network->get(request);
+    slot = reply;
+    connect(reply, &QNetworkReply::finished, this, [this, endpoint, reply] { onReply(endpoint, reply); });
+}
+
+void ServerProbe::onReply(Endpoint endpoint, QNetworkReply* reply) {
+    reply->deleteLater();
+    QNetworkReply*& slot = m_inFlight[static_cast<std::size_t>(endpoint)];
+    if (slot != reply) {
+        return; // aborted by stop()
+    }
+    slot = nullptr;
+    const int httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    // /health answers 503 while loading; that is a sample, not a failure.
+    const bool answered = httpStatus == 200 || (endpoint == Endpoint::Health && httpStatus == 503);
+    if (!answered) {
+        ++m_failedRequests;
+        emit requestFailed(endpoint, httpStatus != 0 ? QStringLiteral("HTTP %1").arg(httpStatus)
+                                                     : reply->errorString());
+        return;
+    }
+    accept(endpoint, httpStatus, reply->readAll());
+}
+
+void ServerProbe::accept(Endpoint endpoint, int httpStatus, const QByteArray& body) {
+    const auto now = std::chrono::steady_clock::now();
+    Error error;
+    switch (endpoint) {
+    case Endpoint::Health: {
+        Result<HealthStatus> health = parseHealth(httpStatus, viewOf(body));
+        if (!health.ok()) {
+            error = health.error();
+            break;
+        }
+        m_health.push(now, *health);
+        break;
+    }
+    case Endpoint::Props: {
+        Result<ServerProps> props = parsePropsJson(viewOf(body));
+        if (!props.ok()) {
+            error = props.error();
+            break;
+        }
+        m_props = std::move(props).value();
+        break;
+    }
+    case Endpoint::Slots: {
+        Result<std::vector<SlotState>> parsed = parseSlotsJson(viewOf(body));
+        if (!parsed.ok()) {
+            error = parsed.error();
+            break;
+        }
+        if (!m_slots.empty()) {
+            const auto& previous = m_slots.latest();
+            Result<std::vector<SlotThroughput>> rates =
+                slotThroughput(previous.value, secondsOf(previous.time), *parsed, secondsOf(now));
+            if (rates.ok()) {
+                m_slotRates.push(now, std::move(rates).value());
+            }
+        }
+        m_slots.push(now, std::move(parsed).value());
+        break;
+    }
+    case Endpoint::Metrics: {
+        Result<ServerMetrics> metrics = parsePrometheusMetrics(viewOf(body));
+        if (!metrics.ok()) {
+            error = metrics.error();
+            break;
+        }
+        if (!m_metrics.empty()) {
+            const auto& previous = m_metrics.latest();
+            Result<TotalThroughput> rates =
+                totalThroughput(previous.value, secondsOf(previous.time), *metrics, secondsOf(now));
+            if (rates.ok()) {
+                m_totalRates.push(now, std::move(rates).value());
+            }
+        }
+        m_metrics.push(now, std::move(metrics).value());
+        break;
+    }
+    }
+    if (!error.code.empty()) {
+        ++m_failedRequests;
+        emit requestFailed(endpoint, QString::fromStdString(error.code + ": " + error.message));
+        return;
+    }
+    emit sampled(endpoint);
+}
+
+} // namespace llamafit

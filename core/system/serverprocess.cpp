@@ -1,0 +1,398 @@
+#include "core/system/serverprocess.h"
+
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QStandardPaths>
+#include <QTcpServer>
+
+#include "core/server/slotsjson.h"
+
+#include <algorithm>
+
+#if defined(Q_OS_LINUX)
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#elif defined(Q_OS_WIN)
+#include <windows.h>
+#endif
+
+namespace llamafit {
+
+namespace {
+
+// The value of `--flag V` or `--flag=V` in args, empty when absent.
+QString flagValue(const QStringList& args, const QString& flag, bool* present) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args[i] == flag) {
+            *present = true;
+            return i + 1 < args.size() ? args[i + 1] : QString();
+        }
+        if (args[i].startsWith(flag + QLatin1Char('='))) {
+            *present = true;
+            return args[i].mid(flag.size() + 1);
+        }
+    }
+    *present = false;
+    return {};
+}
+
+ExecError execErrorFor(const QString& program) {
+    // QProcess reports both cases as FailedToStart; the classifier names them apart.
+    const QString resolved =
+        program.contains(QLatin1Char('/')) ? program : QStandardPaths::findExecutable(program);
+    if (resolved.isEmpty() || !QFileInfo::exists(resolved)) {
+        return ExecError::Missing;
+    }
+    return ExecError::NotExecutable;
+}
+
+} // namespace
+
+std::chrono::milliseconds ServerProcess::loadLimitForModel(std::uint64_t modelBytes) {
+    constexpr std::uint64_t kBytesPerSecond = 50ull * 1024 * 1024;
+    return std::chrono::seconds(60) + std::chrono::seconds(modelBytes / kBytesPerSecond);
+}
+
+quint16 ServerProcess::pickFreePort() {
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0)) {
+        return 0;
+    }
+    return probe.serverPort();
+}
+
+const char* ServerProcess::stateName(State state) {
+    switch (state) {
+    case State::Stopped:
+        return "stopped";
+    case State::Starting:
+        return "starting";
+    case State::Loading:
+        return "loading";
+    case State::Ready:
+        return "ready";
+    case State::Stopping:
+        return "stopping";
+    case State::Failed:
+        return "failed";
+    }
+    return "unknown";
+}
+
+ServerProcess::ServerProcess(QObject* parent)
+    : QObject(parent), m_environment(QProcessEnvironment::systemEnvironment()),
+      m_network(new QNetworkAccessManager(this)) {
+    qRegisterMetaType<llamafit::LaunchFailure>();
+    // A proxy from the environment must never see requests to our own child.
+    m_network->setProxy(QNetworkProxy::NoProxy);
+    connect(&m_healthTimer, &QTimer::timeout, this, &ServerProcess::pollHealth);
+    m_killTimer.setSingleShot(true);
+    connect(&m_killTimer, &QTimer::timeout, this, [this] {
+        if (m_process != nullptr) {
+            m_process->kill();
+        }
+    });
+#ifdef Q_OS_WIN
+    // Untested (LlamaFit is built and tested on Linux): closing the last handle of this job,
+    // which the kernel does when our process ends in any way, kills every process in it.
+    HANDLE job = CreateJobObjectW(nullptr, nullptr);
+    if (job != nullptr) {
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION info{};
+        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        SetInformationJobObject(job, JobObjectExtendedLimitInformation, &info, sizeof(info));
+        m_job = job;
+    }
+#endif
+}
+
+ServerProcess::~ServerProcess() {
+    if (m_process != nullptr && m_process->state() != QProcess::NotRunning) {
+        // The one blocking wait: the object is going away (usually at app exit) and the child
+        // must be reaped with it. Polite first, so the server can print its exit-time lines.
+        disconnect(m_process, nullptr, this, nullptr);
+        m_process->terminate();
+        const int graceMs = static_cast<int>(std::min<std::int64_t>(m_timing.stopGrace.count(), 3000));
+        if (!m_process->waitForFinished(graceMs)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+#ifdef Q_OS_WIN
+    if (m_job != nullptr) {
+        CloseHandle(static_cast<HANDLE>(m_job));
+    }
+#endif
+}
+
+QUrl ServerProcess::baseUrl() const {
+    // A wildcard bind is reached on loopback.
+    QString host = m_host;
+    if (host == QLatin1String("0.0.0.0")) {
+        host = QStringLiteral("127.0.0.1");
+    } else if (host == QLatin1String("::")) {
+        host = QStringLiteral("::1");
+    }
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(host);
+    url.setPort(m_port);
+    return url;
+}
+
+qint64 ServerProcess::processId() const {
+    return m_process != nullptr ? m_process->processId() : 0;
+}
+
+bool ServerProcess::start(const QString& program, const QStringList& args) {
+    if (m_state != State::Stopped && m_state != State::Failed) {
+        return false;
+    }
+    m_log.clear();
+    m_partialLine.clear();
+    m_failure = LaunchFailure{};
+    m_wasReady = false;
+    m_generating = false;
+    m_program = program;
+    m_arguments = args;
+
+    bool hasHost = false;
+    const QString host = flagValue(args, QStringLiteral("--host"), &hasHost);
+    m_host = hasHost ? host : QStringLiteral("127.0.0.1");
+    if (!hasHost) {
+        m_arguments << QStringLiteral("--host") << m_host;
+    }
+    bool hasPort = false;
+    const QString port = flagValue(args, QStringLiteral("--port"), &hasPort);
+    m_port = hasPort ? port.toUShort() : pickFreePort();
+    if (!hasPort) {
+        m_arguments << QStringLiteral("--port") << QString::number(m_port);
+    }
+
+    if (m_process != nullptr) {
+        m_process->disconnect(this);
+        m_process->deleteLater();
+    }
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process->setProcessEnvironment(m_environment);
+#if defined(Q_OS_LINUX)
+    // Runs in the child between fork and exec (async-signal-safe calls only). The death
+    // signal survives the wrapper script's exec; the getppid check closes the race where
+    // we died before prctl ran.
+    const pid_t parentPid = ::getpid();
+    m_process->setChildProcessModifier([parentPid] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parentPid) {
+            ::_exit(127);
+        }
+    });
+#elif defined(Q_OS_WIN)
+    // CTRL_BREAK can only be sent to a process group (stop()).
+    m_process->setCreateProcessArgumentsModifier(
+        [](QProcess::CreateProcessArguments* arguments) { arguments->flags |= CREATE_NEW_PROCESS_GROUP; });
+    connect(m_process, &QProcess::started, this, [this] {
+        HANDLE child = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE, FALSE,
+                                   static_cast<DWORD>(m_process->processId()));
+        if (child != nullptr && m_job != nullptr) {
+            AssignProcessToJobObject(static_cast<HANDLE>(m_job), child);
+        }
+        if (child != nullptr) {
+            CloseHandle(child);
+        }
+    });
+#endif
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &ServerProcess::readOutput);
+    connect(m_process, &QProcess::errorOccurred, this, &ServerProcess::onErrorOccurred);
+    connect(m_process, &QProcess::finished, this, &ServerProcess::onFinished);
+
+    setState(State::Starting);
+    m_sinceStart.start();
+    m_sinceAnswer.start();
+    m_healthTimer.start(m_timing.healthInterval);
+    // FailedToStart may be reported from inside start(); the state is Starting by then.
+    m_process->start(program, m_arguments);
+    return true;
+}
+
+void ServerProcess::stop() {
+    if (m_state == State::Stopped || m_state == State::Failed || m_state == State::Stopping) {
+        return;
+    }
+    m_healthTimer.stop();
+    if (m_healthReply != nullptr) {
+        m_healthReply->abort();
+    }
+    if (m_process == nullptr || m_process->state() == QProcess::NotRunning) {
+        setState(State::Stopped);
+        return;
+    }
+    setState(State::Stopping);
+    if (m_process->state() == QProcess::Running) {
+#ifdef Q_OS_WIN
+        // Untested here: llama-server handles CTRL_BREAK like SIGINT; terminate() only posts
+        // WM_CLOSE, which a console program ignores.
+        if (!GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(m_process->processId()))) {
+            m_process->terminate();
+        }
+#else
+        m_process->terminate();
+#endif
+        m_killTimer.start(m_timing.stopGrace);
+    } else {
+        m_process->kill();
+    }
+}
+
+void ServerProcess::setState(State state) {
+    if (state == m_state) {
+        return;
+    }
+    m_state = state;
+    emit stateChanged(state);
+}
+
+void ServerProcess::fail(LaunchFailure failure) {
+    m_healthTimer.stop();
+    m_killTimer.stop();
+    if (m_healthReply != nullptr) {
+        m_healthReply->abort();
+    }
+    m_failure = std::move(failure);
+    setState(State::Failed);
+    emit failed(m_failure);
+}
+
+void ServerProcess::readOutput() {
+    const QByteArray data = m_process->readAllStandardOutput();
+    m_log.append(data.constData(), static_cast<std::size_t>(data.size()));
+    m_partialLine.append(data.constData(), static_cast<std::size_t>(data.size()));
+    std::size_t begin = 0;
+    for (std::size_t end = m_partialLine.find('\n'); end != std::string::npos;
+         end = m_partialLine.find('\n', begin)) {
+        std::size_t length = end - begin;
+        if (length > 0 && m_partialLine[end - 1] == '\r') {
+            --length;
+        }
+        emit logLine(QString::fromUtf8(m_partialLine.data() + begin, static_cast<qsizetype>(length)));
+        begin = end + 1;
+    }
+    m_partialLine.erase(0, begin);
+}
+
+void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
+    // Crashes and exits arrive through finished(); only a failed exec ends here.
+    if (error != QProcess::FailedToStart || m_state == State::Failed) {
+        return;
+    }
+    LaunchOutcome outcome;
+    outcome.log = m_log;
+    outcome.execError = execErrorFor(m_program);
+    outcome.execMessage = m_process->errorString().toStdString();
+    fail(classifyLaunchFailure(outcome));
+}
+
+void ServerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
+    readOutput();
+    if (!m_partialLine.empty()) {
+        emit logLine(QString::fromStdString(m_partialLine));
+        m_partialLine.clear();
+    }
+    m_killTimer.stop();
+    m_healthTimer.stop();
+    if (m_state == State::Stopping) {
+        setState(State::Stopped);
+        return;
+    }
+    if (m_state == State::Failed) {
+        m_failure.log = m_log; // the lines printed while it was being killed
+        return;
+    }
+    LaunchOutcome outcome;
+    outcome.log = m_log;
+    outcome.wasReady = m_wasReady;
+    outcome.wasGenerating = m_generating;
+#ifdef Q_OS_WIN
+    outcome.exitCode = exitCode;
+    Q_UNUSED(status);
+#else
+    // Qt on Unix reports the terminating signal's number as the exit code of a CrashExit.
+    if (status == QProcess::CrashExit) {
+        outcome.signal = exitCode;
+    } else {
+        outcome.exitCode = exitCode;
+    }
+#endif
+    fail(classifyLaunchFailure(outcome));
+}
+
+void ServerProcess::pollHealth() {
+    checkHang();
+    if (m_state != State::Starting && m_state != State::Loading && m_state != State::Ready) {
+        return;
+    }
+    if (m_healthReply != nullptr) {
+        return; // the previous request is still within its own timeout
+    }
+    QUrl url = baseUrl();
+    url.setPath(QStringLiteral("/health"));
+    QNetworkRequest request(url);
+    request.setTransferTimeout(static_cast<int>(m_timing.requestTimeout.count()));
+    m_healthReply = m_network->get(request);
+    QNetworkReply* reply = m_healthReply;
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onHealthReply(reply); });
+}
+
+void ServerProcess::onHealthReply(QNetworkReply* reply) {
+    reply->deleteLater();
+    if (reply == m_healthReply) {
+        m_healthReply = nullptr;
+    }
+    const int httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (httpStatus == 0) {
+        return; // refused (not listening yet), timed out, or aborted: no answer
+    }
+    m_sinceAnswer.start();
+    const QByteArray body = reply->readAll();
+    const Result<HealthStatus> health =
+        parseHealth(httpStatus, std::string_view(body.constData(), static_cast<std::size_t>(body.size())));
+    if (!health.ok()) {
+        return;
+    }
+    if (*health == HealthStatus::Ready && (m_state == State::Starting || m_state == State::Loading)) {
+        m_wasReady = true;
+        setState(State::Ready);
+    } else if (*health == HealthStatus::Loading && m_state == State::Starting) {
+        setState(State::Loading);
+    }
+}
+
+void ServerProcess::checkHang() {
+    if (m_process == nullptr || m_process->state() != QProcess::Running) {
+        return;
+    }
+    const bool loadTooLong = (m_state == State::Starting || m_state == State::Loading) &&
+                             m_sinceStart.hasExpired(m_timing.loadLimit.count());
+    const bool silentTooLong =
+        m_state == State::Ready && m_sinceAnswer.hasExpired(m_timing.unresponsiveLimit.count());
+    if (!loadTooLong && !silentTooLong) {
+        return;
+    }
+    LaunchFailure failure;
+    failure.reason = LaunchFailureReason::Hang;
+    const auto limitSeconds =
+        (loadTooLong ? m_timing.loadLimit : m_timing.unresponsiveLimit).count() / 1000.0;
+    failure.message = (loadTooLong ? std::string("llama-server did not become ready within ")
+                                   : std::string("llama-server stopped answering /health for ")) +
+                      QString::number(limitSeconds).toStdString() +
+                      " s while its process was still alive; LlamaFit killed it. The full log is kept.";
+    failure.log = m_log;
+    fail(std::move(failure));
+    m_process->kill(); // a hung (or SIGSTOPped) server does not react to SIGTERM
+}
+
+} // namespace llamafit

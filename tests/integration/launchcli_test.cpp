@@ -1,0 +1,91 @@
+// `llamafit-cli launch` end to end with the real llama-server: Ready, a status line, a clean
+// stop on SIGINT (exit 0); a missing server binary exits 1 with the reason's name. Waits on
+// the CLI's output and exit through QSignalSpy, never on sleeps.
+
+#include "tests/integration/scratchdirectory.h"
+#include "tests/support/llamaserverrun.h"
+#include "tests/support/modelfiles.h"
+
+#include <QDeadlineTimer>
+#include <QProcess>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+namespace llamafit {
+namespace {
+
+class LaunchCliTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto server = test::findLlamaServer();
+        ASSERT_TRUE(server.ok()) << server.error().message;
+        m_server = QString::fromStdString(*server);
+        std::string error;
+        const std::string& directory = test::scratchDirectory(error);
+        ASSERT_FALSE(directory.empty()) << error;
+        m_model = QString::fromStdString(directory + "/launch-tiny.gguf");
+        const auto written = test::writeTinyModel(m_model.toStdString());
+        ASSERT_TRUE(written.ok()) << written.error().message;
+    }
+
+    // The CLI (and with it its server) never outlives a test.
+    void TearDown() override {
+        if (m_cli.state() != QProcess::NotRunning) {
+            m_cli.kill();
+            m_cli.waitForFinished(5000);
+        }
+    }
+
+    // Reads the CLI's stdout until it holds `text` or the CLI exits; returns all read so far.
+    QByteArray readUntil(const QByteArray& text, int timeoutMs) {
+        QSignalSpy output(&m_cli, &QProcess::readyReadStandardOutput);
+        QDeadlineTimer deadline(timeoutMs);
+        m_output += m_cli.readAllStandardOutput();
+        while (!m_output.contains(text) && m_cli.state() != QProcess::NotRunning && !deadline.hasExpired()) {
+            output.wait(500);
+            m_output += m_cli.readAllStandardOutput();
+        }
+        return m_output;
+    }
+
+    QString m_server;
+    QString m_model;
+    QProcess m_cli;
+    QByteArray m_output;
+};
+
+TEST_F(LaunchCliTest, ReadyStatusThenCleanStopOnSigint) {
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("-c"), QStringLiteral("512"), QStringLiteral("--no-warmup"),
+                 QStringLiteral("-t"), QStringLiteral("1")});
+    ASSERT_TRUE(readUntil("status: ready", 60000).contains("status: ready"))
+        << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
+    EXPECT_TRUE(m_output.contains("state: starting"));
+    EXPECT_TRUE(m_output.contains(" t/s"));
+    ASSERT_EQ(::kill(static_cast<pid_t>(m_cli.processId()), SIGINT), 0);
+    if (finished.isEmpty()) {
+        ASSERT_TRUE(finished.wait(15000));
+    }
+    m_output += m_cli.readAllStandardOutput();
+    EXPECT_EQ(m_cli.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(m_cli.exitCode(), 0) << m_output.toStdString();
+    EXPECT_TRUE(m_output.contains("state: stopping\nstate: stopped")) << m_output.toStdString();
+}
+
+TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 QStringLiteral("/nonexistent/llamafit/llama-server")});
+    ASSERT_TRUE(finished.wait(30000));
+    EXPECT_EQ(m_cli.exitCode(), 1);
+    EXPECT_TRUE(m_cli.readAllStandardError().contains("binary-missing"));
+}
+
+} // namespace
+} // namespace llamafit
