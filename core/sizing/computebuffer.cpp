@@ -8,6 +8,8 @@
 // the size of n_embd drops into a hole, a bigger one lands on top.
 #include "core/sizing/computebuffer.h"
 
+#include "core/sizing/kvrotation.h"
+
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -34,44 +36,87 @@ bool hasSharedExperts(const ModelInfo& model) {
     });
 }
 
-// One flag per layer (bytes, not vector<bool>: this walks every tensor of the model).
-std::vector<std::uint8_t> expertLayers(const ModelInfo& model) {
-    std::vector<std::uint8_t> out(model.layers.size(), 0);
+// What the FFN of each layer is made of, from its tensors (one walk over every tensor).
+struct LayerFfn {
+    bool experts = false;         // routed experts (ffn_*_exps)
+    bool gate = false;            // a separate ffn_gate
+    std::uint64_t upRows = 0;     // ne[1] of ffn_up: n_ff, or 2 n_ff when it holds gate and up (Phi-3)
+    std::uint64_t expertRows = 0; // ne[1] * ne[2] of ffn_up_exps: n_ff_exp * n_expert
+};
+
+std::uint64_t rowCount(const TensorSummary& tensor) {
+    const GgmlTypeTraits& traits = ggmlTypeTraits(tensor.type);
+    return tensor.rowValues == 0 ? 0
+                                 : tensor.bytes / traits.bytesPerBlock * traits.blockSize / tensor.rowValues;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::vector<LayerFfn> layerFfns(const ModelInfo& model) {
+    std::vector<LayerFfn> out(model.layers.size());
     for (const auto& tensor : model.tensors) {
-        if (tensor.expert && tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < out.size()) {
-            out[static_cast<std::size_t>(tensor.layer)] = 1;
+        if (tensor.layer < 0 || static_cast<std::size_t>(tensor.layer) >= out.size()) {
+            continue;
+        }
+        LayerFfn& ffn = out[static_cast<std::size_t>(tensor.layer)];
+        ffn.experts = ffn.experts || tensor.expert;
+        if (endsWith(tensor.name, ".ffn_gate.weight")) {
+            ffn.gate = true;
+        } else if (endsWith(tensor.name, ".ffn_up.weight")) {
+            ffn.upRows = rowCount(tensor);
+        } else if (endsWith(tensor.name, ".ffn_up_exps.weight")) {
+            ffn.expertRows = rowCount(tensor);
         }
     }
     return out;
 }
 
+// command-r.cpp, cohere2.cpp, cohere2moe.cpp: attention and FFN read the same norm and are
+// added at the end, so the attention output (n_embd per token) waits through the FFN.
+bool parallelAttentionAndFfn(const ModelInfo& model) {
+    const std::string_view arch = model.architecture;
+    return arch == "command-r" || arch == "cohere2" || arch == "cohere2moe";
+}
+
 // Dense FFN (llm_graph_context::build_ffn): up, gate and the GLU output, n_ff each. They fit the
 // base's holes while n_ff <= n_embd (two of them) or <= 2 n_embd (one). Fitted: 1B 5e+3f,
-// 8B 5e+3f, Gemma-3 5e+3f, n_ff = n_embd 5e+f, n_ff = 1.5/2 n_embd 5e+2f.
+// 8B 5e+3f, Gemma-3 5e+3f, n_ff = n_embd 5e+f, n_ff = 1.5/2 n_embd 5e+2f. Without a gate
+// (Nemotron-H's squared ReLU, GELU MLPs) only up is live, the activation runs in place: 5e+f
+// (measured on nemotron_h with n_ff 6144-21504).
 // MoE (build_moe_ffn): up/gate/GLU of n_used experts (3 u f) land on top, except that without
 // a shared expert they fit the holes while u f <= n_embd; the experts' outputs (u n_embd) reuse
 // the freed up+gate block when u e <= 2 u f. Fitted on qwen35moe (u 4-16, f 128-1024, e 2048/
 // 4096, with a shared expert) and qwen3moe (u 2-8, f 128-2880: Qwen3-30B/235B, gpt-oss shapes).
+// Jamba has no expert_feed_forward_length: its experts' n_ff comes from ffn_up_exps.
 Width feedForwardWidth(const ModelInfo& model) {
     const Width e = model.embeddingLength;
-    const std::vector<std::uint8_t> moe = expertLayers(model);
-    const bool routed = model.expertUsedCount > 0 && model.expertFeedForwardLength > 0;
+    const std::vector<LayerFfn> ffns = layerFfns(model);
+    const bool anyExperts =
+        std::any_of(ffns.begin(), ffns.end(), [](const LayerFfn& f) { return f.experts; });
     // Only MoE blocks read it, and a dense model would scan every tensor name for nothing.
-    const bool shared =
-        routed && std::find(moe.begin(), moe.end(), 1) != moe.end() && hasSharedExperts(model);
+    const bool shared = model.expertUsedCount > 0 && anyExperts && hasSharedExperts(model);
+    const Width parallel = parallelAttentionAndFfn(model) ? e : 0;
     Width widest = 0;
     for (std::size_t il = 0; il < model.layers.size() && il < model.trunkLayerCount(); ++il) {
+        const LayerFfn& ffn = ffns[il];
+        Width expertFf = model.expertFeedForwardLength;
+        if (expertFf == 0 && model.expertCount > 0) {
+            expertFf = ffn.expertRows / model.expertCount;
+        }
         Width width = 0;
-        if (moe[il] && routed) {
-            const Width uf = Width{model.expertUsedCount} * model.expertFeedForwardLength;
+        if (ffn.experts && model.expertUsedCount > 0 && expertFf > 0) {
+            const Width uf = Width{model.expertUsedCount} * expertFf;
             const Width ue = Width{model.expertUsedCount} * e;
             const bool expertsOnTop = uf > e || shared;
             width = 5 * e + (expertsOnTop ? 3 * uf : 0) + (ue > 2 * uf ? ue : 0);
         } else if (const Width f = model.layers[il].feedForwardLength; f > 0) {
-            const Width onTop = f <= e ? 1 : f <= 2 * e ? 2 : 3;
+            const bool ungated = !ffn.gate && ffn.upRows == f;
+            const Width onTop = ungated ? 1 : f <= e ? 1 : f <= 2 * e ? 2 : 3;
             width = 5 * e + onTop * f;
         }
-        widest = std::max(widest, width);
+        widest = std::max(widest, width > 0 ? width + parallel : 0);
     }
     return widest;
 }
@@ -98,10 +143,9 @@ Width attentionWidth(const ModelInfo& model, bool flashAttention) {
     return widest;
 }
 
-// Gated delta net / Mamba-2 block (build_delta_net, build_mamba2_layer): the conv input
-// (d_inner + 2 n_group d_state) twice plus the chunked state work. Fitted on qwen35 and
-// qwen35moe with d_inner 2048-8192 (within 1 %). Other recurrent families (Mamba-1, RWKV,
-// LFM2 short conv) are not calibrated and use the same form with their own widths.
+// Recurrent families without a replay (recurrentcompute.h: RWKV-6, LFM2 short conv, Kimi KDA,
+// PLaMo-2, ...): the gated-delta-net form first fitted on qwen35 (the conv input twice plus the
+// state work), with their own widths; not calibrated.
 Width recurrentWidth(const ModelInfo& model) {
     const Width e = model.embeddingLength;
     bool any = false;
@@ -128,6 +172,13 @@ std::uint64_t maxHeads(const ModelInfo& model, bool swaCache) {
     return heads;
 }
 
+// llama-context.cpp graph_reserve: the worst-case graph has n_ubatch tokens spread over n_seq_max
+// sequences, rounded up to a multiple of n_seq_max ("making n_tokens a multiple of n_seqs").
+std::uint64_t reserveTokens(const ResolvedContext& context) {
+    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
+    return (context.nUbatch + seqs - 1) / seqs * seqs;
+}
+
 std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context) {
     // sched_reserve: n_outputs = min(n_tokens, n_outputs_max) and the server asks for one per slot.
     return std::uint64_t{model.vocabularySize} * std::min(context.nUbatch, context.nOutputs) * 4;
@@ -140,9 +191,12 @@ ComputeWidths computeWidths(const ModelInfo& model) {
     out.feedForward = feedForwardWidth(model);
     out.attentionFlash = attentionWidth(model, true);
     out.attentionNoFlash = attentionWidth(model, false);
-    out.recurrent = recurrentWidth(model);
+    out.recurrentBlock = recurrentBlockShape(model);
+    out.recurrent = out.recurrentBlock.kind == RecurrentBlockKind::None ? recurrentWidth(model) : 0;
     out.fullCacheHeads = maxHeads(model, false);
     out.swaCacheHeads = maxHeads(model, true);
+    out.fullCacheRotation = kvRotationShape(model, false);
+    out.swaCacheRotation = kvRotationShape(model, true);
     for (const auto& layer : model.layers) {
         if (layer.hasKv) {
             out.widestKvRowValues = std::max<std::uint64_t>(
@@ -163,7 +217,7 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
                                    const ServerSettings& settings, const ResolvedContext& context,
                                    const KvPlan& kv, const ComputeDevice& device) {
     ComputeBreakdown out;
-    const std::uint64_t ub = context.nUbatch;
+    const std::uint64_t ub = reserveTokens(context);
     const bool fa = context.flashAttention;
     // Masks: one per cache (iSWA keeps two), [n_kv, n_tokens/n_stream, 1, n_stream], f16 for FA
     // and f32 without (src/llama-graph.cpp build_attn_inp_kv). With several streams n_kv is the
@@ -186,7 +240,9 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     out.feedForwardBytes = perWidth * widths.feedForward;
     out.attentionBytes =
         kv.caches.empty() ? 0 : perWidth * (fa ? widths.attentionFlash : widths.attentionNoFlash) + kqBytes;
-    out.recurrentBytes = perWidth * widths.recurrent;
+    out.recurrentBytes = widths.recurrentBlock.kind != RecurrentBlockKind::None
+                             ? recurrentBlockBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax)
+                             : perWidth * widths.recurrent;
     out.logitsBytes = logitsBytes(model, context);
     // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
     // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).
@@ -194,6 +250,10 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
         out.outputBytes = perWidth * 5 * model.embeddingLength + out.logitsBytes;
     }
     out.inputBytes = ub * 32; // inp_tokens, inp_pos, out_ids ...: the 0.02 MiB at ub 512
+    for (const auto& cache : kv.caches) {
+        out.inputBytes +=
+            kvRotationBytes(cache.swa ? widths.swaCacheRotation : widths.fullCacheRotation, settings);
+    }
 
     // GPU-only terms.
     const bool cudaLike = device.backend == Backend::Cuda || device.backend == Backend::Rocm;
@@ -219,12 +279,12 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
 
 std::uint64_t outputOnlyComputeBytes(const ModelInfo& model, const ResolvedContext& context) {
     // The hidden state of the output tokens, its norm and the logits.
-    return std::uint64_t{context.nUbatch} * 4 * 2 * model.embeddingLength + logitsBytes(model, context);
+    return reserveTokens(context) * 4 * 2 * model.embeddingLength + logitsBytes(model, context);
 }
 
 std::uint64_t inputOnlyComputeBytes(const ModelInfo& model, const ResolvedContext& context) {
     // get_rows(token_embd, tokens) on the CPU: one n_embd row per ubatch token.
-    return std::uint64_t{context.nUbatch} * 4 * model.embeddingLength;
+    return reserveTokens(context) * 4 * model.embeddingLength;
 }
 
 } // namespace llamafit

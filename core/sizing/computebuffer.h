@@ -5,15 +5,19 @@
 //
 //   B (exact):  FA on : n_ubatch * 2 B per KV cell and cache (the f16 KQ mask)
 //               FA off: n_ubatch * 4 B per cell (f32 mask) + n_ubatch * 4 * n_head B (KQ of one layer)
-//   A: activations n_ubatch * 4 B * W floats per token, W the widest of the FFN, attention and
-//      recurrent blocks (widths in computebuffer.cpp), or the logits when they do not fit the
-//      holes the masks leave behind.
+//   A: activations n_ubatch * 4 B * W floats per token, W the widest of the FFN and attention
+//      blocks (widths in computebuffer.cpp), or the logits when they do not fit the holes the
+//      masks leave behind. Recurrent blocks of known families are replayed through ggml-alloc
+//      instead (recurrentcompute.h): their per-slot state copies make the peak depend on
+//      n_ubatch and the slot count in ways no single width follows.
 // GPU terms on top (per backend): CUDA/ROCm f16 copies of a quantized K/V for flash attention,
 // op-offloaded host weights, pipeline-parallel copies of the masks.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
+#include "core/sizing/kvrotation.h"
 #include "core/sizing/memoryestimate.h"
+#include "core/sizing/recurrentcompute.h"
 #include "core/sizing/serversettings.h"
 
 #include <cstdint>
@@ -47,10 +51,13 @@ struct ComputeWidths {
     std::uint64_t feedForward = 0;       // the widest dense-FFN / MoE block
     std::uint64_t attentionFlash = 0;    // the widest attention block with flash attention
     std::uint64_t attentionNoFlash = 0;  // ... without
-    std::uint64_t recurrent = 0;         // gated delta net / SSM block; 0 without recurrent layers
+    std::uint64_t recurrent = 0;         // recurrent block of a family without a replay
+    RecurrentBlockShape recurrentBlock;  // the replayed recurrent block (kind None: `recurrent` applies)
     std::uint64_t fullCacheHeads = 0;    // most heads of a layer in the non-SWA cache (KQ, FA off)
     std::uint64_t swaCacheHeads = 0;     // most heads of a layer in the SWA cache
     std::uint64_t widestKvRowValues = 0; // most n_head_kv * (head_dim_k + head_dim_v) of a KV layer
+    KvRotationShape fullCacheRotation;   // head sizes the K/V rotation of each cache reads
+    KvRotationShape swaCacheRotation;
     bool operator==(const ComputeWidths&) const = default;
 };
 

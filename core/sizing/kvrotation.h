@@ -1,0 +1,26 @@
+#pragma once
+// The Hadamard rotation llama.cpp 0.7.0 (b11669) applies to a quantized K or V cache: each KV
+// cache adds a rotation matrix to the graph inputs (llama-kv-cache.cpp build_input_k_rot /
+// build_input_v_rot), which the compute buffer holds. Used by computebuffer.cpp; bytes.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/serversettings.h"
+
+#include <cstdint>
+
+namespace llamafit {
+
+// The head sizes every layer of one cache shares (llama-kv-cache.cpp n_embd_head_k_all /
+// n_embd_head_v_all); 0 when they differ, and for MLA (no rotation measured there).
+struct KvRotationShape {
+    std::uint32_t keyHeadDim = 0;
+    std::uint32_t valueHeadDim = 0;
+    bool operator==(const KvRotationShape&) const = default;
+};
+
+KvRotationShape kvRotationShape(const ModelInfo& model, bool swaCache);
+
+// The rotation inputs of one cache for the cache types in `settings`.
+std::uint64_t kvRotationBytes(const KvRotationShape& shape, const ServerSettings& settings);
+
+} // namespace llamafit

@@ -1,0 +1,51 @@
+#pragma once
+// The replays behind recurrentcompute.h: one function per llama.cpp graph builder, each walking
+// the tensors of the first block in graph order through AllocatorReplay, as the CPU backend of
+// llama-server 0.7.0 (b11669) plans them. The rules they follow (ggml/src/ggml-alloc.c):
+//  - a node reuses a source in place only for an in-place op (add, mul, scale, unary, ...) whose
+//    direct source (not a view) dies at that node with the same layout;
+//  - a tensor is freed after the last node that reads it, directly or through a view.
+// Every sequence was checked tensor by tensor against the server's own plans (the reserved graph
+// re-planned with ggml_gallocr by a preload shim that dumps each tensor's offset) and matches the
+// logged compute buffer to the byte over n_ubatch 64-4096, 1-8 slots and other model dimensions.
+// Internal to core/sizing; sizes in f32 values (4 bytes each) per the take() calls.
+
+#include "core/sizing/allocatorreplay.h"
+#include "core/sizing/recurrentcompute.h"
+
+#include <cstdint>
+
+namespace llamafit {
+
+struct RecurrentReplay {
+    using Block = AllocatorReplay::Block;
+    static constexpr std::uint64_t kF32 = 4;
+
+    AllocatorReplay alloc;
+    std::uint64_t tokens = 0; // n_ubatch rounded up to a multiple of the slots
+    std::uint64_t seqs = 1;   // slots: one recurrent state each
+
+    Block take(std::uint64_t values) { return alloc.allocate(kF32 * values); }
+    void drop(Block block) { alloc.release(block); }
+    template <typename... Blocks> void drop(Block first, Blocks... rest) {
+        drop(first);
+        drop(rest...);
+    }
+};
+
+// The graph inputs and embedding slots before the first block; returns the residual (the token
+// embeddings).
+AllocatorReplay::Block replayGraphStart(RecurrentReplay& r, std::uint64_t embd);
+
+void replayParallelAttention(RecurrentReplay& r, const RecurrentBlockShape& s);
+// Mamba blocks run s.layers times; Mamba-2 adds in place into the block output, so it frees the
+// `residual` the first block was given.
+void replayMamba1(RecurrentReplay& r, const RecurrentBlockShape& s);
+void replayMamba2(RecurrentReplay& r, const RecurrentBlockShape& s, AllocatorReplay::Block residual);
+void replayDeltaNet(RecurrentReplay& r, const RecurrentBlockShape& s);
+void replayDeltaNetFusedQkvz(RecurrentReplay& r, const RecurrentBlockShape& s);
+// RWKV-7 replays two layers: the first (token-embedding norm, v_first) and the second (value
+// mix with v_first), which holds more.
+void replayRwkv7(RecurrentReplay& r, const RecurrentBlockShape& s, AllocatorReplay::Block embeddings);
+
+} // namespace llamafit
