@@ -3,9 +3,15 @@
 // the server cleanly on Ctrl-C, and on failure prints the diagnosis and exits non-zero.
 
 #include "app/cli/commands.h"
+#include "app/cli/modelsource.h"
 
+#include "core/server/allocationlog.h"
+#include "core/server/failurefixes.h"
+#include "core/server/predictioncomparison.h"
+#include "core/sizing/estimator.h"
 #include "core/sizing/serverargs.h"
 #include "core/sizing/serverflagtable.h"
+#include "core/system/hostmemory.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
 
@@ -14,11 +20,13 @@
 #include <QSocketNotifier>
 #include <QTimer>
 
+#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -37,8 +45,11 @@ constexpr const char* kUsage =
     R"(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any]
 
 Starts llama-server for MODEL with the given flags, bound to 127.0.0.1 with --metrics and
--lv 4, prints its state changes and a status line each second (per-slot and total decode
-tokens/s, resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s).
+-lv 4, prints its state changes, once loaded the predicted-versus-actual memory table (the
+estimate for the same flags against the buffers the server logged; `!` marks a component off
+by more than 1 %), then a status line each second (per-slot and total decode tokens/s,
+resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s). When the server runs
+out of memory it names the component that did not fit and lists changes that would.
 
   -m, --model MODEL    the GGUF file to serve
   llama-server flags   as for `estimate`; memory settings are re-spelled for 0.7.0, the
@@ -112,6 +123,70 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
     return line.str();
 }
 
+// What the estimate says for the flags the server runs with (the model read once, before
+// the start); nothing when the model cannot be read or sized -- the launch goes on without it.
+struct Prediction {
+    SizingModel model;
+    ServerSettings settings;
+    std::vector<GpuDevice> gpus;
+    MemoryEstimate estimate;
+};
+
+std::optional<Prediction> predict(const ParsedServerArgs& parsed, std::ostream& err) {
+    Result<LoadedModel> loaded = loadModel(parsed.model);
+    if (!loaded) {
+        err << "llamafit-cli: no prediction (" << loaded.error().message << ")\n";
+        return std::nullopt;
+    }
+    SizingModel model = prepareModel(std::move(loaded->info));
+    Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
+    if (!estimate) {
+        err << "llamafit-cli: no prediction (" << estimate.error().message << ")\n";
+        return std::nullopt;
+    }
+    return Prediction{std::move(model), parsed.settings, parsed.gpus, std::move(*estimate)};
+}
+
+// The predicted-versus-actual table, from the log the server printed while loading.
+void printComparison(const std::string& log, const Prediction& prediction, std::ostream& out) {
+    Result<AllocationLog> parsed = parseAllocationLog(log);
+    if (!parsed) {
+        out << "predicted vs actual: log not readable (" << parsed.error().message << ")" << std::endl;
+        return;
+    }
+    out << "predicted vs actual (MiB):\n"
+        << formatPredictionComparison(comparePrediction(prediction.estimate, *parsed)) << std::flush;
+}
+
+// For an allocation failure: which component did not fit and what would. The failed device's
+// budget is what the failure proves: less than the buffers allocated before it plus the
+// failed one (and, for the host, no more than the OS says is available).
+void printFixes(const LaunchFailure& failure, const Prediction& prediction, std::ostream& err) {
+    if (!failure.allocation || !failure.allocation->failedBytes) {
+        return;
+    }
+    std::uint64_t budget =
+        lowerBoundFromLog(failure.log, *failure.allocation) + *failure.allocation->failedBytes;
+    budget = budget > 0 ? budget - 1 : 0;
+    if (failure.allocation->bufferType.empty() || isHostBufferType(failure.allocation->bufferType)) {
+        if (Result<HostMemory> host = readHostMemory(); host && host->memAvailableBytes > 0) {
+            budget = std::min(budget, host->memAvailableBytes);
+        }
+    }
+    Result<FailureDiagnosis> diagnosis = diagnoseAllocationFailure(
+        prediction.model, prediction.settings, prediction.gpus, *failure.allocation, budget);
+    if (!diagnosis) {
+        err << "no fix computed: " << diagnosis.error().message << "\n";
+        return;
+    }
+    err << diagnosis->summary << "\n"
+        << "  (" << diagnosis->device << " can hold at most " << formatMiB(budget)
+        << " MiB: the buffers allocated before the failure plus the one that failed)\n";
+    for (const FailureFix& fix : diagnosis->fixes) {
+        err << "  fix: " << fix.change << " -- " << fix.sentence << "\n";
+    }
+}
+
 } // namespace
 
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) {
@@ -164,6 +239,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     if (!hasFlag(extra, {"-lv", "--verbosity", "--log-verbosity"})) {
         argv.insert(argv.end(), {"-lv", "4"}); // the buffer-size lines appear only at -lv 4
     }
+    const std::optional<Prediction> prediction = predict(*parsed, io.err);
     QStringList qargs;
     for (const std::string& word : argv) {
         qargs << QString::fromStdString(word);
@@ -192,6 +268,9 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         }
         io.out << std::endl;
         if (state == ServerProcess::State::Ready && !probe) {
+            if (prediction) {
+                printComparison(process.log(), *prediction, io.out);
+            }
             probe = std::make_unique<ServerProbe>(process.baseUrl());
             probe->setProcessId(process.processId());
             QObject::connect(probe.get(), &ServerProbe::sampled, &process,
@@ -210,6 +289,9 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
                << failure.message << "\n";
         for (const std::string& line : failure.evidence) {
             io.err << "  > " << line << "\n";
+        }
+        if (failure.reason == LaunchFailureReason::AllocationFailed && prediction) {
+            printFixes(failure, *prediction, io.err);
         }
         exitCode = kExitServerFailed;
         QCoreApplication::exit(exitCode);

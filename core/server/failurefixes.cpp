@@ -1,0 +1,350 @@
+#include "core/server/failurefixes.h"
+
+#include "core/common/units.h"
+#include "core/server/allocationlog.h"
+#include "core/sizing/estimator.h"
+#include "core/sizing/solvers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace llamafit {
+namespace {
+
+std::string mib(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f MiB", toMiB(bytes));
+    return text;
+}
+
+std::optional<Component> componentOfPhase(AllocationPhase phase) {
+    switch (phase) {
+    case AllocationPhase::ModelLoad:
+        return Component::Model;
+    case AllocationPhase::Output:
+        return Component::Output;
+    case AllocationPhase::KvCache:
+        return Component::Kv;
+    case AllocationPhase::RecurrentState:
+        return Component::Rs;
+    case AllocationPhase::Compute:
+    case AllocationPhase::Runtime: // a larger graph than reserved: the compute buffer grew
+        return Component::Compute;
+    case AllocationPhase::Unknown:
+        break;
+    }
+    return std::nullopt;
+}
+
+std::string_view componentPhrase(Component component) {
+    switch (component) {
+    case Component::Model:
+        return "the model weights";
+    case Component::Kv:
+        return "the KV cache";
+    case Component::Rs:
+        return "the recurrent state";
+    case Component::Output:
+        return "the output buffer";
+    case Component::Compute:
+        return "the compute buffer";
+    case Component::Overhead:
+        break;
+    }
+    return "a buffer";
+}
+
+// The estimate's device the failed buffer type belongs to: by name ("CPU", "CUDA0"), else the
+// only GPU, else the first GPU whose name starts with the backend ("Vulkan" -> "Vulkan0").
+std::optional<std::size_t> failedDeviceIndex(const MemoryEstimate& estimate,
+                                             const AllocationFailure& failure) {
+    const std::string name = failure.bufferType.empty() ? "CPU" : deviceOfBufferType(failure.bufferType);
+    for (std::size_t i = 0; i < estimate.devices.size(); ++i) {
+        if (estimate.devices[i].name == name) {
+            return i;
+        }
+    }
+    if (isHostBufferType(name) || estimate.devices.size() < 2) {
+        return std::nullopt;
+    }
+    if (estimate.devices.size() == 2) {
+        return 1;
+    }
+    for (std::size_t i = 1; i < estimate.devices.size(); ++i) {
+        if (estimate.devices[i].name.rfind(name, 0) == 0) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+// Tries one changed setting: kept when the estimate accepts it and it fits the budget.
+class FixFinder {
+  public:
+    FixFinder(const SizingModel& model, const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+              const MemoryBudget& budget, std::size_t device)
+        : m_model(model), m_settings(settings), m_gpus(gpus), m_budget(budget), m_device(device) {}
+
+    std::optional<FailureFix> attempt(const ServerSettings& changed) const {
+        const Result<MemoryEstimate> estimate = estimateMemory(m_model, changed, m_gpus);
+        if (!estimate.ok() || !fitsBudget(*estimate, m_budget) || m_device >= estimate->devices.size()) {
+            return std::nullopt;
+        }
+        FailureFix fix;
+        fix.settings = changed;
+        fix.deviceBytes = estimate->devices[m_device].bytes.totalBytes();
+        fix.totalBytes = estimate->totals.totalBytes();
+        return fix;
+    }
+    const SizingModel& model() const { return m_model; }
+    const ServerSettings& settings() const { return m_settings; }
+    const std::vector<GpuDevice>& gpus() const { return m_gpus; }
+    const MemoryBudget& budget() const { return m_budget; }
+
+  private:
+    const SizingModel& m_model;
+    const ServerSettings& m_settings;
+    const std::vector<GpuDevice>& m_gpus;
+    const MemoryBudget& m_budget;
+    std::size_t m_device;
+};
+
+void finish(FailureFix& fix, std::string id, std::string change, std::vector<std::string> removed,
+            std::vector<std::string> added, const std::string& why, const std::string& deviceName,
+            std::uint64_t budget) {
+    fix.id = std::move(id);
+    fix.change = std::move(change);
+    fix.removedArgs = std::move(removed);
+    fix.addedArgs = std::move(added);
+    fix.sentence = why + ": " + deviceName + " then needs " + mib(fix.deviceBytes) + " of the " +
+                   mib(budget) + " available.";
+}
+
+std::optional<FailureFix> contextFix(const FixFinder& f, const MemoryEstimate& current,
+                                     const std::string& device, std::uint64_t budget) {
+    const ServerSettings& s = f.settings();
+    const auto fits =
+        largestContextPerKvPair(f.model(), s, f.gpus(), f.budget(), {{s.cacheTypeK, s.cacheTypeV}});
+    if (fits.empty() || !fits[0].fits || fits[0].contextTokens >= current.context.nCtx) {
+        return std::nullopt;
+    }
+    ServerSettings changed = s;
+    changed.contextTokens = fits[0].contextTokens;
+    auto fix = f.attempt(changed);
+    if (fix) {
+        const std::string from = std::to_string(s.contextTokens.value_or(current.context.nCtx));
+        const std::string to = std::to_string(fits[0].contextTokens);
+        std::vector<std::string> removed;
+        if (s.contextTokens) {
+            removed = {"-c", from};
+        }
+        finish(*fix, "context", "context " + from + " → " + to, removed, {"-c", to},
+               "Use a context of " + to + " tokens instead of " + from + " (shorter conversations)", device,
+               budget);
+    }
+    return fix;
+}
+
+std::optional<FailureFix> cacheTypeFix(const FixFinder& f, const std::string& device, std::uint64_t budget) {
+    const ServerSettings& s = f.settings();
+    const ContextFit best = bestKvPairForContext(f.model(), s, f.gpus(), f.budget());
+    if (!best.fits || (best.typeK == s.cacheTypeK && best.typeV == s.cacheTypeV)) {
+        return std::nullopt;
+    }
+    ServerSettings changed = s;
+    changed.cacheTypeK = best.typeK;
+    changed.cacheTypeV = best.typeV;
+    auto fix = f.attempt(changed);
+    if (!fix) {
+        return std::nullopt;
+    }
+    const std::string oldK(ggmlTypeName(s.cacheTypeK)), oldV(ggmlTypeName(s.cacheTypeV));
+    const std::string newK(ggmlTypeName(best.typeK)), newV(ggmlTypeName(best.typeV));
+    std::string change;
+    if (oldK == newK) {
+        change = "V cache " + oldV + " → " + newV;
+    } else if (oldV == newV) {
+        change = "K cache " + oldK + " → " + newK;
+    } else {
+        change = "K/V cache " + oldK + "/" + oldV + " → " + newK + "/" + newV;
+    }
+    finish(*fix, "cache-types", change, {"-ctk", oldK, "-ctv", oldV}, {"-ctk", newK, "-ctv", newV},
+           "Store the KV cache as " + newK + "/" + newV + " (same context, slightly lower precision)", device,
+           budget);
+    return fix;
+}
+
+std::optional<FailureFix> slotsFix(const FixFinder& f, const MemoryEstimate& current,
+                                   const std::string& device, std::uint64_t budget) {
+    const std::uint32_t slots = current.context.nSeqMax;
+    for (std::uint32_t n = slots / 2; n >= 1; n /= 2) {
+        ServerSettings changed = f.settings();
+        changed.parallelSlots = n;
+        if (auto fix = f.attempt(changed)) {
+            const std::string from = std::to_string(slots), to = std::to_string(n);
+            std::vector<std::string> removed;
+            if (f.settings().parallelSlots) {
+                removed = {"-np", from};
+            }
+            finish(*fix, "slots", "slots " + from + " → " + to, removed, {"-np", to},
+                   "Serve " + to + " request" + (n == 1 ? "" : "s") + " at a time instead of " + from, device,
+                   budget);
+            return fix;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<FailureFix> ubatchFix(const FixFinder& f, const MemoryEstimate& current,
+                                    const std::string& device, std::uint64_t budget) {
+    const std::uint32_t ubatch = current.context.nUbatch;
+    for (std::uint32_t n = ubatch / 2; n >= 32; n /= 2) {
+        ServerSettings changed = f.settings();
+        changed.ubatchTokens = n;
+        if (auto fix = f.attempt(changed)) {
+            const std::string from = std::to_string(ubatch), to = std::to_string(n);
+            finish(*fix, "ubatch", "ubatch " + from + " → " + to, {"-ub", from}, {"-ub", to},
+                   "Process prompts in steps of " + to + " tokens instead of " + from +
+                       " (smaller compute buffer, slower prompt processing)",
+                   device, budget);
+            return fix;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate& current,
+                                       const std::string& device, std::uint64_t budget) {
+    const GpuLayerFit fit = mostGpuLayers(f.model(), f.settings(), f.gpus(), f.budget());
+    if (!fit.fits || static_cast<std::uint32_t>(fit.gpuLayers) >= current.gpuLayers) {
+        return std::nullopt;
+    }
+    ServerSettings changed = f.settings();
+    changed.gpuLayers = fit.gpuLayers;
+    auto fix = f.attempt(changed);
+    if (fix) {
+        const std::string from = std::to_string(current.gpuLayers), to = std::to_string(fit.gpuLayers);
+        finish(*fix, "gpu-layers", "GPU layers " + from + " → " + to, {}, {"-ngl", to},
+               "Keep " + std::to_string(current.gpuLayers - static_cast<std::uint32_t>(fit.gpuLayers)) +
+                   " more layers in system memory (slower generation)",
+               device, budget);
+    }
+    return fix;
+}
+
+} // namespace
+
+Result<FailureDiagnosis> diagnoseAllocationFailure(const SizingModel& model, const ServerSettings& settings,
+                                                   const std::vector<GpuDevice>& gpus,
+                                                   const AllocationFailure& failure,
+                                                   std::uint64_t availableBytes) {
+    if (availableBytes == 0) {
+        return makeError("server.zero-budget",
+                         "the failed device's available memory is needed (got 0 bytes)");
+    }
+    const Result<MemoryEstimate> current = estimateMemory(model, settings, gpus);
+    if (!current.ok()) {
+        return current.error();
+    }
+    const std::optional<std::size_t> index = failedDeviceIndex(*current, failure);
+    if (!index) {
+        return makeError("server.no-failed-device", "the failed buffer type '" + failure.bufferType +
+                                                        "' is on no device of these settings");
+    }
+    const DeviceEstimate& device = current->devices[*index];
+    FailureDiagnosis diagnosis;
+    diagnosis.device = device.name;
+    diagnosis.budgetBytes = availableBytes;
+    diagnosis.predictedDeviceBytes = device.bytes.totalBytes();
+
+    // The failed size against each predicted buffer on the device (an iSWA model allocates
+    // its two KV caches separately, so a single buffer may be what failed, not the sum).
+    const auto matches = [&](std::uint64_t predicted) {
+        return failure.failedBytes && predicted > 0 &&
+               std::fabs(static_cast<double>(predicted) - static_cast<double>(*failure.failedBytes)) <=
+                   0.01 * static_cast<double>(*failure.failedBytes);
+    };
+    diagnosis.component = componentOfPhase(failure.phase);
+    const BufferEstimate* nearest = nullptr;
+    for (const BufferEstimate& buffer : device.buffers) {
+        if (diagnosis.component && buffer.component != *diagnosis.component) {
+            continue;
+        }
+        if (matches(buffer.bytes) && (nearest == nullptr || !matches(nearest->bytes))) {
+            nearest = &buffer;
+        }
+    }
+    if (nearest != nullptr) {
+        diagnosis.sizeMatched = true;
+        diagnosis.component = nearest->component;
+        diagnosis.predictedBufferBytes = nearest->bytes;
+    } else if (diagnosis.component) {
+        diagnosis.predictedBufferBytes = device.bytes.get(*diagnosis.component);
+        diagnosis.sizeMatched = matches(diagnosis.predictedBufferBytes);
+    }
+
+    MemoryBudget budget;
+    budget.gpuBytes.assign(gpus.size(), 0);
+    if (*index == 0) {
+        budget.hostBytes = availableBytes;
+    } else if (*index - 1 < budget.gpuBytes.size()) {
+        budget.gpuBytes[*index - 1] = availableBytes;
+    }
+    const FixFinder finder(model, settings, gpus, budget, *index);
+    const MemoryEstimate& now = *current;
+    const std::string& name = device.name;
+    std::vector<std::optional<FailureFix>> candidates;
+    switch (diagnosis.component.value_or(Component::Overhead)) {
+    case Component::Compute:
+        candidates = {
+            ubatchFix(finder, now, name, availableBytes), contextFix(finder, now, name, availableBytes),
+            slotsFix(finder, now, name, availableBytes), gpuLayersFix(finder, now, name, availableBytes)};
+        break;
+    case Component::Model:
+        candidates = {gpuLayersFix(finder, now, name, availableBytes),
+                      contextFix(finder, now, name, availableBytes)};
+        break;
+    case Component::Rs:
+    case Component::Output:
+        candidates = {slotsFix(finder, now, name, availableBytes),
+                      contextFix(finder, now, name, availableBytes)};
+        break;
+    default: // KV or unknown: the context is the usual culprit
+        candidates = {contextFix(finder, now, name, availableBytes),
+                      cacheTypeFix(finder, name, availableBytes), slotsFix(finder, now, name, availableBytes),
+                      ubatchFix(finder, now, name, availableBytes),
+                      gpuLayersFix(finder, now, name, availableBytes)};
+        break;
+    }
+    for (auto& candidate : candidates) {
+        if (candidate) {
+            diagnosis.fixes.push_back(std::move(*candidate));
+        }
+    }
+
+    const std::string what =
+        diagnosis.component ? std::string(componentPhrase(*diagnosis.component)) : std::string("a buffer");
+    diagnosis.summary =
+        what + (failure.failedBytes ? " (" + mib(*failure.failedBytes) + ")" : std::string()) +
+        " did not fit in " + name + ": the settings need " + mib(diagnosis.predictedDeviceBytes) +
+        " there, " + mib(availableBytes) + " are available";
+    diagnosis.summary += diagnosis.fixes.empty() ? "; no single change fits." : ".";
+    return diagnosis;
+}
+
+std::uint64_t lowerBoundFromLog(std::string_view log, const AllocationFailure& failure) {
+    const Result<AllocationLog> parsed = parseAllocationLog(log);
+    if (!parsed.ok()) {
+        return 0;
+    }
+    const std::string name = failure.bufferType.empty() ? "CPU" : deviceOfBufferType(failure.bufferType);
+    for (const LoggedDevice& device : parsed->devices()) {
+        if (device.name == name) {
+            return static_cast<std::uint64_t>(std::llround(device.totalMiB() * static_cast<double>(kMiB)));
+        }
+    }
+    return 0;
+}
+
+} // namespace llamafit

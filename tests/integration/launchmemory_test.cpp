@@ -1,0 +1,107 @@
+// `llamafit-cli launch` memory output end to end with the real llama-server: once Ready, the
+// predicted-versus-actual table (the KV cache exact, so not flagged); under an address-space
+// rlimit (util-linux prlimit on the CLI, inherited by its server) a KV-cache allocation failure
+// with the component named and a smaller context offered. Waits through QSignalSpy, no sleeps.
+
+#include "tests/integration/scratchdirectory.h"
+#include "tests/support/llamaserverrun.h"
+#include "tests/support/modelfiles.h"
+
+#include <QDeadlineTimer>
+#include <QProcess>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+
+namespace llamafit {
+namespace {
+
+class LaunchMemoryTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        const auto server = test::findLlamaServer();
+        ASSERT_TRUE(server.ok()) << server.error().message;
+        m_server = QString::fromStdString(*server);
+        std::string error;
+        const std::string& directory = test::scratchDirectory(error);
+        ASSERT_FALSE(directory.empty()) << error;
+        m_model = QString::fromStdString(directory + "/launch-memory-tiny.gguf");
+        const auto written = test::writeTinyModel(m_model.toStdString());
+        ASSERT_TRUE(written.ok()) << written.error().message;
+    }
+    void TearDown() override {
+        if (m_cli.state() != QProcess::NotRunning) {
+            m_cli.kill();
+            m_cli.waitForFinished(5000);
+        }
+    }
+    QByteArray readUntil(const QByteArray& text, int timeoutMs) {
+        QSignalSpy output(&m_cli, &QProcess::readyReadStandardOutput);
+        QDeadlineTimer deadline(timeoutMs);
+        m_output += m_cli.readAllStandardOutput();
+        while (!m_output.contains(text) && m_cli.state() != QProcess::NotRunning && !deadline.hasExpired()) {
+            output.wait(500);
+            m_output += m_cli.readAllStandardOutput();
+        }
+        return m_output;
+    }
+    QStringList launchArgs(const QStringList& flags) const {
+        return QStringList{QStringLiteral("launch"),
+                           QStringLiteral("-m"),
+                           m_model,
+                           QStringLiteral("--server"),
+                           m_server,
+                           QStringLiteral("--no-warmup"),
+                           QStringLiteral("-fit"),
+                           QStringLiteral("off"),
+                           QStringLiteral("-t"),
+                           QStringLiteral("1")} +
+               flags;
+    }
+
+    QString m_server;
+    QString m_model;
+    QProcess m_cli;
+    QByteArray m_output;
+};
+
+TEST_F(LaunchMemoryTest, PrintsPredictedVersusActualOnceReady) {
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH), launchArgs({QStringLiteral("-c"), QStringLiteral("1024"),
+                                                               QStringLiteral("-np"), QStringLiteral("2")}));
+    const QByteArray output = readUntil("status: ready", 60000);
+    ASSERT_TRUE(output.contains("predicted vs actual (MiB):")) << output.toStdString();
+    EXPECT_EQ(output.count("predicted vs actual"), 1);
+    // 2 layers x 1024 cells x 32 x f16 x (K + V) = 0.25 MiB, predicted and allocated alike.
+    EXPECT_TRUE(output.contains("  CPU         kv              0.25 MiB       0.25 MiB"))
+        << output.toStdString();
+    EXPECT_TRUE(output.contains("  CPU         model")) << output.toStdString();
+    ::kill(static_cast<pid_t>(m_cli.processId()), SIGINT);
+    ASSERT_TRUE(finished.wait(15000));
+    EXPECT_EQ(m_cli.exitCode(), 0);
+}
+
+TEST_F(LaunchMemoryTest, KvCacheOverRlimitNamesTheComponentAndAFix) {
+    if (!std::filesystem::exists("/usr/bin/prlimit")) {
+        GTEST_SKIP() << "/usr/bin/prlimit (util-linux) is needed to set RLIMIT_AS";
+    }
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    // 500 MiB of address space: the 488 MiB KV cache of 2000128 cells cannot be allocated.
+    m_cli.start(
+        QStringLiteral("/usr/bin/prlimit"),
+        QStringList{QStringLiteral("--as=%1").arg(500ull * 1024 * 1024), QStringLiteral(LLAMAFIT_CLI_PATH)} +
+            launchArgs({QStringLiteral("-c"), QStringLiteral("2000000"), QStringLiteral("-np"),
+                        QStringLiteral("1")}));
+    ASSERT_TRUE(finished.wait(60000));
+    const std::string err = m_cli.readAllStandardError().toStdString();
+    EXPECT_EQ(m_cli.exitCode(), 1) << err;
+    EXPECT_NE(err.find("allocation-failed"), std::string::npos) << err;
+    EXPECT_NE(err.find("the KV cache (488.31 MiB) did not fit in CPU"), std::string::npos) << err;
+    EXPECT_NE(err.find("fix: context 2000000 → 2048"), std::string::npos) << err;
+}
+
+} // namespace
+} // namespace llamafit
