@@ -6,12 +6,14 @@
 #include "app/cli/modelsource.h"
 
 #include "core/server/allocationlog.h"
+#include "core/server/buildargv.h"
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/serverargs.h"
 #include "core/sizing/serverflagtable.h"
 #include "core/system/hostmemory.h"
+#include "core/system/serverbinaryprobe.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
 
@@ -58,8 +60,22 @@ out of memory it names the component that did not fit and lists changes that wou
                        llama-server on PATH)
   --port N|any         port (default any: a free one)
 
-Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage.
+Before the start the server is probed (--version, --help): the flags are spelled the way
+that build knows (each re-spelling is printed as a note), a setting it cannot express is
+refused, and `llama-server <flags> --version` must accept the whole argv. When the probe
+itself fails the 0.7.0 spellings are used unchecked.
+
+Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage
+(including flags the server's build refuses; nothing is started).
 )";
+
+QStringList toQStringList(const std::vector<std::string>& words) {
+    QStringList list;
+    for (const std::string& word : words) {
+        list << QString::fromStdString(word);
+    }
+    return list;
+}
 
 // The flags that are not ServerSettings (-t 8, --alias x, ...), copied with their values;
 // the settings themselves are re-spelled by toServerArgs(). -m is passed separately.
@@ -221,29 +237,43 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         options->value("--server")
             .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
 
+    // The argv for the build the probe finds; the 0.7.0 spelling below is the fallback when
+    // the probe fails (a missing binary is then reported by ServerProcess, exit 1).
+    const std::vector<std::string> extra = passThroughFlags(options->rest);
+    LaunchArgvOptions argvOptions;
+    argvOptions.extraArgs = extra;
+    if (hasFlag(extra, {"--host"})) {
+        argvOptions.host.clear();
+    }
+    if (port != 0) {
+        argvOptions.port = port;
+    }
+    if (hasFlag(extra, {"--metrics"})) {
+        argvOptions.metrics = false; // already among the extra words
+    }
+    if (hasFlag(extra, {"-lv", "--verbosity", "--log-verbosity"})) {
+        argvOptions.logVerbosity.reset();
+    }
+
     std::vector<std::string> argv{"-m", parsed->model};
     for (std::string& word : toServerArgs(parsed->settings)) {
         argv.push_back(std::move(word));
     }
-    const std::vector<std::string> extra = passThroughFlags(options->rest);
     argv.insert(argv.end(), extra.begin(), extra.end());
-    if (!hasFlag(extra, {"--host"})) {
-        argv.insert(argv.end(), {"--host", "127.0.0.1"});
+    if (!argvOptions.host.empty()) {
+        argv.insert(argv.end(), {"--host", argvOptions.host});
     }
     if (port != 0) {
         argv.insert(argv.end(), {"--port", std::to_string(port)});
     }
-    if (!hasFlag(extra, {"--metrics"})) {
+    if (argvOptions.metrics) {
         argv.push_back("--metrics");
     }
-    if (!hasFlag(extra, {"-lv", "--verbosity", "--log-verbosity"})) {
+    if (argvOptions.logVerbosity) {
         argv.insert(argv.end(), {"-lv", "4"}); // the buffer-size lines appear only at -lv 4
     }
     const std::optional<Prediction> prediction = predict(*parsed, io.err);
-    QStringList qargs;
-    for (const std::string& word : argv) {
-        qargs << QString::fromStdString(word);
-    }
+    const QString program = QString::fromStdString(server);
 
     int qtArgc = 1;
     char qtName[] = "llamafit-cli";
@@ -315,7 +345,9 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
             while (::read(g_signalPipe[0], &byte, 1) == 1) {
             }
             io.out << "interrupted: stopping llama-server" << std::endl;
-            if (process.state() == ServerProcess::State::Failed) {
+            // Failed, or Stopped: still probing the binary, nothing started yet.
+            if (process.state() == ServerProcess::State::Failed ||
+                process.state() == ServerProcess::State::Stopped) {
                 QCoreApplication::exit(exitCode);
             }
             process.stop();
@@ -325,9 +357,46 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     }
 #endif
 
-    // Started from inside the loop: an exec failure is reported at once, and exit() only
-    // works on a running loop.
-    QTimer::singleShot(0, &process, [&] { process.start(QString::fromStdString(server), qargs); });
+    // Probe -> spell the argv for the build -> whole-argv check -> start. A refusal exits 2
+    // before anything is started: a server that ignored or rejected a flag would not run
+    // the configuration that was estimated.
+    ServerBinaryProbe binaryProbe;
+    const auto refuse = [&](const std::string& message) {
+        io.err << "llamafit-cli: " << message << "\n";
+        exitCode = kExitError;
+        QCoreApplication::exit(exitCode);
+    };
+    QObject::connect(&binaryProbe, &ServerBinaryProbe::argvChecked, [&](const ArgvCheckOutcome& outcome) {
+        if (!outcome.accepted) {
+            refuse(outcome.error.message + " (" + server + ")");
+            return;
+        }
+        process.start(outcome.program, outcome.args);
+    });
+    QObject::connect(&binaryProbe, &ServerBinaryProbe::probed, [&](const BinaryProbeOutcome& outcome) {
+        if (!outcome.capabilities) {
+            io.err << "llamafit-cli: could not probe " << server << " (" << outcome.error.message
+                   << "); starting it with the 0.7.0 spellings, unchecked\n";
+            process.start(program, toQStringList(argv));
+            return;
+        }
+        Result<BuildArgv> built =
+            serverArgvForBuild(parsed->settings, parsed->model, *outcome.capabilities, argvOptions);
+        if (!built) {
+            refuse(built.error().message);
+            return;
+        }
+        for (const std::string& note : built->notes) {
+            io.out << "note: " << note << std::endl;
+        }
+        if (outcome.capabilities->supportsArgvCheck) {
+            binaryProbe.checkArgv(program, toQStringList(built->args));
+        } else {
+            process.start(program, toQStringList(built->args));
+        }
+    });
+    // Started from inside the loop: exit() only works on a running loop.
+    QTimer::singleShot(0, &binaryProbe, [&] { binaryProbe.probe(program); });
     const int result = QCoreApplication::exec();
 #ifndef Q_OS_WIN
     std::signal(SIGINT, SIG_DFL);

@@ -1,5 +1,6 @@
 // `llamafit-cli launch` end to end with the real llama-server: Ready, a status line, a clean
-// stop on SIGINT (exit 0); a missing server binary exits 1 with the reason's name. Waits on
+// stop on SIGINT (exit 0); a missing server binary exits 1 with the reason's name; an argv
+// the server's own `<args> --version` check rejects exits 2 with its error, nothing started. Waits on
 // the CLI's output and exit through QSignalSpy, never on sleeps.
 
 #include "tests/integration/scratchdirectory.h"
@@ -85,6 +86,23 @@ TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {
     ASSERT_TRUE(finished.wait(30000));
     EXPECT_EQ(m_cli.exitCode(), 1);
     EXPECT_TRUE(m_cli.readAllStandardError().contains("binary-missing"));
+}
+
+// `-t abc` passes the CLI's parser (threads are passed through unmodelled) but 0.7.0 rejects
+// it ("error while handling argument \"-t\": stoi"): the whole-argv check must catch it
+// before ServerProcess starts anything.
+TEST_F(LaunchCliTest, ArgvTheServerRejectsExitsTwoWithoutStarting) {
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("-t"), QStringLiteral("abc")});
+    ASSERT_TRUE(finished.wait(60000));
+    const QByteArray output = m_cli.readAllStandardOutput();
+    const QByteArray error = m_cli.readAllStandardError();
+    EXPECT_EQ(m_cli.exitCode(), 2) << output.toStdString() << error.toStdString();
+    EXPECT_TRUE(error.contains("refused the arguments")) << error.toStdString();
+    EXPECT_TRUE(error.contains("\"-t\"")) << error.toStdString();
+    EXPECT_FALSE(output.contains("state: starting")) << output.toStdString();
 }
 
 } // namespace
