@@ -50,8 +50,11 @@ std::uint64_t rowCount(const TensorSummary& tensor) {
                                  : tensor.bytes / traits.bytesPerBlock * traits.blockSize / tensor.rowValues;
 }
 
-bool endsWith(std::string_view text, std::string_view suffix) {
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+// "blk.N.ffn_up.weight" -> "ffn_up.weight". Comparing whole base names (length first) instead
+// of suffixes keeps most tensors from reaching memcmp: this walk runs on every estimate.
+std::string_view blockBaseName(std::string_view name) {
+    const auto dot = name.find('.', 4);
+    return dot == std::string_view::npos ? std::string_view{} : name.substr(dot + 1);
 }
 
 std::vector<LayerFfn> layerFfns(const ModelInfo& model) {
@@ -62,11 +65,12 @@ std::vector<LayerFfn> layerFfns(const ModelInfo& model) {
         }
         LayerFfn& ffn = out[static_cast<std::size_t>(tensor.layer)];
         ffn.experts = ffn.experts || tensor.expert;
-        if (endsWith(tensor.name, ".ffn_gate.weight")) {
+        const std::string_view base = blockBaseName(tensor.name);
+        if (base == "ffn_gate.weight") {
             ffn.gate = true;
-        } else if (endsWith(tensor.name, ".ffn_up.weight")) {
+        } else if (base == "ffn_up.weight") {
             ffn.upRows = rowCount(tensor);
-        } else if (endsWith(tensor.name, ".ffn_up_exps.weight")) {
+        } else if (base == "ffn_up_exps.weight") {
             ffn.expertRows = rowCount(tensor);
         }
     }
