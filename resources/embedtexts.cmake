@@ -1,6 +1,6 @@
 # Script mode (cmake -P): writes OUTPUT, a C++ file holding every file of FILES ("|"-separated
 # paths) as a raw string literal, returned by llamafit::resources::FUNCTION() declared in HEADER.
-# The general form of embedcards.cmake; used for the built-in machine profiles (machines/*.json).
+# Used for the built-in model cards and machine profiles (resources/CMakeLists.txt).
 string(REPLACE "|" ";" files "${FILES}")
 set(delimiter "llamafit_text")
 set(body "")
