@@ -1,6 +1,6 @@
 #pragma once
 // The built-in model cards as compiled-in text: resources/cards/*.json, embedded by
-// resources/embedcards.cmake at build time. Read only by core/model/modelspec_cards.cpp,
+// resources/embedtexts.cmake at build time. Read only by core/model/modelspec_cards.cpp,
 // which parses them into ModelSpec values (builtinModelCards()).
 
 #include <span>
