@@ -3,59 +3,16 @@
 // the server's own `<args> --version` check rejects exits 2 with its error, nothing started. Waits on
 // the CLI's output and exit through QSignalSpy, never on sleeps.
 
-#include "tests/integration/scratchdirectory.h"
-#include "tests/support/llamaserverrun.h"
-#include "tests/support/modelfiles.h"
-
-#include <QDeadlineTimer>
-#include <QProcess>
-#include <QSignalSpy>
-
-#include <gtest/gtest.h>
+#include "tests/integration/launchclifixture.h"
 
 #include <csignal>
 
 namespace llamafit {
 namespace {
 
-class LaunchCliTest : public ::testing::Test {
+class LaunchCliTest : public test::LaunchCliFixture {
   protected:
-    void SetUp() override {
-        const auto server = test::findLlamaServer();
-        ASSERT_TRUE(server.ok()) << server.error().message;
-        m_server = QString::fromStdString(*server);
-        std::string error;
-        const std::string& directory = test::scratchDirectory(error);
-        ASSERT_FALSE(directory.empty()) << error;
-        m_model = QString::fromStdString(directory + "/launch-tiny.gguf");
-        const auto written = test::writeTinyModel(m_model.toStdString());
-        ASSERT_TRUE(written.ok()) << written.error().message;
-    }
-
-    // The CLI (and with it its server) never outlives a test.
-    void TearDown() override {
-        if (m_cli.state() != QProcess::NotRunning) {
-            m_cli.kill();
-            m_cli.waitForFinished(5000);
-        }
-    }
-
-    // Reads the CLI's stdout until it holds `text` or the CLI exits; returns all read so far.
-    QByteArray readUntil(const QByteArray& text, int timeoutMs) {
-        QSignalSpy output(&m_cli, &QProcess::readyReadStandardOutput);
-        QDeadlineTimer deadline(timeoutMs);
-        m_output += m_cli.readAllStandardOutput();
-        while (!m_output.contains(text) && m_cli.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-            output.wait(500);
-            m_output += m_cli.readAllStandardOutput();
-        }
-        return m_output;
-    }
-
-    QString m_server;
-    QString m_model;
-    QProcess m_cli;
-    QByteArray m_output;
+    LaunchCliTest() : LaunchCliFixture("launch-tiny.gguf") {}
 };
 
 TEST_F(LaunchCliTest, ReadyStatusThenCleanStopOnSigint) {

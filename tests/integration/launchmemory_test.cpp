@@ -3,15 +3,7 @@
 // rlimit (util-linux prlimit on the CLI, inherited by its server) a KV-cache allocation failure
 // with the component named and a smaller context offered. Waits through QSignalSpy, no sleeps.
 
-#include "tests/integration/scratchdirectory.h"
-#include "tests/support/llamaserverrun.h"
-#include "tests/support/modelfiles.h"
-
-#include <QDeadlineTimer>
-#include <QProcess>
-#include <QSignalSpy>
-
-#include <gtest/gtest.h>
+#include "tests/integration/launchclifixture.h"
 
 #include <csignal>
 #include <filesystem>
@@ -19,35 +11,9 @@
 namespace llamafit {
 namespace {
 
-class LaunchMemoryTest : public ::testing::Test {
+class LaunchMemoryTest : public test::LaunchCliFixture {
   protected:
-    void SetUp() override {
-        const auto server = test::findLlamaServer();
-        ASSERT_TRUE(server.ok()) << server.error().message;
-        m_server = QString::fromStdString(*server);
-        std::string error;
-        const std::string& directory = test::scratchDirectory(error);
-        ASSERT_FALSE(directory.empty()) << error;
-        m_model = QString::fromStdString(directory + "/launch-memory-tiny.gguf");
-        const auto written = test::writeTinyModel(m_model.toStdString());
-        ASSERT_TRUE(written.ok()) << written.error().message;
-    }
-    void TearDown() override {
-        if (m_cli.state() != QProcess::NotRunning) {
-            m_cli.kill();
-            m_cli.waitForFinished(5000);
-        }
-    }
-    QByteArray readUntil(const QByteArray& text, int timeoutMs) {
-        QSignalSpy output(&m_cli, &QProcess::readyReadStandardOutput);
-        QDeadlineTimer deadline(timeoutMs);
-        m_output += m_cli.readAllStandardOutput();
-        while (!m_output.contains(text) && m_cli.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-            output.wait(500);
-            m_output += m_cli.readAllStandardOutput();
-        }
-        return m_output;
-    }
+    LaunchMemoryTest() : LaunchCliFixture("launch-memory-tiny.gguf") {}
     QStringList launchArgs(const QStringList& flags) const {
         return QStringList{QStringLiteral("launch"),
                            QStringLiteral("-m"),
@@ -61,11 +27,6 @@ class LaunchMemoryTest : public ::testing::Test {
                            QStringLiteral("1")} +
                flags;
     }
-
-    QString m_server;
-    QString m_model;
-    QProcess m_cli;
-    QByteArray m_output;
 };
 
 TEST_F(LaunchMemoryTest, PrintsPredictedVersusActualOnceReady) {
