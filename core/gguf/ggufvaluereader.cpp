@@ -13,29 +13,19 @@
 namespace llamafit {
 namespace {
 
-// Bytes of one value of `type` on disk at the least; 0 for an unknown type.
+// Bytes of one value of `type` on disk at the least; 0 for an unknown type. Scalars are
+// their packed width; a string is at least its length prefix, an array its type and count.
 std::uint64_t minValueBytes(std::uint32_t type) {
     switch (static_cast<GgufValueType>(type)) {
-    case GgufValueType::Uint8:
-    case GgufValueType::Int8:
-    case GgufValueType::Bool:
-        return 1;
-    case GgufValueType::Uint16:
-    case GgufValueType::Int16:
-        return 2;
-    case GgufValueType::Uint32:
-    case GgufValueType::Int32:
-    case GgufValueType::Float32:
-        return 4;
-    case GgufValueType::Uint64:
-    case GgufValueType::Int64:
-    case GgufValueType::Float64:
     case GgufValueType::String:
-        return 8; // the length prefix
+        return 8;
     case GgufValueType::Array:
-        return 4 + 8; // element type + count
+        return 4 + 8;
+    default:
+        return type <= static_cast<std::uint32_t>(GgufValueType::Float64)
+                   ? GgufArray::packedWidth(static_cast<GgufValueType>(type))
+                   : 0;
     }
-    return 0;
 }
 
 // Where `count` items of about `bytesEach` bytes starting at `start` end, with 1/8 to
