@@ -7,15 +7,15 @@
 #include "core/model/modelspec.h"
 #include "tests/support/modelfiles.h"
 
+#include "tests/support/commandrun.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace llamafit {
@@ -29,14 +29,6 @@ struct CliRun {
     std::string err;
 };
 
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
 std::filesystem::path scratchPath(const std::string& suffix) {
     static std::atomic<int> counter{0};
     return std::filesystem::temp_directory_path() /
@@ -45,26 +37,15 @@ std::filesystem::path scratchPath(const std::string& suffix) {
 
 CliRun runCli(const std::vector<std::string>& args) {
     const std::filesystem::path errPath = scratchPath(".err");
-    std::string command = shellQuote(LLAMAFIT_CLI_PATH);
+    std::string command = test::shellQuote(LLAMAFIT_CLI_PATH);
     for (const std::string& arg : args) {
         command += ' ';
-        command += shellQuote(arg);
+        command += test::shellQuote(arg);
     }
     command += " 2>";
-    command += shellQuote(errPath.string());
-    CliRun run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        ADD_FAILURE() << "popen failed for " << command;
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    command += test::shellQuote(errPath.string());
+    test::CommandRun ran = test::runShellCommand(command);
+    CliRun run{ran.exitCode, std::move(ran.out), {}};
     std::ifstream errFile(errPath);
     std::stringstream err;
     err << errFile.rdbuf();

@@ -4,6 +4,8 @@
 #include "core/common/units.h"
 #include "core/machine/machineprofile.h"
 
+#include "tests/support/commandrun.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -11,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace llamafit {
@@ -27,20 +28,8 @@ struct PlanRun {
 
 // stdout only; stderr goes to the test's own stderr.
 PlanRun runCli(const std::string& arguments) {
-    PlanRun run;
-    FILE* pipe = ::popen((std::string("'") + LLAMAFIT_CLI_PATH + "' " + arguments).c_str(), "r");
-    if (pipe == nullptr) {
-        ADD_FAILURE() << "popen failed";
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.text.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.json = Json::parse(run.text, nullptr, false);
+    test::CommandRun ran = test::runShellCommand(test::shellQuote(LLAMAFIT_CLI_PATH) + " " + arguments);
+    PlanRun run{ran.exitCode, Json::parse(ran.out, nullptr, false), std::move(ran.out)};
     return run;
 }
 

@@ -3,12 +3,12 @@
 
 #include "core/common/units.h"
 
+#include "tests/support/commandrun.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace llamafit {
 namespace {
@@ -22,21 +22,8 @@ struct CliRun {
 
 // Arguments here are fixed words and fixture paths without quotes or spaces.
 CliRun runCli(const std::string& args) {
-    const std::string command = std::string(LLAMAFIT_CLI_PATH) + " " + args + " 2>/dev/null";
-    CliRun run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        ADD_FAILURE() << "popen failed: " << command;
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+    test::CommandRun ran = test::runShellCommand(std::string(LLAMAFIT_CLI_PATH) + " " + args + " 2>/dev/null");
+    return CliRun{ran.exitCode, std::move(ran.out)};
 }
 
 const Json* findSource(const Json& json, const std::string& name) {
