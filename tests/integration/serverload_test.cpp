@@ -7,7 +7,7 @@
 
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
-#include "tests/integration/scratchdirectory.h"
+#include "tests/integration/serverprocessfixture.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -68,42 +68,9 @@ double slotSteps(const ServerMetrics& metrics) {
     return std::round(metrics.decodeCallsTotal * metrics.busySlotsPerDecode);
 }
 
-class ServerLoadTest : public ::testing::Test {
+class ServerLoadTest : public test::ServerProcessFixture {
   protected:
-    void SetUp() override {
-        const auto server = test::findLlamaServer();
-        ASSERT_TRUE(server.ok()) << server.error().message;
-        m_server = QString::fromStdString(*server);
-        std::string error;
-        const std::string& directory = test::scratchDirectory(error);
-        ASSERT_FALSE(directory.empty()) << error;
-        m_model = directory + "/load-tiny.gguf";
-        const auto written = test::writeTinyModel(m_model);
-        ASSERT_TRUE(written.ok()) << written.error().message;
-    }
-
-    void TearDown() override {
-        if (m_process.state() != State::Stopped && m_process.state() != State::Failed) {
-            QSignalSpy spy(&m_process, &ServerProcess::stateChanged);
-            m_process.stop();
-            waitForState(spy, State::Stopped, 15000);
-        }
-    }
-
-    bool waitForState(QSignalSpy& spy, State target, int timeoutMs) {
-        QDeadlineTimer deadline(timeoutMs);
-        while (m_process.state() != target) {
-            if (m_process.state() == State::Failed || deadline.hasExpired() ||
-                !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
-                return m_process.state() == target;
-            }
-        }
-        return true;
-    }
-
-    QString m_server;
-    std::string m_model;
-    ServerProcess m_process;
+    ServerLoadTest() : ServerProcessFixture("load-tiny.gguf") {}
 };
 
 TEST_F(ServerLoadTest, ThroughputSeriesMatchesConcurrentRequests) {

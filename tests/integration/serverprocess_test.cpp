@@ -6,7 +6,7 @@
 
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
-#include "tests/integration/scratchdirectory.h"
+#include "tests/integration/serverprocessfixture.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -29,45 +29,14 @@ namespace {
 
 using State = ServerProcess::State;
 
-class ServerProcessTest : public ::testing::Test {
+class ServerProcessTest : public test::ServerProcessFixture {
   protected:
-    void SetUp() override {
-        const auto server = test::findLlamaServer();
-        ASSERT_TRUE(server.ok()) << server.error().message;
-        m_server = QString::fromStdString(*server);
-        std::string error;
-        const std::string& directory = test::scratchDirectory(error);
-        ASSERT_FALSE(directory.empty()) << error;
-        m_model = directory + "/process-tiny.gguf";
-        const auto written = test::writeTinyModel(m_model);
-        ASSERT_TRUE(written.ok()) << written.error().message;
-    }
-
-    // Every server a test started is stopped here, whatever the test did.
-    void TearDown() override {
-        if (m_process.state() != State::Stopped && m_process.state() != State::Failed) {
-            QSignalSpy spy(&m_process, &ServerProcess::stateChanged);
-            m_process.stop();
-            waitForState(spy, State::Stopped, 15000);
-        }
-    }
+    ServerProcessTest() : ServerProcessFixture("process-tiny.gguf") {}
 
     QStringList tinyArgs() const {
         return {QStringLiteral("-m"),  QString::fromStdString(m_model), QStringLiteral("-c"),
                 QStringLiteral("512"), QStringLiteral("--no-warmup"),   QStringLiteral("-t"),
                 QStringLiteral("1"),   QStringLiteral("--metrics")};
-    }
-
-    // Waits for `target` (or Failed) through the spy; true when `target` was reached.
-    bool waitForState(QSignalSpy& spy, State target, int timeoutMs) {
-        QDeadlineTimer deadline(timeoutMs);
-        while (m_process.state() != target) {
-            if (m_process.state() == State::Failed || deadline.hasExpired() ||
-                !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
-                return m_process.state() == target;
-            }
-        }
-        return true;
     }
 
     static std::vector<State> statesOf(const QSignalSpy& spy) {
@@ -77,10 +46,6 @@ class ServerProcessTest : public ::testing::Test {
         }
         return states;
     }
-
-    QString m_server;
-    std::string m_model;
-    ServerProcess m_process;
 };
 
 TEST_F(ServerProcessTest, StartsLoadsBecomesReadyAndStops) {
