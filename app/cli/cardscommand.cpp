@@ -39,13 +39,8 @@ int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    if (!options->rest.empty()) {
-        return reportError(
-            io, makeError("cli.unexpected-argument", "cards takes no '" + options->rest.front() + "'"), json);
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "cards", kUsage, io)) {
+        return *exitCode;
     }
     // A card that does not parse is a build mistake; say so instead of hiding it.
     for (const Error& error : builtinModelCardErrors()) {

@@ -55,6 +55,21 @@ int reportError(const CommandIo& io, const Error& error, bool json) {
     return kExitError;
 }
 
+std::optional<int> endOnHelpOrStrayArgument(const CliOptions& options, std::string_view command,
+                                            std::string_view usage, const CommandIo& io) {
+    if (options.has("--help") || options.has("-h")) {
+        io.out << usage;
+        return kExitOk;
+    }
+    if (!options.rest.empty()) {
+        return reportError(io,
+                           makeError("cli.unexpected-argument",
+                                     std::string(command) + " takes no '" + options.rest.front() + "'"),
+                           options.has("--json"));
+    }
+    return std::nullopt;
+}
+
 Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std::string_view text) {
     std::vector<std::uint32_t> numbers;
     std::size_t start = 0;

@@ -46,6 +46,12 @@ Result<CliOptions> splitCliOptions(const std::vector<std::string>& args,
 // Writes "llamafit-cli: <message> [<code>]" to stderr and, for --json, {"error": {...}} to stdout.
 int reportError(const CommandIo& io, const Error& error, bool json);
 
+// For commands that take only their own options (cards, machines, devices): prints `usage`
+// for --help/-h, or reports a stray argument (cli.unexpected-argument). Returns the exit
+// status when the command should end there, nullopt when it should go on.
+std::optional<int> endOnHelpOrStrayArgument(const CliOptions& options, std::string_view command,
+                                            std::string_view usage, const CommandIo& io);
+
 // "4096,8192" -> numbers; cli.bad-value naming `option` otherwise.
 Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std::string_view text);
 Result<std::uint64_t> parseMiB(std::string_view option, std::string_view text);

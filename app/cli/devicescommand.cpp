@@ -316,14 +316,8 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    if (!options->rest.empty()) {
-        return reportError(
-            io, makeError("cli.unexpected-argument", "devices takes no '" + options->rest.front() + "'"),
-            json);
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "devices", kUsage, io)) {
+        return *exitCode;
     }
     DeviceProbeOptions probe;
     probe.vulkan = !options->has("--no-vulkan");

@@ -39,14 +39,8 @@ int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    if (!options->rest.empty()) {
-        return reportError(
-            io, makeError("cli.unexpected-argument", "machines takes no '" + options->rest.front() + "'"),
-            json);
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "machines", kUsage, io)) {
+        return *exitCode;
     }
     for (const Error& error : builtinMachineErrors()) {
         io.err << "llamafit-cli: built-in machine skipped: " << error.message << " [" << error.code << "]\n";
