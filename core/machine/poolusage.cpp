@@ -37,7 +37,8 @@ void addDeviceTerms(PoolLoad& load, const DeviceEstimate& device) {
         if (bytes > 0) {
             load.terms.push_back(PoolTerm{device.name + " " + label, bytes, false, false, false,
                                           "estimateMemory: " + std::string(device.host ? "host" : "device") +
-                                              " buffers as llama-server -lv 4 logs them"});
+                                              " buffers as llama-server -lv 4 logs them",
+                                          component, device.name});
         }
     }
 }
@@ -115,8 +116,14 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
         if (pool.reservedByOsBytes > 0) {
             const char* who =
                 pool.kind == PoolKind::HostRam ? "OS and other programs" : "desktop and other GPU users";
-            load.terms.push_back(
-                PoolTerm{who, pool.reservedByOsBytes, false, false, true, "machine profile / discovery"});
+            load.terms.push_back(PoolTerm{who,
+                                          pool.reservedByOsBytes,
+                                          false,
+                                          false,
+                                          true,
+                                          "machine profile / discovery",
+                                          std::nullopt,
+                                          {}});
         }
         usage.pools.push_back(std::move(load));
     }
@@ -141,13 +148,13 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
         if (shared && *shared < usage.pools.size()) {
             usage.pools[*shared].terms.push_back(
                 PoolTerm{device.name + " buffers in " + machine.pools[*index].name, device.bytes.totalBytes(),
-                         false, false, false, "shared memory is system RAM"});
+                         false, false, false, "shared memory is system RAM", std::nullopt, device.name});
         }
     }
 
     for (const HostTerm& term : hostTerms(estimate, settings, model, sizingGpus(machine))) {
         usage.pools[machine.hostPoolIndex].terms.push_back(
-            PoolTerm{term.label, term.bytes, term.upTo, term.unbounded, false, term.rule});
+            PoolTerm{term.label, term.bytes, term.upTo, term.unbounded, false, term.rule, std::nullopt, {}});
     }
 
     usage.verdict = FitVerdict::Fits;

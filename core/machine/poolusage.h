@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ struct PoolTerm {
     bool unbounded = false;
     bool reservation = false; // the pool's own reservation (OS, desktop), not llama-server's
     std::string rule;
+    // The estimate's component for a device's own buffers (the memory chart colours by it);
+    // nullopt for reservations, host-side growth and buffers counted again in a shared pool.
+    std::optional<Component> component;
+    std::string device; // the estimate's device name for device buffers ("CPU", "Vulkan0")
     bool operator==(const PoolTerm&) const = default;
 };
 

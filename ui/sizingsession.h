@@ -1,0 +1,91 @@
+#pragma once
+// SizingSession: the configuration the user is planning -- one model, its ServerSettings, the
+// machine it is planned for, the safety margin and the memory bandwidth -- and the sizing
+// core's answers for it: the MemoryEstimate (or llama.cpp's reason it would refuse the
+// settings) and the estimate placed on the machine's pools. Every panel reads it and writes
+// it through the setters; each setter recomputes synchronously (a prepared model estimates
+// in ~2 µs, so a slider drag can recompute every step) and emits what changed, then
+// estimateChanged(). Setting a value equal to the current one emits nothing.
+// Owns: the prepared model, the settings, the machine, the results. No widgets, no I/O.
+// Thread: the GUI thread. Units: bytes; bandwidth in bytes per second.
+
+#include "core/common/result.h"
+#include "core/machine/memorypools.h"
+#include "core/machine/poolusage.h"
+#include "core/model/modelsource.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/sizing/serversettings.h"
+#include "core/sizing/sizingmodel.h"
+#include "core/sizing/solvers.h"
+
+#include <QObject>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+class SizingSession : public QObject {
+    Q_OBJECT
+  public:
+    static constexpr std::uint64_t kDefaultMarginBytes = 1024ULL * 1024 * 1024; // --fit-target 1024 MiB
+
+    // Starts on the default built-in card (defaultModelCardId()) with llama-server's default
+    // settings, planned for `machine`.
+    explicit SizingSession(Machine machine, QObject* parent = nullptr);
+
+    void setModel(LoadedModel model); // emits modelChanged, settingsChanged (reset to defaults)
+    void setSettings(const ServerSettings& settings); // emits settingsChanged
+    void setMachine(Machine machine);                 // emits machineChanged
+    void setMarginBytes(std::uint64_t marginBytes);
+    // llama-server flags from the "extra flags" field that do not change memory (-t 8,
+    // --alias x, ...): passed to the launch after the settings' own flags. Emits extraArgsChanged.
+    void setExtraArgs(std::vector<std::string> words);
+    // Memory bandwidth for the decode-speed estimate; nullopt = the machine's own figure.
+    void setBandwidthOverride(std::optional<std::uint64_t> bytesPerSecond);
+
+    const LoadedModel& model() const { return m_model; }
+    const SizingModel& sizingModel() const { return m_sizingModel; }
+    const ServerSettings& settings() const { return m_settings; }
+    const std::vector<std::string>& extraArgs() const { return m_extraArgs; }
+    const Machine& machine() const { return m_machine; }
+    std::uint64_t marginBytes() const { return m_marginBytes; }
+    std::optional<std::uint64_t> bandwidthBytesPerSecond() const; // override, else the machine's
+    std::optional<std::uint64_t> bandwidthOverride() const { return m_bandwidthOverride; }
+
+    // The GPUs the estimate places layers on (sizingGpus(machine())).
+    const std::vector<GpuDevice>& gpus() const { return m_gpus; }
+    // What the solvers may use: machineBudget(machine(), marginBytes()).
+    MemoryBudget budget() const;
+
+    // The estimate for the current model, settings and GPUs, or the settings.* error that
+    // says why llama-server would refuse them.
+    const Result<MemoryEstimate>& estimate() const { return m_estimate; }
+    // The estimate on the machine's pools; nullopt while the estimate is an error.
+    const std::optional<PoolUsage>& poolUsage() const { return m_poolUsage; }
+
+  signals:
+    void modelChanged();
+    void settingsChanged();
+    void extraArgsChanged();
+    void machineChanged();
+    void estimateChanged();
+
+  private:
+    void recompute();
+
+    LoadedModel m_model;
+    SizingModel m_sizingModel;
+    ServerSettings m_settings;
+    std::vector<std::string> m_extraArgs;
+    Machine m_machine;
+    std::vector<GpuDevice> m_gpus;
+    std::uint64_t m_marginBytes = kDefaultMarginBytes;
+    std::optional<std::uint64_t> m_bandwidthOverride;
+    Result<MemoryEstimate> m_estimate{Error{}};
+    std::optional<PoolUsage> m_poolUsage;
+};
+
+} // namespace llamafit
