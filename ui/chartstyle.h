@@ -1,0 +1,41 @@
+#pragma once
+// The look every chart shares: one colour and one name per memory component, in the fixed
+// stacking order of the memory chart (weights, KV, RS, compute, output, overhead), the
+// fit-verdict colours, MiB/GiB text, and a QCustomPlot styled from the widget's palette so
+// charts read in light and dark themes. Used by the memory, sweep and live charts.
+// Thread: GUI thread (QPalette, QCustomPlot).
+
+#include "core/machine/poolusage.h"
+#include "core/sizing/memoryestimate.h"
+
+#include "core/common/units.h"
+
+#include <QColor>
+#include <QString>
+
+#include <array>
+#include <cstdint>
+
+class QCustomPlot;
+class QPalette;
+
+namespace llamafit {
+
+// Bottom to top in every stacked bar.
+inline constexpr std::array<Component, 6> kChartComponentOrder{Component::Model,  Component::Kv,
+                                                               Component::Rs,     Component::Compute,
+                                                               Component::Output, Component::Overhead};
+
+QColor componentColor(Component component);
+QString componentLabel(Component component); // translated: "Weights", "KV cache", ...
+QColor verdictColor(FitVerdict verdict);
+QString verdictLabel(FitVerdict verdict); // translated: "fits", "tight", "does not fit", "size unknown"
+
+// "1234.56 MiB" (two decimals, as llama.cpp prints) and "12.3 GiB" for axes and summaries.
+QString formatMiBText(std::uint64_t bytes);
+QString formatGiBText(std::uint64_t bytes);
+
+// Background, axes, grid, tick labels and legend in the palette's colours.
+void applyPalette(QCustomPlot* plot, const QPalette& palette);
+
+} // namespace llamafit
