@@ -1,0 +1,115 @@
+#pragma once
+// LaunchPanel: starts and stops llama-server for the session's model and settings. Shows the
+// binary (from $LLAMAFIT_LLAMA_SERVER, else llama-server on PATH, or chosen with Browse) and
+// the version its probe reports, the host (a warning when it is not a loopback address) and
+// port (0 = any free port), the exact command line the launch will run (spelled for the probed
+// build, updated live from the session; copyable and exportable as a shell script, .bat,
+// preset INI or llama-swap entry), Launch / Stop and the server's state. Launch is disabled,
+// with the reason in its tooltip and the state label, for a built-in card (no file), for
+// settings the estimate refuses, and without a binary. A failed launch opens FailureDialog
+// (non-modal, so the log and the settings stay usable); a fix chosen there is applied to the session.
+// Used by MainWindow, which owns the ServerProcess (shared with the live view) and persists
+// serverBinary(), host() and port().
+// Owns: its widgets and a ServerLauncher. Does not own the session or the process.
+// Thread: GUI thread.
+//
+// Object names: serverBinaryEdit, serverBrowseButton, serverVersionLabel, hostEdit,
+// hostWarningLabel, portSpin, commandLineEdit, copyCommandButton, exportButton (menu actions
+// exportShellAction, exportBatchAction, exportIniAction, exportLlamaSwapAction),
+// launchButton, stopButton, serverStateLabel, launchNotesLabel; the dialog: failureDialog.
+
+#include "core/common/result.h"
+#include "core/server/exports.h"
+#include "core/server/launchfailure.h"
+#include "core/sizing/serversettings.h"
+#include "core/system/serverlauncher.h"
+#include "core/system/serverprocess.h"
+#include "ui/launch/launchexport.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <cstdint>
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace llamafit {
+
+class FailureDialog;
+class SizingSession;
+
+class LaunchPanel : public QWidget {
+    Q_OBJECT
+  public:
+    LaunchPanel(SizingSession* session, ServerProcess* process, QWidget* parent = nullptr);
+
+    // $LLAMAFIT_LLAMA_SERVER, else llama-server found on PATH, else empty.
+    static QString defaultServerBinary();
+
+    QString serverBinary() const;
+    void setServerBinary(const QString& program); // probes it for the version label
+    QString host() const;
+    void setHost(const QString& host);
+    std::uint16_t port() const; // 0: any free port
+    void setPort(std::uint16_t port);
+
+    // What a launch now would run, and the same as one shell line (quoted for this OS).
+    LaunchRequest launchRequest() const;
+    QString commandLine() const;
+    ExportSpec exportSpec() const;
+    // Saves the launch in `format` to `path` (what the export menu does after its file dialog).
+    Result<bool> exportTo(ExportFormat format, const QString& path) const;
+    // Why Launch is disabled now; empty when a launch is possible.
+    // The selected binary's version as its probe reported it (the About box shows it).
+    QString serverVersionText() const;
+    QString launchBlocker() const;
+
+    ServerLauncher* launcher() { return &m_launcher; }
+    FailureDialog* failureDialog() const; // the open one, if any
+
+  public slots:
+    void launch();
+    void stop();
+
+  private:
+    void buildWidgets();
+    void onBinaryEdited();
+    void onProbed(const BinaryProbeOutcome& outcome);
+    void onProcessState(ServerProcess::State state);
+    void onProcessFailed(const LaunchFailure& failure);
+    void onRefused(const Error& error);
+    void browse();
+    void chooseExport(ExportFormat format);
+    void refresh(); // command line, host warning, buttons, state label
+    QString stateText(ServerProcess::State state, const QString& blocker, QString* tip) const;
+
+    SizingSession* m_session;
+    ServerProcess* m_process;
+    ServerLauncher m_launcher;
+    std::optional<BuildCapabilities> m_capabilities; // of m_probedProgram
+    QString m_probedProgram;
+    ServerSettings m_launchedSettings;
+    QString m_refusal; // why the last launch was refused (nothing started)
+    QPointer<FailureDialog> m_failureDialog;
+
+    QLineEdit* m_binaryEdit = nullptr;
+    QPushButton* m_browseButton = nullptr;
+    QLabel* m_versionLabel = nullptr;
+    QLineEdit* m_hostEdit = nullptr;
+    QLabel* m_hostWarning = nullptr;
+    QSpinBox* m_portSpin = nullptr;
+    QLineEdit* m_commandLine = nullptr;
+    QPushButton* m_copyButton = nullptr;
+    QToolButton* m_exportButton = nullptr;
+    QPushButton* m_launchButton = nullptr;
+    QPushButton* m_stopButton = nullptr;
+    QLabel* m_stateLabel = nullptr;
+    QLabel* m_notesLabel = nullptr;
+};
+
+} // namespace llamafit

@@ -1,0 +1,127 @@
+// LaunchPanel's widgets: layout, object names, tooltips (each names the llama-server flag it
+// sets) and the connections from the controls to the panel.
+
+#include "ui/launch/launchpanel.h"
+
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+
+namespace llamafit {
+
+void LaunchPanel::buildWidgets() {
+    auto* form = new QFormLayout(this);
+
+    m_binaryEdit = new QLineEdit(this);
+    m_binaryEdit->setObjectName(QStringLiteral("serverBinaryEdit"));
+    m_binaryEdit->setPlaceholderText(tr("llama-server not found on PATH: choose it with Browse"));
+    m_binaryEdit->setToolTip(tr("The llama-server program to run (default: $LLAMAFIT_LLAMA_SERVER, "
+                                "else llama-server on PATH)"));
+    m_browseButton = new QPushButton(tr("Browse…"), this);
+    m_browseButton->setObjectName(QStringLiteral("serverBrowseButton"));
+    m_browseButton->setToolTip(tr("Choose the llama-server program"));
+    auto* binaryRow = new QHBoxLayout;
+    binaryRow->addWidget(m_binaryEdit, 1);
+    binaryRow->addWidget(m_browseButton);
+    form->addRow(tr("llama-server:"), binaryRow);
+
+    m_versionLabel = new QLabel(this);
+    m_versionLabel->setObjectName(QStringLiteral("serverVersionLabel"));
+    m_versionLabel->setToolTip(tr("The build, as `llama-server --version` reports it; the flags are spelled "
+                                  "the way this build knows them"));
+    m_versionLabel->setWordWrap(true);
+    m_versionLabel->setTextFormat(Qt::PlainText);
+    form->addRow(tr("Version:"), m_versionLabel);
+
+    m_hostEdit = new QLineEdit(QStringLiteral("127.0.0.1"), this);
+    m_hostEdit->setObjectName(QStringLiteral("hostEdit"));
+    m_hostEdit->setToolTip(tr("--host: the address llama-server listens on (127.0.0.1: this computer only)"));
+    form->addRow(tr("Host:"), m_hostEdit);
+    m_hostWarning = new QLabel(tr("Warning: on a non-loopback address the server is reachable from the "
+                                  "network, without a password."),
+                               this);
+    m_hostWarning->setObjectName(QStringLiteral("hostWarningLabel"));
+    m_hostWarning->setToolTip(
+        tr("llama-server has no authentication unless --api-key is among the extra flags"));
+    m_hostWarning->setWordWrap(true);
+    m_hostWarning->setVisible(false);
+    form->addRow(QString(), m_hostWarning);
+
+    m_portSpin = new QSpinBox(this);
+    m_portSpin->setObjectName(QStringLiteral("portSpin"));
+    m_portSpin->setRange(0, 65535);
+    m_portSpin->setSpecialValueText(tr("any free port"));
+    m_portSpin->setToolTip(tr("--port: the TCP port (0: any free port, picked at launch)"));
+    form->addRow(tr("Port:"), m_portSpin);
+
+    m_commandLine = new QLineEdit(this);
+    m_commandLine->setObjectName(QStringLiteral("commandLineEdit"));
+    m_commandLine->setReadOnly(true);
+    m_commandLine->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_commandLine->setToolTip(tr("The exact command Launch runs (-lv 4 and --metrics feed the live view; "
+                                 "with port 0 a free --port is added at launch)"));
+    m_copyButton = new QPushButton(tr("Copy"), this);
+    m_copyButton->setObjectName(QStringLiteral("copyCommandButton"));
+    m_copyButton->setToolTip(tr("Copy the command line to the clipboard"));
+    m_exportButton = new QToolButton(this);
+    m_exportButton->setObjectName(QStringLiteral("exportButton"));
+    m_exportButton->setText(tr("Export"));
+    m_exportButton->setToolTip(tr("Save this launch as a shell script, a Windows .bat, a llama-server preset "
+                                  "(--models-preset) or a llama-swap entry"));
+    m_exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(m_exportButton);
+    exportMenu->setObjectName(QStringLiteral("exportMenu"));
+    for (ExportFormat format : kExportFormats) {
+        QAction* action = exportMenu->addAction(exportFormatLabel(format));
+        action->setObjectName(exportActionObjectName(format));
+        connect(action, &QAction::triggered, this, [this, format] { chooseExport(format); });
+    }
+    m_exportButton->setMenu(exportMenu);
+    auto* commandRow = new QHBoxLayout;
+    commandRow->addWidget(m_commandLine, 1);
+    commandRow->addWidget(m_copyButton);
+    commandRow->addWidget(m_exportButton);
+    form->addRow(tr("Command:"), commandRow);
+
+    m_notesLabel = new QLabel(this);
+    m_notesLabel->setObjectName(QStringLiteral("launchNotesLabel"));
+    m_notesLabel->setToolTip(tr("Flags spelled differently for the probed llama-server build"));
+    m_notesLabel->setWordWrap(true);
+    m_notesLabel->setVisible(false);
+    form->addRow(QString(), m_notesLabel);
+
+    m_launchButton = new QPushButton(tr("Launch"), this);
+    m_launchButton->setObjectName(QStringLiteral("launchButton"));
+    m_stopButton = new QPushButton(tr("Stop"), this);
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    m_stopButton->setToolTip(tr("Stop llama-server (SIGTERM, then SIGKILL after a grace period)"));
+    m_stateLabel = new QLabel(this);
+    m_stateLabel->setObjectName(QStringLiteral("serverStateLabel"));
+    m_stateLabel->setWordWrap(true);
+    m_stateLabel->setTextFormat(Qt::PlainText);
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* launchRow = new QHBoxLayout;
+    launchRow->addWidget(m_launchButton);
+    launchRow->addWidget(m_stopButton);
+    launchRow->addWidget(m_stateLabel, 1);
+    form->addRow(tr("Server:"), launchRow);
+
+    connect(m_binaryEdit, &QLineEdit::editingFinished, this, &LaunchPanel::onBinaryEdited);
+    connect(m_browseButton, &QPushButton::clicked, this, &LaunchPanel::browse);
+    connect(m_hostEdit, &QLineEdit::textChanged, this, &LaunchPanel::refresh);
+    connect(m_portSpin, &QSpinBox::valueChanged, this, &LaunchPanel::refresh);
+    connect(m_copyButton, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(commandLine()); });
+    connect(m_launchButton, &QPushButton::clicked, this, &LaunchPanel::launch);
+    connect(m_stopButton, &QPushButton::clicked, this, &LaunchPanel::stop);
+}
+
+} // namespace llamafit
