@@ -1,0 +1,341 @@
+// SettingsPanel: every control, moved through its widget, writes exactly its field to the session,
+// whose estimate is then exactly the sizing core's; refused settings are shown at once with
+// llama.cpp's reason; changes made elsewhere update the controls without writing back.
+#include "ui/settings/settingspanel.h"
+
+#include "core/machine/memorypools.h"
+#include "core/sizing/estimator.h"
+#include "tests/gui/settings/settingstestmodels.h"
+#include "ui/sizingsession.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+class SettingsPanelTest : public ::testing::Test {
+  protected:
+    explicit SettingsPanelTest(std::string_view machineId = defaultMachineId())
+        : m_session(test::builtinMachine(machineId)), m_panel(&m_session) {}
+
+    template <typename T> T* control(const char* name) {
+        T* widget = m_panel.findChild<T*>(QString::fromLatin1(name));
+        EXPECT_NE(widget, nullptr) << name;
+        return widget;
+    }
+
+    // What the panel writes on any change: the defaults with -c at the spin box (the panel
+    // always passes -c; it shows the training context until the user picks one).
+    ServerSettings panelDefaults() const {
+        ServerSettings settings;
+        settings.contextTokens = static_cast<std::uint32_t>(m_session.model().info.trainingContext);
+        return settings;
+    }
+
+    // The session holds exactly `expected` and the sizing core's estimate for it.
+    void expectSession(const ServerSettings& expected) {
+        EXPECT_EQ(m_session.settings(), expected);
+        const Result<MemoryEstimate> core =
+            estimateMemory(m_session.model().info, expected, m_session.gpus());
+        ASSERT_EQ(m_session.estimate().ok(), core.ok());
+        if (core.ok()) {
+            EXPECT_EQ(*m_session.estimate(), *core);
+        } else {
+            EXPECT_EQ(m_session.estimate().error(), core.error());
+        }
+    }
+
+    void selectType(QComboBox* combo, GgmlType type) {
+        const int index = combo->findData(static_cast<int>(type));
+        ASSERT_GE(index, 0);
+        combo->setCurrentIndex(index);
+    }
+
+    SizingSession m_session;
+    SettingsPanel m_panel;
+};
+
+class SettingsPanelGpuTest : public SettingsPanelTest {
+  protected:
+    SettingsPanelGpuTest() : SettingsPanelTest("rtx-4060-8gb") {}
+};
+
+TEST_F(SettingsPanelTest, StartsOnTheSessionsSettings) {
+    const std::uint64_t training = m_session.model().info.trainingContext;
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), static_cast<int>(training));
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->maximum(), static_cast<int>(training));
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->singleStep(), 256);
+    EXPECT_EQ(control<QSlider>("contextSlider")->maximum(), m_panel.contextStops().count() - 1);
+    EXPECT_EQ(control<QSlider>("contextSlider")->value(), m_panel.contextStops().count() - 1);
+    EXPECT_EQ(control<QSpinBox>("slotsSpin")->text(), QStringLiteral("auto (4, unified)"));
+    EXPECT_EQ(control<QComboBox>("cacheTypeKCombo")->currentText(), QStringLiteral("f16"));
+    EXPECT_EQ(control<QComboBox>("cacheTypeKCombo")->count(), static_cast<int>(allowedCacheTypes().size()));
+    EXPECT_TRUE(control<QCheckBox>("gpuLayersAllCheck")->isChecked());
+    EXPECT_EQ(control<QSpinBox>("batchSpin")->value(), 2048);
+    EXPECT_EQ(control<QSpinBox>("ubatchSpin")->value(), 512);
+    EXPECT_FALSE(control<QLabel>("settingsErrorLabel")->isVisibleTo(&m_panel));
+    EXPECT_EQ(m_session.settings(), ServerSettings{}); // nothing written until the user acts
+}
+
+TEST_F(SettingsPanelTest, TheSliderSetsTheContextToAStop) {
+    auto* slider = control<QSlider>("contextSlider");
+    const int index = m_panel.contextStops().nearestIndex(65536);
+    ASSERT_EQ(m_panel.contextStops().tokensAt(index), 65536u);
+    slider->setValue(index);
+    ServerSettings expected = panelDefaults();
+    expected.contextTokens = 65536;
+    expectSession(expected);
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), 65536);
+}
+
+TEST_F(SettingsPanelTest, TheSpinBoxSetsTheExactContext) {
+    control<QSpinBox>("contextSpin")->setValue(40000);
+    ServerSettings expected = panelDefaults();
+    expected.contextTokens = 40000;
+    expectSession(expected);
+    EXPECT_EQ(control<QSlider>("contextSlider")->value(), m_panel.contextStops().nearestIndex(40000));
+}
+
+TEST_F(SettingsPanelTest, SlotsSetParallelAndZeroIsAuto) {
+    auto* slotsSpin = control<QSpinBox>("slotsSpin");
+    slotsSpin->setValue(2);
+    ServerSettings expected = panelDefaults();
+    expected.parallelSlots = 2;
+    expectSession(expected);
+    slotsSpin->setValue(0);
+    expected.parallelSlots.reset();
+    expectSession(expected);
+}
+
+TEST_F(SettingsPanelTest, KAndVTypesAreSetSeparately) {
+    selectType(control<QComboBox>("cacheTypeKCombo"), GgmlType::Q8_0);
+    ServerSettings expected = panelDefaults();
+    expected.cacheTypeK = GgmlType::Q8_0;
+    expectSession(expected);
+    selectType(control<QComboBox>("cacheTypeVCombo"), GgmlType::Q4_0);
+    expected.cacheTypeV = GgmlType::Q4_0;
+    expectSession(expected);
+}
+
+TEST_F(SettingsPanelTest, BatchAndUbatch) {
+    control<QSpinBox>("batchSpin")->setValue(1024);
+    ServerSettings expected = panelDefaults();
+    expected.batchTokens = 1024;
+    expectSession(expected);
+    control<QSpinBox>("ubatchSpin")->setValue(256);
+    expected.ubatchTokens = 256;
+    expectSession(expected);
+}
+
+TEST_F(SettingsPanelTest, FlashAttentionUnifiedKvSwaFullAndLoadMode) {
+    ServerSettings expected = panelDefaults();
+    auto* flash = control<QComboBox>("flashAttentionCombo");
+    flash->setCurrentIndex(flash->findData(static_cast<int>(FlashAttention::On)));
+    expected.flashAttention = FlashAttention::On;
+    expectSession(expected);
+
+    auto* unified = control<QComboBox>("kvUnifiedCombo");
+    unified->setCurrentIndex(2); // off
+    expected.kvUnified = false;
+    expectSession(expected);
+    unified->setCurrentIndex(1); // on
+    expected.kvUnified = true;
+    expectSession(expected);
+    unified->setCurrentIndex(0); // default
+    expected.kvUnified.reset();
+    expectSession(expected);
+
+    control<QCheckBox>("swaFullCheck")->setChecked(true);
+    expected.swaFull = true;
+    expectSession(expected);
+
+    auto* loadMode = control<QComboBox>("loadModeCombo");
+    loadMode->setCurrentIndex(loadMode->findData(static_cast<int>(LoadMode::None)));
+    expected.loadMode = LoadMode::None;
+    expectSession(expected);
+}
+
+TEST_F(SettingsPanelGpuTest, GpuLayersCountTheOutputLayerAndAllIsMinusTwo) {
+    auto* layers = control<QSpinBox>("gpuLayersSpin");
+    auto* all = control<QCheckBox>("gpuLayersAllCheck");
+    ASSERT_FALSE(m_session.gpus().empty());
+    EXPECT_TRUE(layers->isEnabled());
+    EXPECT_EQ(layers->maximum(), static_cast<int>(m_session.model().info.trunkLayerCount()) + 1);
+    layers->setValue(10);
+    ServerSettings expected = panelDefaults();
+    expected.gpuLayers = 10;
+    expectSession(expected);
+    EXPECT_FALSE(all->isChecked());
+    EXPECT_EQ(m_session.estimate()->gpuLayers, 10u);
+    all->setChecked(true);
+    expected.gpuLayers = -2;
+    expectSession(expected);
+    EXPECT_EQ(m_session.estimate()->gpuLayers, m_session.model().info.trunkLayerCount() + 1);
+    all->setChecked(false);
+    expected.gpuLayers = layers->maximum();
+    expectSession(expected);
+}
+
+TEST_F(SettingsPanelTest, GpuLayersAreOffWithoutAGpu) {
+    m_session.setMachine(test::builtinMachine("cpu-only"));
+    ASSERT_TRUE(m_session.gpus().empty());
+    EXPECT_FALSE(control<QSpinBox>("gpuLayersSpin")->isEnabled());
+    EXPECT_FALSE(control<QCheckBox>("gpuLayersAllCheck")->isEnabled());
+    EXPECT_TRUE(control<QSpinBox>("gpuLayersSpin")->toolTip().contains(QStringLiteral("no GPU")));
+}
+
+TEST_F(SettingsPanelTest, EveryControlNamesItsFlag) {
+    const std::vector<std::pair<const char*, const char*>> flags = {
+        {"contextSlider", "-c"},       {"contextSpin", "--ctx-size"},
+        {"slotsSpin", "-np"},          {"cacheTypeKCombo", "-ctk"},
+        {"cacheTypeVCombo", "-ctv"},   {"gpuLayersSpin", "-ngl"},
+        {"gpuLayersAllCheck", "-ngl"}, {"batchSpin", "-b"},
+        {"ubatchSpin", "-ub"},         {"flashAttentionCombo", "-fa"},
+        {"kvUnifiedCombo", "-kvu"},    {"swaFullCheck", "--swa-full"},
+        {"loadModeCombo", "-lm"},      {"extraFlagsEdit", "llama-server"}};
+    for (const auto& [name, flag] : flags) {
+        EXPECT_TRUE(control<QWidget>(name)->toolTip().contains(QString::fromLatin1(flag))) << name;
+    }
+}
+
+TEST_F(SettingsPanelTest, ExtraFlagsApplyMemoryFlagsAndPassTheRest) {
+    auto* edit = control<QLineEdit>("extraFlagsEdit");
+    edit->setText(QStringLiteral("-t 8 -c 8192 --alias 'my model' -nkvo"));
+    emit edit->editingFinished();
+    ServerSettings expected = panelDefaults();
+    expected.contextTokens = 8192;
+    expected.kvOffload = false;
+    expectSession(expected);
+    EXPECT_EQ(m_session.extraArgs(), (std::vector<std::string>{"-t", "8", "--alias", "my model"}));
+    const QString note = control<QLabel>("extraFlagsNote")->text();
+    EXPECT_TRUE(note.contains(QStringLiteral("-c 8192"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("-nkvo"))) << note.toStdString();
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), 8192);
+}
+
+TEST_F(SettingsPanelTest, AnExtraFlagsErrorIsShownAndNothingIsLost) {
+    auto* edit = control<QLineEdit>("extraFlagsEdit");
+    const QString text = QStringLiteral("-t 8 --alias 'unclosed");
+    edit->setText(text);
+    emit edit->editingFinished();
+    EXPECT_EQ(edit->text(), text);
+    EXPECT_EQ(m_session.settings(), ServerSettings{});
+    EXPECT_TRUE(m_session.extraArgs().empty());
+    EXPECT_TRUE(control<QLabel>("extraFlagsNote")->text().contains(QStringLiteral("not closed")));
+    EXPECT_TRUE(edit->property("invalid").toBool());
+    edit->setText(QStringLiteral("-t 8"));
+    emit edit->editingFinished();
+    EXPECT_FALSE(edit->property("invalid").toBool());
+    EXPECT_EQ(m_session.extraArgs(), (std::vector<std::string>{"-t", "8"}));
+}
+
+TEST_F(SettingsPanelTest, BlockTypeKOnHeadDim80IsRefusedAtOnceWithLlamaCppsReason) {
+    Result<LoadedModel> model = test::headDim80Model();
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    m_session.setModel(std::move(*model));
+    auto* flash = control<QComboBox>("flashAttentionCombo");
+    flash->setCurrentIndex(flash->findData(static_cast<int>(FlashAttention::On)));
+    auto* typeK = control<QComboBox>("cacheTypeKCombo");
+    const int q4 = typeK->findData(static_cast<int>(GgmlType::Q4_0));
+    EXPECT_TRUE(typeK->itemText(q4).contains(QStringLiteral("does not divide n_embd_head_k=80")))
+        << typeK->itemText(q4).toStdString(); // marked before it is picked
+    EXPECT_EQ(typeK->itemText(typeK->findData(static_cast<int>(GgmlType::F16))), QStringLiteral("f16"));
+    selectType(typeK, GgmlType::Q4_0);
+
+    ServerSettings expected = panelDefaults();
+    expected.flashAttention = FlashAttention::On;
+    expected.cacheTypeK = GgmlType::Q4_0;
+    expectSession(expected);
+    ASSERT_FALSE(m_session.estimate().ok());
+    EXPECT_EQ(m_session.estimate().error().code, "settings.block-size-mismatch");
+    auto* error = control<QLabel>("settingsErrorLabel");
+    EXPECT_TRUE(error->isVisibleTo(&m_panel));
+    EXPECT_TRUE(error->text().contains(QString::fromStdString(m_session.estimate().error().message)))
+        << error->text().toStdString();
+    EXPECT_TRUE(typeK->property("invalid").toBool());
+    EXPECT_TRUE(flash->property("invalid").toBool());
+    EXPECT_FALSE(control<QComboBox>("cacheTypeVCombo")->property("invalid").toBool());
+    EXPECT_TRUE(typeK->toolTip().contains(QStringLiteral("n_embd_head_k=80")));
+    EXPECT_EQ(typeK->currentIndex(), q4); // still selected: the user decides
+
+    flash->setCurrentIndex(flash->findData(static_cast<int>(FlashAttention::Off))); // 8 x 80 = 20 blocks
+    EXPECT_TRUE(m_session.estimate().ok()) << m_session.estimate().error().message;
+    EXPECT_FALSE(error->isVisibleTo(&m_panel));
+    EXPECT_FALSE(typeK->property("invalid").toBool());
+    EXPECT_EQ(typeK->itemText(q4), QStringLiteral("q4_0"));
+}
+
+TEST_F(SettingsPanelTest, QuantizedVWithFlashAttentionOffIsFlagged) {
+    auto* flash = control<QComboBox>("flashAttentionCombo");
+    flash->setCurrentIndex(flash->findData(static_cast<int>(FlashAttention::Off)));
+    auto* typeV = control<QComboBox>("cacheTypeVCombo");
+    const int q8 = typeV->findData(static_cast<int>(GgmlType::Q8_0));
+    EXPECT_TRUE(typeV->itemText(q8).contains(QStringLiteral("flash_attn")))
+        << typeV->itemText(q8).toStdString();
+    selectType(typeV, GgmlType::Q8_0);
+    ASSERT_FALSE(m_session.estimate().ok());
+    EXPECT_EQ(m_session.estimate().error().code, "settings.quantized-v-needs-fa");
+    EXPECT_TRUE(control<QLabel>("settingsErrorLabel")
+                    ->text()
+                    .contains(QString::fromStdString(m_session.estimate().error().message)));
+    EXPECT_TRUE(typeV->property("invalid").toBool());
+    EXPECT_TRUE(flash->property("invalid").toBool());
+    EXPECT_FALSE(control<QComboBox>("cacheTypeKCombo")->property("invalid").toBool());
+}
+
+TEST_F(SettingsPanelTest, ChangesFromElsewhereUpdateTheControlsWithoutWritingBack) {
+    QSignalSpy settingsSpy(&m_session, &SizingSession::settingsChanged);
+    ServerSettings outside;
+    outside.contextTokens = 40000; // between two stops: the slider must not write its stop back
+    outside.parallelSlots = 2;
+    outside.cacheTypeK = GgmlType::Q8_0;
+    outside.cacheTypeV = GgmlType::Q4_0;
+    outside.batchTokens = 4096;
+    outside.swaFull = true;
+    outside.loadMode = LoadMode::Mmap;
+    outside.gpuLayers = 12;
+    m_session.setSettings(outside);
+    EXPECT_EQ(settingsSpy.count(), 1);
+    EXPECT_EQ(m_session.settings(), outside);
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), 40000);
+    EXPECT_EQ(control<QSlider>("contextSlider")->value(), m_panel.contextStops().nearestIndex(40000));
+    EXPECT_EQ(control<QSpinBox>("slotsSpin")->value(), 2);
+    EXPECT_EQ(control<QComboBox>("cacheTypeKCombo")->currentData().toInt(), static_cast<int>(GgmlType::Q8_0));
+    EXPECT_EQ(control<QComboBox>("cacheTypeVCombo")->currentData().toInt(), static_cast<int>(GgmlType::Q4_0));
+    EXPECT_EQ(control<QSpinBox>("batchSpin")->value(), 4096);
+    EXPECT_TRUE(control<QCheckBox>("swaFullCheck")->isChecked());
+    EXPECT_EQ(control<QComboBox>("loadModeCombo")->currentData().toInt(), static_cast<int>(LoadMode::Mmap));
+    EXPECT_EQ(control<QSpinBox>("gpuLayersSpin")->value(), 12);
+    EXPECT_FALSE(control<QCheckBox>("gpuLayersAllCheck")->isChecked());
+
+    Result<LoadedModel> other = loadModel("llama-3-8b-q4_k_m");
+    ASSERT_TRUE(other.ok());
+    m_session.setModel(std::move(*other));
+    EXPECT_EQ(settingsSpy.count(), 2); // the session's own reset, nothing from the panel
+    EXPECT_EQ(m_session.settings(), ServerSettings{});
+    const int training = static_cast<int>(m_session.model().info.trainingContext);
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->maximum(), training);
+    EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), training);
+    EXPECT_EQ(m_panel.contextStops().maximum(), static_cast<std::uint32_t>(training));
+    EXPECT_EQ(control<QComboBox>("cacheTypeKCombo")->currentText(), QStringLiteral("f16"));
+    EXPECT_TRUE(control<QCheckBox>("gpuLayersAllCheck")->isChecked());
+}
+
+TEST_F(SettingsPanelTest, TheKvNoteGivesSeed003sAdviceAndLlamaCppsBytes) {
+    const QString note = control<QLabel>("kvTypeNote")->text();
+    EXPECT_TRUE(note.contains(QStringLiteral("q4_0"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("K and V differ"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("34 bytes per 32 values (1.0625 bytes/value)")))
+        << note.toStdString();
+}
+
+} // namespace
+} // namespace llamafit
