@@ -1,0 +1,403 @@
+// The stacked per-pool memory chart; see memorychart.h.
+#include "ui/charts/memorychart.h"
+
+#include "core/common/units.h"
+#include "core/machine/backendreport.h"
+#include "ui/chartstyle.h"
+#include "ui/sizingsession.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStackedLayout>
+#include <QStringList>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+
+namespace llamafit {
+
+namespace {
+
+constexpr double kBarWidth = 0.6;
+constexpr double kHalfBar = kBarWidth / 2;
+
+double gib(std::uint64_t bytes) {
+    return toGiB(bytes);
+}
+
+// Stacked value of one key in a QCPBars, read back from its data (0 when absent).
+double barValueGiB(const QCPBars* bars, double key) {
+    const auto it = bars->data()->findBegin(key, false);
+    return it != bars->data()->constEnd() && it->key == key ? it->value : 0.0;
+}
+
+QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setWidth(kBarWidth);
+    bars->setSelectable(QCP::stNone);
+    return bars;
+}
+
+} // namespace
+
+MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_plot(new QCustomPlot(this)), m_verdictLabel(new QLabel(this)),
+      m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)) {
+    m_plot->setObjectName(QStringLiteral("memoryChart"));
+    m_plot->setToolTip(QString()); // tooltips come from hover over a segment
+    m_plot->setMouseTracking(true);
+    m_verdictLabel->setObjectName(QStringLiteral("memoryVerdictLabel"));
+    m_verdictLabel->setToolTip(tr("Whether llama-server's memory fits every pool of this machine, with the "
+                                  "safety margin (--fit-target)"));
+    m_messageLabel->setObjectName(QStringLiteral("memoryMessageLabel"));
+    m_messageLabel->setWordWrap(true);
+    m_messageLabel->setAlignment(Qt::AlignCenter);
+    m_noteLabel->setObjectName(QStringLiteral("memoryBackendNoteLabel"));
+    m_noteLabel->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_verdictLabel);
+    m_stack = new QStackedLayout;
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_messageLabel);
+    layout->addLayout(m_stack, 1);
+    layout->addWidget(m_noteLabel);
+
+    // Bottom to top; the fixed component order is the chart's legend order too.
+    m_reservationBars = makeBars(m_plot, tr("Reserved (OS, desktop)"));
+    QCPBars* below = m_reservationBars;
+    for (std::size_t i = 0; i < kChartComponentOrder.size(); ++i) {
+        m_componentBars[i] = makeBars(m_plot, componentLabel(kChartComponentOrder[i]));
+        m_componentBars[i]->moveAbove(below);
+        below = m_componentBars[i];
+    }
+    m_otherBars = makeBars(m_plot, tr("Other (page cache, shared memory)"));
+    m_otherBars->moveAbove(below);
+    m_growthBars = makeBars(m_plot, tr("Run-time growth (up to)"));
+    m_growthBars->moveAbove(m_otherBars);
+
+    m_plot->yAxis->setLabel(tr("GiB"));
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
+    connect(m_session, &SizingSession::estimateChanged, this, &MemoryChart::refresh);
+    restyle();
+    refresh();
+}
+
+void MemoryChart::refresh() {
+    const Result<MemoryEstimate>& estimate = m_session->estimate();
+    if (!estimate.ok() || !m_session->poolUsage()) {
+        showError(estimate.ok() ? tr("The estimate could not be placed on this machine's memory.")
+                                : QString::fromStdString(estimate.error().message));
+        return;
+    }
+    m_stack->setCurrentWidget(m_plot);
+    std::vector<PoolSegments> segments = poolSegments(*m_session->poolUsage(), *estimate);
+    const bool samePools = segments.size() == m_segments.size() &&
+                           std::equal(segments.begin(), segments.end(), m_segments.begin(),
+                                      [](const PoolSegments& a, const PoolSegments& b) {
+                                          return a.poolIndex == b.poolIndex && a.name == b.name;
+                                      });
+    m_segments = std::move(segments);
+    if (!samePools) {
+        rebuildItems();
+    }
+    setBarData();
+    double yMax = 1.0;
+    for (const PoolSegments& pool : m_segments) {
+        yMax = std::max({yMax, gib(pool.topBytes()), pool.capacityKnown ? gib(pool.capacityBytes) : 0.0});
+    }
+    if (m_session->machine().observedBackendFreeBytes) {
+        yMax = std::max(yMax, gib(*m_session->machine().observedBackendFreeBytes));
+    }
+    placeItems(yMax * 1.15);
+    updateVerdictLabel();
+    m_noteLabel->setText(backendFreeNote());
+    m_noteLabel->setVisible(!m_noteLabel->text().isEmpty());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryChart::showError(const QString& message) {
+    m_segments.clear();
+    rebuildItems();
+    setBarData();
+    m_messageLabel->setText(tr("llama-server would refuse these settings:\n%1").arg(message));
+    m_stack->setCurrentWidget(m_messageLabel);
+    m_verdictLabel->setText(tr("Refused settings"));
+    m_verdictLabel->setPalette(palette());
+    m_noteLabel->clear();
+    m_noteLabel->hide();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryChart::rebuildItems() {
+    for (const PoolItems& items : m_items) {
+        for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{
+                 items.outline, items.limit, items.verdict, items.backendFree, items.backendFreeText}) {
+            if (item != nullptr) {
+                m_plot->removeItem(item);
+            }
+        }
+    }
+    m_items.clear();
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
+    ticker->clear();
+    const Machine& machine = m_session->machine();
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        const PoolSegments& pool = m_segments[i];
+        ticker->addTick(static_cast<double>(i + 1), pool.name);
+        PoolItems items;
+        items.outline = new QCPItemRect(m_plot);
+        items.outline->setBrush(Qt::NoBrush);
+        items.limit = new QCPItemLine(m_plot);
+        items.verdict = new QCPItemText(m_plot);
+        items.verdict->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        if (pool.kind == PoolKind::ApuCarveout && machine.observedBackendFreeBytes) {
+            items.backendFree = new QCPItemLine(m_plot);
+            items.backendFreeText = new QCPItemText(m_plot);
+            items.backendFreeText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        }
+        m_items.push_back(items);
+    }
+    m_plot->xAxis->setRange(0.4, static_cast<double>(m_segments.size()) + 0.9);
+    restyle();
+}
+
+void MemoryChart::setBarData() {
+    QVector<double> keys;
+    QVector<double> reservation, other, growth;
+    std::array<QVector<double>, 6> components;
+    std::array<QVector<double>, 6> componentKeys;
+    QVector<double> otherKeys, growthKeys, reservationKeys;
+    // Zero segments are left out: QCPBars would draw them as a line across the stack.
+    auto push = [](QVector<double>& k, QVector<double>& v, double key, std::uint64_t bytes) {
+        if (bytes > 0) {
+            k << key;
+            v << gib(bytes);
+        }
+    };
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        const PoolSegments& pool = m_segments[i];
+        const double key = static_cast<double>(i + 1);
+        push(reservationKeys, reservation, key, pool.reservationBytes);
+        for (std::size_t c = 0; c < components.size(); ++c) {
+            push(componentKeys[c], components[c], key, pool.componentBytes[c]);
+        }
+        push(otherKeys, other, key, pool.otherBytes);
+        push(growthKeys, growth, key, pool.growthBytes);
+    }
+    m_reservationBars->setData(reservationKeys, reservation, true);
+    for (std::size_t c = 0; c < components.size(); ++c) {
+        m_componentBars[c]->setData(componentKeys[c], components[c], true);
+    }
+    m_otherBars->setData(otherKeys, other, true);
+    m_growthBars->setData(growthKeys, growth, true);
+}
+
+void MemoryChart::placeItems(double yMaxGiB) {
+    m_plot->yAxis->setRange(0, yMaxGiB);
+    const double lift = yMaxGiB * 0.01;
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        const PoolSegments& pool = m_segments[i];
+        PoolItems& items = m_items[i];
+        const double key = static_cast<double>(i + 1);
+        const double top = gib(pool.topBytes());
+        items.outline->topLeft->setCoords(key - kHalfBar, top);
+        items.outline->bottomRight->setCoords(key + kHalfBar, 0);
+        items.outline->setPen(QPen(verdictColor(pool.verdict), 2));
+        items.limit->setVisible(pool.capacityKnown);
+        const double limit = gib(pool.capacityBytes);
+        items.limit->start->setCoords(key - kHalfBar - 0.08, limit);
+        items.limit->end->setCoords(key + kHalfBar + 0.08, limit);
+        items.limit->setPen(QPen(palette().color(QPalette::Text), 2));
+        items.verdict->position->setCoords(key, std::max(top, pool.capacityKnown ? limit : 0.0) + lift);
+        items.verdict->setText(poolVerdictText(pool));
+        items.verdict->setColor(verdictColor(pool.verdict));
+        if (items.backendFree != nullptr) {
+            const double observed = gib(*m_session->machine().observedBackendFreeBytes);
+            items.backendFree->start->setCoords(key + kHalfBar + 0.02, observed);
+            items.backendFree->end->setCoords(key + kHalfBar + 0.3, observed);
+            items.backendFreeText->position->setCoords(key + kHalfBar + 0.02, observed + lift);
+            items.backendFreeText->setText(tr("driver: %1 free")
+                                               .arg(QString::fromStdString(formatMiBGrouped(
+                                                   *m_session->machine().observedBackendFreeBytes))));
+        }
+    }
+}
+
+void MemoryChart::updateVerdictLabel() {
+    const PoolUsage& usage = *m_session->poolUsage();
+    QStringList worst;
+    for (const PoolSegments& pool : m_segments) {
+        if (pool.verdict == usage.verdict) {
+            worst << tr("%1: %2").arg(pool.name, poolVerdictText(pool));
+        }
+    }
+    m_verdictLabel->setText(tr("Overall: %1 (%2)").arg(verdictLabel(usage.verdict), worst.join(tr("; "))));
+    QPalette labelPalette = palette();
+    labelPalette.setColor(QPalette::WindowText, verdictColor(usage.verdict));
+    m_verdictLabel->setPalette(labelPalette);
+}
+
+QString MemoryChart::backendFreeNote() const {
+    const Machine& machine = m_session->machine();
+    if (!isApu(machine) || !machine.observedBackendFreeBytes || machine.gpus.empty() ||
+        findPool(machine, PoolKind::ApuCarveout) == nullptr) {
+        return {};
+    }
+    // ggml-vulkan.cpp ggml_backend_vk_get_device_memory sums every heap of an integrated GPU
+    // (the carve-out and the shared/GTT heap); see core/machine/backendreport.h.
+    const std::uint64_t carveOut = findPool(machine, PoolKind::ApuCarveout)->capacityBytes;
+    return tr("The driver reports %1 free, more than the %2 BIOS carve-out: llama.cpp adds up every "
+              "memory heap of an integrated GPU, including shared GPU memory that is system RAM the OS "
+              "also uses. The line is the carve-out, which is what the GPU really has.")
+        .arg(QString::fromStdString(formatMiBGrouped(*machine.observedBackendFreeBytes)),
+             QString::fromStdString(formatGiBShort(carveOut)));
+}
+
+void MemoryChart::restyle() {
+    applyPalette(m_plot, palette());
+    const QColor text = palette().color(QPalette::Text);
+    const QPen separator(palette().color(QPalette::Base), 1);
+    QColor neutral = text;
+    neutral.setAlpha(140);
+    m_reservationBars->setPen(QPen(neutral, 1));
+    m_reservationBars->setBrush(QBrush(neutral, Qt::BDiagPattern));
+    for (std::size_t i = 0; i < m_componentBars.size(); ++i) {
+        m_componentBars[i]->setPen(separator);
+        m_componentBars[i]->setBrush(componentColor(kChartComponentOrder[i]));
+    }
+    QColor otherColor = componentColor(Component::Model);
+    m_otherBars->setPen(separator);
+    m_otherBars->setBrush(QBrush(otherColor, Qt::Dense5Pattern));
+    QColor light = text;
+    light.setAlpha(40);
+    m_growthBars->setPen(QPen(neutral, 1, Qt::DashLine));
+    m_growthBars->setBrush(light);
+    QColor faint = text;
+    faint.setAlpha(110);
+    for (const PoolItems& items : m_items) {
+        items.verdict->setFont(font());
+        if (items.backendFree != nullptr) {
+            items.backendFree->setPen(QPen(faint, 1.5, Qt::DashLine));
+            items.backendFreeText->setColor(faint);
+            items.backendFreeText->setFont(font());
+        }
+    }
+}
+
+void MemoryChart::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        restyle();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+int MemoryChart::drawnIndex(std::size_t poolIndex) const {
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        if (m_segments[i].poolIndex == poolIndex) {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+double MemoryChart::barValueMiB(std::size_t poolIndex, Component component) const {
+    const int index = drawnIndex(poolIndex);
+    if (index < 0) {
+        return 0.0;
+    }
+    return barValueGiB(m_componentBars[chartComponentIndex(component)], index + 1.0) * 1024.0;
+}
+
+double MemoryChart::limitMiB(std::size_t poolIndex) const {
+    const int index = drawnIndex(poolIndex);
+    if (index < 0 || !m_items[static_cast<std::size_t>(index)].limit->visible()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return m_items[static_cast<std::size_t>(index)].limit->start->value() * 1024.0;
+}
+
+double MemoryChart::backendFreeMiB(std::size_t poolIndex) const {
+    const int index = drawnIndex(poolIndex);
+    if (index < 0 || m_items[static_cast<std::size_t>(index)].backendFree == nullptr) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return m_items[static_cast<std::size_t>(index)].backendFree->start->value() * 1024.0;
+}
+
+QString MemoryChart::verdictText(std::size_t poolIndex) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? QString() : m_items[static_cast<std::size_t>(index)].verdict->text();
+}
+
+QString MemoryChart::toolTipAt(std::size_t poolIndex, Component component) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? QString() : m_segments[static_cast<std::size_t>(index)].componentToolTip(component);
+}
+
+void MemoryChart::onMouseMove(QMouseEvent* event) {
+    const QString text = toolTipAtPixel(event->position());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    }
+}
+
+// The segment under a pixel, bottom to top as drawn; the faint driver line beside a bar.
+QString MemoryChart::toolTipAtPixel(const QPointF& pixel) const {
+    const double key = m_plot->xAxis->pixelToCoord(pixel.x());
+    const double valueGiB = m_plot->yAxis->pixelToCoord(pixel.y());
+    const long rounded = std::lround(key);
+    if (rounded < 1 || rounded > static_cast<long>(m_segments.size()) || valueGiB < 0) {
+        return {};
+    }
+    const std::size_t index = static_cast<std::size_t>(rounded - 1);
+    const PoolSegments& pool = m_segments[index];
+    const PoolItems& items = m_items[index];
+    const double offset = key - static_cast<double>(rounded);
+    if (items.backendFree != nullptr && offset > kHalfBar &&
+        std::abs(m_plot->yAxis->coordToPixel(items.backendFree->start->value()) - pixel.y()) < 6) {
+        return backendFreeNote();
+    }
+    if (std::abs(offset) > kHalfBar) {
+        return {};
+    }
+    std::vector<std::pair<std::uint64_t, QString>> stack{{pool.reservationBytes, pool.reservationToolTip}};
+    for (std::size_t c = 0; c < kChartComponentOrder.size(); ++c) {
+        stack.emplace_back(pool.componentBytes[c], pool.componentToolTips[c]);
+    }
+    stack.emplace_back(pool.otherBytes, pool.otherToolTip);
+    stack.emplace_back(pool.growthBytes, pool.growthToolTip);
+    double base = 0;
+    for (const auto& [bytes, text] : stack) {
+        const double top = base + gib(bytes);
+        if (bytes > 0 && valueGiB >= base && valueGiB < top) {
+            return text;
+        }
+        base = top;
+    }
+    return {};
+}
+
+} // namespace llamafit

@@ -1,0 +1,92 @@
+#pragma once
+// MemoryChart: the centre of the app -- one stacked bar per memory pool of the session's
+// machine (the GPU memory: VRAM or an APU's BIOS carve-out; the host's system RAM; an APU's
+// shared/GTT window only when buffers land there). Bottom to top: the pool's reservation (OS,
+// desktop; hatched), llama-server's buffers per component in kChartComponentOrder (one QCPBars
+// each, chained with moveAbove), other llama-server memory (mmap page cache, shared-memory
+// buffers) and run-time growth (prompt cache, checkpoints; light). The pool's capacity is a
+// line over its bar (on an APU's carve-out the BIOS split, with the driver's own "free" figure
+// drawn faintly beside it); the bar's outline and the text above it give the pool's verdict,
+// memoryVerdictLabel the overall one. Hover shows exact MiB and the llama.cpp rule. Refused
+// settings show llama.cpp's reason instead of bars.
+// Used by MainWindow. Reads the SizingSession (never writes it); owns its QCustomPlot and items.
+// Thread: GUI. Units: bytes in, GiB on the axis, MiB in tooltips and test accessors.
+
+#include "core/sizing/memoryestimate.h"
+#include "ui/charts/poolsegments.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+class QCPBars;
+class QCPItemLine;
+class QCPItemRect;
+class QCPItemText;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+class QStackedLayout;
+
+namespace llamafit {
+
+class SizingSession;
+
+class MemoryChart : public QWidget {
+    Q_OBJECT
+  public:
+    explicit MemoryChart(SizingSession* session, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+
+    // Test accessors (public for the widget tests; the app does not call them). They read what
+    // is drawn: bar values from the QCPBars data, limits from the line items, texts from the
+    // text items. A pool that is not drawn reads 0 / NaN / empty.
+    double barValueMiB(std::size_t poolIndex, Component component) const;
+    double limitMiB(std::size_t poolIndex) const;       // the capacity line; NaN when not drawn
+    double backendFreeMiB(std::size_t poolIndex) const; // the driver's figure; NaN when not drawn
+    QString verdictText(std::size_t poolIndex) const;   // the text above the bar
+    QString toolTipAt(std::size_t poolIndex, Component component) const; // what hover shows
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    struct PoolItems {
+        QCPItemRect* outline = nullptr;
+        QCPItemLine* limit = nullptr;
+        QCPItemText* verdict = nullptr;
+        QCPItemLine* backendFree = nullptr; // APU carve-out with an observed figure only
+        QCPItemText* backendFreeText = nullptr;
+    };
+
+    void refresh();
+    void showError(const QString& message);
+    void rebuildItems();
+    void placeItems(double yMaxGiB);
+    void setBarData();
+    void restyle();
+    void updateVerdictLabel();
+    void onMouseMove(QMouseEvent* event);
+    QString toolTipAtPixel(const QPointF& pixel) const;
+    int drawnIndex(std::size_t poolIndex) const; // -1 when not drawn
+    QString backendFreeNote() const;
+
+    SizingSession* m_session;
+    QCustomPlot* m_plot;
+    QLabel* m_verdictLabel;
+    QLabel* m_messageLabel;
+    QLabel* m_noteLabel;
+    QStackedLayout* m_stack;
+    QCPBars* m_reservationBars;
+    std::array<QCPBars*, 6> m_componentBars{}; // kChartComponentOrder
+    QCPBars* m_otherBars;
+    QCPBars* m_growthBars;
+    std::vector<PoolSegments> m_segments; // what is drawn, for hover
+    std::vector<PoolItems> m_items;       // one per drawn pool
+};
+
+} // namespace llamafit

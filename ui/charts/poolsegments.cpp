@@ -1,0 +1,164 @@
+// A pool's stacked segments and their tooltips; see poolsegments.h.
+#include "ui/charts/poolsegments.h"
+
+#include "ui/chartstyle.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace llamafit {
+
+namespace {
+
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+const DeviceEstimate* findDevice(const MemoryEstimate& estimate, const std::string& name) {
+    const auto it = std::find_if(estimate.devices.begin(), estimate.devices.end(),
+                                 [&name](const DeviceEstimate& device) { return device.name == name; });
+    return it != estimate.devices.end() ? &*it : nullptr;
+}
+
+// One line per llama.cpp buffer of the component on the term's device, with the rule behind
+// it (core/sizing/estimator.cpp records each buffer as llama-server -lv 4 logs it). The
+// overhead is no buffer: its term's own rule says what it is.
+void appendComponentLines(QStringList& lines, const PoolTerm& term, Component component,
+                          const MemoryEstimate& estimate) {
+    const DeviceEstimate* device = findDevice(estimate, term.device);
+    bool any = false;
+    if (device != nullptr) {
+        for (const BufferEstimate& buffer : device->buffers) {
+            if (buffer.component == component && buffer.bytes > 0) {
+                lines << QCoreApplication::translate("MemoryChart", "• %1 buffer: %2 — %3")
+                             .arg(fromStd(buffer.bufferType), formatMiBText(buffer.bytes),
+                                  fromStd(buffer.rule));
+                any = true;
+            }
+        }
+    }
+    if (!any) {
+        lines << QCoreApplication::translate("MemoryChart", "• %1: %2 — %3")
+                     .arg(fromStd(term.label), formatMiBText(term.bytes), fromStd(term.rule));
+    }
+    if (component == Component::Overhead) {
+        lines << QCoreApplication::translate(
+            "MemoryChart", "  Outside every llama.cpp buffer: the GPU runtime's context, driver allocations, "
+                           "pipelines and scratch (LlamaFit's allowance per backend).");
+    }
+}
+
+void appendTermLine(QStringList& lines, const PoolTerm& term) {
+    QString bytes = formatMiBText(term.bytes);
+    if (term.unbounded) {
+        bytes = QCoreApplication::translate("MemoryChart", "no limit");
+    } else if (term.upTo) {
+        bytes = QCoreApplication::translate("MemoryChart", "up to %1").arg(bytes);
+    }
+    lines << QCoreApplication::translate("MemoryChart", "• %1: %2 — %3")
+                 .arg(fromStd(term.label), bytes, fromStd(term.rule));
+}
+
+QString header(const QString& what, const QString& pool, std::uint64_t bytes) {
+    return QCoreApplication::translate("MemoryChart", "%1 in %2: %3").arg(what, pool, formatMiBText(bytes));
+}
+
+} // namespace
+
+std::size_t chartComponentIndex(Component component) {
+    const auto it = std::find(kChartComponentOrder.begin(), kChartComponentOrder.end(), component);
+    return static_cast<std::size_t>(it - kChartComponentOrder.begin());
+}
+
+std::uint64_t PoolSegments::componentAt(Component component) const {
+    return componentBytes[chartComponentIndex(component)];
+}
+
+QString PoolSegments::componentToolTip(Component component) const {
+    return componentToolTips[chartComponentIndex(component)];
+}
+
+std::uint64_t PoolSegments::atLoadBytes() const {
+    std::uint64_t total = reservationBytes + otherBytes;
+    for (std::uint64_t bytes : componentBytes) {
+        total += bytes;
+    }
+    return total;
+}
+
+std::uint64_t PoolSegments::topBytes() const {
+    return atLoadBytes() + growthBytes;
+}
+
+bool poolIsDrawn(const PoolLoad& load) {
+    return load.kind != PoolKind::ApuShared || load.llamaAtLoadBytes > 0;
+}
+
+std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstimate& estimate) {
+    std::vector<PoolSegments> out;
+    for (const PoolLoad& load : usage.pools) {
+        if (!poolIsDrawn(load)) {
+            continue;
+        }
+        PoolSegments pool;
+        pool.poolIndex = load.poolIndex;
+        pool.name = fromStd(load.poolName);
+        pool.kind = load.kind;
+        pool.capacityBytes = load.capacityBytes;
+        pool.capacityKnown = load.capacityKnown;
+        pool.verdict = load.verdict;
+        pool.headroomBytes = load.headroomBytes;
+        QStringList reservation, other, growth;
+        std::array<QStringList, 6> components;
+        for (const PoolTerm& term : load.terms) {
+            if (term.reservation) {
+                pool.reservationBytes += term.bytes;
+                appendTermLine(reservation, term);
+            } else if (term.upTo) {
+                pool.growthBytes += term.bytes;
+                pool.growthUnbounded = pool.growthUnbounded || term.unbounded;
+                appendTermLine(growth, term);
+            } else if (term.component) {
+                const std::size_t index = chartComponentIndex(*term.component);
+                pool.componentBytes[index] += term.bytes;
+                appendComponentLines(components[index], term, *term.component, estimate);
+            } else {
+                pool.otherBytes += term.bytes;
+                appendTermLine(other, term);
+            }
+        }
+        pool.reservationToolTip =
+            header(QCoreApplication::translate("MemoryChart", "Reserved (OS, desktop, other programs)"),
+                   pool.name, pool.reservationBytes) +
+            u'\n' + reservation.join(u'\n');
+        for (std::size_t i = 0; i < kChartComponentOrder.size(); ++i) {
+            pool.componentToolTips[i] =
+                header(componentLabel(kChartComponentOrder[i]), pool.name, pool.componentBytes[i]) + u'\n' +
+                components[i].join(u'\n');
+        }
+        pool.otherToolTip = header(QCoreApplication::translate("MemoryChart", "Other llama-server memory"),
+                                   pool.name, pool.otherBytes) +
+                            u'\n' + other.join(u'\n');
+        pool.growthToolTip = header(QCoreApplication::translate("MemoryChart", "Run-time growth (up to)"),
+                                    pool.name, pool.growthBytes) +
+                             u'\n' + growth.join(u'\n');
+        out.push_back(std::move(pool));
+    }
+    return out;
+}
+
+QString poolVerdictText(const PoolSegments& pool) {
+    if (!pool.capacityKnown || pool.verdict == FitVerdict::Unknown) {
+        return verdictLabel(FitVerdict::Unknown);
+    }
+    if (pool.headroomBytes < 0) {
+        return QCoreApplication::translate("MemoryChart", "%1 · %2 over")
+            .arg(verdictLabel(pool.verdict), formatGiBText(static_cast<std::uint64_t>(-pool.headroomBytes)));
+    }
+    return QCoreApplication::translate("MemoryChart", "%1 · %2 free")
+        .arg(verdictLabel(pool.verdict), formatGiBText(static_cast<std::uint64_t>(pool.headroomBytes)));
+}
+
+} // namespace llamafit

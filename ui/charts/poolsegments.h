@@ -1,0 +1,63 @@
+#pragma once
+// PoolSegments: one memory pool of a PoolUsage cut into the stacked segments the memory chart
+// draws, bottom to top -- the pool's reservation (OS, desktop), llama-server's buffers per
+// component (kChartComponentOrder), other llama-server memory with no component (the mmap page
+// cache, GPU buffers counted again in the system RAM they share), and run-time growth (prompt
+// cache, context checkpoints: the "up to" terms) -- each with the text its hover tooltip shows:
+// the exact MiB and the llama.cpp rule behind the number (DeviceEstimate::buffers rules for a
+// component, PoolTerm rules for the rest). Used by MemoryChart and its tests.
+// Pure shaping of the core's answers: no widgets. Thread: GUI (translated text). Units: bytes.
+
+#include "core/machine/memorypools.h"
+#include "core/machine/poolusage.h"
+#include "core/sizing/memoryestimate.h"
+
+#include <QString>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace llamafit {
+
+struct PoolSegments {
+    std::size_t poolIndex = 0; // in Machine::pools and PoolUsage::pools
+    QString name;
+    PoolKind kind = PoolKind::HostRam;
+    std::uint64_t capacityBytes = 0;
+    bool capacityKnown = true;
+    FitVerdict verdict = FitVerdict::Fits;
+    std::int64_t headroomBytes = 0; // capacity - at load (negative: over)
+
+    std::uint64_t reservationBytes = 0;
+    std::array<std::uint64_t, 6> componentBytes{}; // indexed like kChartComponentOrder
+    std::uint64_t otherBytes = 0;                  // at load, no component
+    std::uint64_t growthBytes = 0;                 // upTo terms' bounds
+    bool growthUnbounded = false;
+
+    QString reservationToolTip;
+    std::array<QString, 6> componentToolTips;
+    QString otherToolTip;
+    QString growthToolTip;
+
+    std::uint64_t componentAt(Component component) const;
+    QString componentToolTip(Component component) const;
+    std::uint64_t atLoadBytes() const; // reservation + components + other
+    std::uint64_t topBytes() const;    // atLoadBytes() + growth
+};
+
+// Index of `component` in kChartComponentOrder.
+std::size_t chartComponentIndex(Component component);
+
+// Whether the chart draws the pool: every pool except an APU's shared/GTT window, which is
+// system RAM seen through the GPU and drawn only when llama-server's buffers land there.
+bool poolIsDrawn(const PoolLoad& load);
+
+// The drawn pools of `usage`, in pool order, with their segments and tooltips.
+std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstimate& estimate);
+
+// "fits · 3.2 GiB free", "does not fit · 1.4 GiB over", "size unknown": the text over a bar.
+QString poolVerdictText(const PoolSegments& pool);
+
+} // namespace llamafit

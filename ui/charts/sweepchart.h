@@ -1,0 +1,85 @@
+#pragma once
+// SweepChart: the context sweep -- total memory of the constraining device (the first GPU when
+// layers go there, else the host) against context on a log2 axis, one line per K/V type pair
+// (f16/f16, q8_0/q8_0, f16/q8_0, q4_0/q4_0 and the session's own pair), the device's budget as
+// a line, and per pair a marker at the largest context that fits (largestContextPerKvPair(),
+// so it always equals the solver's answer), named in the legend ("q8_0/q8_0: 98 304"). Pairs
+// llama-server refuses for the model are left out with a note. Clicking a point, a marker or a
+// legend entry sets the session's context and K/V types.
+// Used by MainWindow. Reads the SizingSession and writes it through setSettings(); owns its
+// QCustomPlot and graphs. Recomputes at most once per event-loop turn (estimateChanged only
+// starts a zero-timer), then queues one replot. Thread: GUI. Units: tokens; GiB on the axis.
+
+#include "ui/charts/sweepseries.h"
+
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QCPAbstractLegendItem;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPLegend;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace llamafit {
+
+class SizingSession;
+
+class SweepChart : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SweepChart(SizingSession* session, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+
+    // Test accessors (public for the widget tests; the app does not call them). Valid after
+    // recomputed(); series values are read back from the graphs' data.
+    std::vector<ContextFit> largestFits() const { return m_data.fits; }   // the solver's vector
+    std::vector<KvPair> kvPairs() const;                                  // in solver order
+    QVector<double> seriesContexts(GgmlType typeK, GgmlType typeV) const; // tokens; empty if omitted
+    QVector<double> seriesTotalsMiB(GgmlType typeK, GgmlType typeV) const;
+    QCPGraph* seriesGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when omitted
+    QCPGraph* markerGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when nothing fits
+    QString deviceName() const;
+
+  signals:
+    // After each (coalesced) recompute: data set, replot queued.
+    void recomputed();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    struct PairGraphs {
+        KvPair pair;
+        QCPGraph* line = nullptr;
+        QCPGraph* marker = nullptr;
+    };
+
+    void recompute();
+    void rebuildGraphs();
+    void setGraphData();
+    void updateNote();
+    void restyle();
+    void onMousePress(QMouseEvent* event);
+    void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
+    void applyPoint(const KvPair& pair, std::uint32_t contextTokens);
+    const PairGraphs* find(const KvPair& pair) const;
+
+    SizingSession* m_session;
+    QCustomPlot* m_plot;
+    QLabel* m_noteLabel;
+    QTimer m_recomputeTimer;
+    SweepData m_data;
+    std::vector<PairGraphs> m_graphs;
+    QCPGraph* m_budgetGraph;
+    QCPItemStraightLine* m_currentLine;
+};
+
+} // namespace llamafit

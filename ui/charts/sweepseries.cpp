@@ -1,0 +1,106 @@
+// The context sweep's numbers; see sweepseries.h.
+#include "ui/charts/sweepseries.h"
+
+#include "core/sizing/estimator.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace llamafit {
+
+namespace {
+
+constexpr std::uint64_t kFirstStop = 256;
+constexpr std::uint64_t kUnknownTrainingContext = 131072;
+
+std::uint64_t deviceTotal(const MemoryEstimate& estimate, const std::string& deviceName) {
+    for (const DeviceEstimate& device : estimate.devices) {
+        if (device.name == deviceName) {
+            return device.bytes.totalBytes();
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+std::vector<std::uint32_t> sweepContexts(std::uint64_t trainingContext) {
+    const std::uint64_t last =
+        std::min<std::uint64_t>(trainingContext == 0 ? kUnknownTrainingContext : trainingContext,
+                                std::numeric_limits<std::uint32_t>::max());
+    std::vector<std::uint32_t> stops;
+    for (std::uint64_t power = kFirstStop; power < last; power *= 2) {
+        // llama.cpp pads n_ctx to a multiple of 256 (src/llama-context.cpp), so no finer steps.
+        const std::uint64_t step = std::max<std::uint64_t>(kFirstStop, power / 4);
+        for (std::uint64_t value = power; value < power * 2 && value < last; value += step) {
+            stops.push_back(static_cast<std::uint32_t>(value));
+        }
+    }
+    stops.push_back(static_cast<std::uint32_t>(last));
+    return stops;
+}
+
+std::vector<KvPair> sweepPairs(const KvPair& current) {
+    std::vector<KvPair> pairs{{GgmlType::F16, GgmlType::F16},
+                              {GgmlType::Q8_0, GgmlType::Q8_0},
+                              {GgmlType::F16, GgmlType::Q8_0},
+                              {GgmlType::Q4_0, GgmlType::Q4_0}};
+    if (std::find(pairs.begin(), pairs.end(), current) == pairs.end()) {
+        pairs.push_back(current);
+    }
+    return pairs;
+}
+
+bool sweepOnGpu(const SizingModel& model, const ServerSettings& settings,
+                const std::vector<GpuDevice>& gpus) {
+    if (gpus.empty()) {
+        return false;
+    }
+    const Result<MemoryEstimate> estimate = estimateMemory(model, settings, gpus);
+    return estimate.ok() ? estimate->gpuLayers > 0 : settings.gpuLayers.value_or(-1) != 0;
+}
+
+SweepData computeSweep(const SizingModel& model, const ServerSettings& settings,
+                       const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
+                       const std::vector<KvPair>& pairs) {
+    SweepData data;
+    data.onGpu = sweepOnGpu(model, settings, gpus);
+    data.deviceName = data.onGpu ? gpus.front().name : std::string("CPU");
+    data.budgetBytes =
+        data.onGpu ? (budget.gpuBytes.empty() ? 0 : budget.gpuBytes.front()) : budget.hostBytes;
+    // The solver itself, with the same settings, GPUs, budget and pairs: its answer is the
+    // chart's marker, by construction.
+    data.fits = largestContextPerKvPair(model, settings, gpus, budget, pairs);
+    const std::vector<std::uint32_t> stops = sweepContexts(model.model().trainingContext);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        SweepSeries series;
+        series.pair = pairs[i];
+        series.fit = data.fits[i];
+        ServerSettings trial = settings;
+        trial.cacheTypeK = pairs[i].first;
+        trial.cacheTypeV = pairs[i].second;
+        for (std::uint32_t contextTokens : stops) {
+            trial.contextTokens = contextTokens;
+            const Result<MemoryEstimate> estimate = estimateMemory(model, trial, gpus);
+            if (!estimate.ok()) {
+                // Type refusals (block size, -fa off, MLA) do not depend on the context.
+                series.refused = true;
+                series.refusal = estimate.error().message;
+                series.contexts.clear();
+                series.deviceBytes.clear();
+                break;
+            }
+            series.contexts.push_back(contextTokens);
+            series.deviceBytes.push_back(deviceTotal(*estimate, data.deviceName));
+        }
+        if (!series.refused && series.fit.fits) {
+            trial.contextTokens = series.fit.contextTokens;
+            const Result<MemoryEstimate> estimate = estimateMemory(model, trial, gpus);
+            series.fitDeviceBytes = estimate.ok() ? deviceTotal(*estimate, data.deviceName) : 0;
+        }
+        data.series.push_back(std::move(series));
+    }
+    return data;
+}
+
+} // namespace llamafit
