@@ -1,0 +1,293 @@
+// The live view while llama-server runs; see liveview.h.
+#include "ui/live/liveview.h"
+
+#include "core/server/allocationlog.h"
+#include "core/server/predictioncomparison.h"
+#include "core/system/devicesampler.h"
+#include "core/system/serverprobe.h"
+#include "ui/live/comparisontable.h"
+#include "ui/live/logpanel.h"
+#include "ui/live/memorytimechart.h"
+#include "ui/live/slotfilltable.h"
+#include "ui/live/throughputchart.h"
+#include "ui/sizingsession.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace llamafit {
+
+LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* parent)
+    : QWidget(parent), m_session(session), m_process(process) {
+    setObjectName(QStringLiteral("liveView"));
+
+    m_stateLabel = new QLabel(this);
+    m_stateLabel->setObjectName(QStringLiteral("liveStateLabel"));
+    m_memoryChart = new MemoryTimeChart(this);
+    m_throughputChart = new ThroughputChart(this);
+    m_slotTable = new SlotFillTable(this);
+    m_comparisonTable = new ComparisonTable(this);
+    m_comparisonNote = new QLabel(this);
+    m_comparisonNote->setObjectName(QStringLiteral("comparisonNoteLabel"));
+    m_comparisonNote->setWordWrap(true);
+    m_logPanel = new LogPanel(this);
+
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(m_memoryChart);
+    charts->addWidget(m_throughputChart);
+    auto* comparison = new QWidget;
+    auto* comparisonLayout = new QVBoxLayout(comparison);
+    comparisonLayout->setContentsMargins(0, 0, 0, 0);
+    comparisonLayout->addWidget(m_comparisonTable, 1);
+    comparisonLayout->addWidget(m_comparisonNote);
+    auto* tables = new QSplitter(Qt::Horizontal);
+    tables->addWidget(m_slotTable);
+    tables->addWidget(comparison);
+    auto* rows = new QSplitter(Qt::Vertical);
+    rows->setObjectName(QStringLiteral("liveSplitter"));
+    rows->addWidget(charts);
+    rows->addWidget(tables);
+    rows->addWidget(m_logPanel);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_stateLabel);
+    layout->addWidget(rows, 1);
+
+    m_refreshTimer.setInterval(kRefreshInterval);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &LiveView::refresh);
+    connect(m_process, &ServerProcess::stateChanged, this, &LiveView::onStateChanged);
+    connect(m_process, &ServerProcess::logLine, this, [this](const QString& line) {
+        m_pendingLog.append(line);
+        // While hidden the batch waits; it never holds more than the panel would show.
+        if (m_pendingLog.size() > m_logPanel->maximumLines()) {
+            m_pendingLog.remove(0, m_pendingLog.size() - m_logPanel->maximumLines());
+        }
+    });
+
+    // Created while a run is under way: join it (its estimate is the session's current one).
+    const ServerProcess::State state = m_process->state();
+    if (state != ServerProcess::State::Stopped) {
+        beginRun();
+        m_pendingLog = QString::fromStdString(m_process->log()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (state != ServerProcess::State::Starting) {
+            onStateChanged(state);
+        }
+    }
+    m_stateLabel->setText(tr("llama-server: %1").arg(QString::fromLatin1(ServerProcess::stateName(state))));
+}
+
+LiveView::~LiveView() = default;
+
+void LiveView::setWindow(std::chrono::seconds window) {
+    m_memoryChart->setWindow(window);
+    m_throughputChart->setWindow(window);
+    m_memoryDirty = true;
+    m_throughputDirty = true;
+}
+
+std::chrono::seconds LiveView::window() const {
+    return m_memoryChart->window();
+}
+
+void LiveView::onStateChanged(ServerProcess::State state) {
+    m_stateLabel->setText(tr("llama-server: %1").arg(QString::fromLatin1(ServerProcess::stateName(state))));
+    switch (state) {
+    case ServerProcess::State::Starting:
+        beginRun();
+        break;
+    case ServerProcess::State::Loading:
+        break;
+    case ServerProcess::State::Ready:
+        if (!m_polling) {
+            compare();
+            startPolling();
+        }
+        break;
+    case ServerProcess::State::Stopping:
+    case ServerProcess::State::Stopped:
+    case ServerProcess::State::Failed:
+        stopPolling();
+        if (state != ServerProcess::State::Stopping) {
+            // Draw what is left (the exit-time log lines, the last samples), then rest.
+            refresh();
+            m_active = false;
+            m_refreshTimer.stop();
+        }
+        break;
+    }
+}
+
+void LiveView::beginRun() {
+    stopPolling();
+    m_probe.reset();
+    m_sampler.reset();
+    const Result<MemoryEstimate>& estimate = m_session->estimate();
+    m_prediction = estimate ? std::optional<MemoryEstimate>(*estimate) : std::nullopt;
+    m_machine = m_session->machine();
+    m_memoryChart->clearPoints();
+    m_memoryChart->setDeviceLabels({});
+    m_memoryChart->setReferences(memoryReferences(m_prediction, m_machine));
+    m_throughputChart->reset();
+    m_slotTable->setRowCount(0);
+    m_comparisonTable->clearComparison();
+    m_comparisonNote->setText(
+        estimate ? QString()
+                 : tr("No prediction to compare: %1").arg(QString::fromStdString(estimate.error().message)));
+    m_logPanel->clear();
+    m_pendingLog.clear();
+    m_memoryDirty = true;
+    m_throughputDirty = true;
+    m_active = true;
+    if (isVisible()) {
+        m_refreshTimer.start();
+    }
+}
+
+void LiveView::compare() {
+    if (!m_prediction) {
+        return;
+    }
+    // At Ready the log holds every buffer line: Ready is the first /health 200, which
+    // tools/server answers only once the model and context are loaded (503 "Loading model"
+    // until then), and the buffer lines are printed while loading.
+    const Result<AllocationLog> log = parseAllocationLog(m_process->log());
+    if (!log) {
+        m_comparisonNote->setText(
+            tr("The server's log could not be read: %1").arg(QString::fromStdString(log.error().message)));
+        return;
+    }
+    const PredictionComparison comparison = comparePrediction(*m_prediction, *log);
+    m_comparisonTable->setComparison(comparison);
+    m_comparisonNote->setText(comparison.anyFlagged()
+                                  ? tr("Highlighted components differ from the prediction by more than 1 %.")
+                                  : tr("Every component is within 1 % of the prediction."));
+}
+
+void LiveView::startPolling() {
+    m_readyTime = std::chrono::steady_clock::now();
+    const std::optional<std::int64_t> pid =
+        m_process->processId() > 0 ? std::optional<std::int64_t>(m_process->processId()) : std::nullopt;
+
+    m_probe = std::make_unique<ServerProbe>(m_process->baseUrl());
+    m_probe->setInterval(m_sampleInterval);
+    m_seenSlotRates = 0;
+    m_seenTotalRates = 0;
+    m_seenSlots = 0;
+    connect(m_probe.get(), &ServerProbe::sampled, this, &LiveView::onProbeSampled);
+
+    m_sampler = std::make_unique<DeviceSampler>(
+        m_readerFactory ? m_readerFactory() : std::vector<std::unique_ptr<DeviceMemoryReader>>{});
+    m_sampler->setInterval(m_sampleInterval);
+    m_sampler->setProcessId(pid);
+    m_memoryChart->setDeviceLabels(m_sampler->deviceLabels());
+    connect(m_sampler.get(), &DeviceSampler::sampled, this, &LiveView::onDeviceSampled);
+
+    m_probe->start();
+    m_sampler->start();
+    m_polling = true;
+    m_active = true;
+    if (isVisible()) {
+        m_refreshTimer.start();
+    }
+}
+
+void LiveView::stopPolling() {
+    if (m_probe) {
+        m_probe->stop();
+    }
+    if (m_sampler) {
+        m_sampler->stop();
+    }
+    m_polling = false;
+}
+
+double LiveView::secondsSinceReady(std::chrono::steady_clock::time_point time) const {
+    return std::chrono::duration<double>(time - m_readyTime).count();
+}
+
+void LiveView::onProbeSampled() {
+    // Tells the failure classifier whether a request was running (as the CLI's launch does).
+    m_process->setGenerating(m_probe->anySlotBusy());
+    const auto& slotRates = m_probe->slotThroughputs();
+    if (slotRates.pushedCount() != m_seenSlotRates && !slotRates.empty()) {
+        m_seenSlotRates = slotRates.pushedCount();
+        m_throughputChart->addSlots(secondsSinceReady(slotRates.latest().time), slotRates.latest().value);
+        m_throughputDirty = true;
+    }
+    const auto& totals = m_probe->totalThroughputs();
+    if (totals.pushedCount() != m_seenTotalRates && !totals.empty()) {
+        m_seenTotalRates = totals.pushedCount();
+        m_throughputChart->addTotal(secondsSinceReady(totals.latest().time), totals.latest().value);
+        m_throughputDirty = true;
+    }
+    if (m_probe->slotStates().pushedCount() != m_seenSlots) {
+        m_seenSlots = m_probe->slotStates().pushedCount();
+        m_slotsDirty = true;
+    }
+}
+
+void LiveView::onDeviceSampled(const DeviceSample& sample) {
+    m_memoryChart->addSample(secondsSinceReady(sample.time), sample);
+    m_memoryDirty = true;
+}
+
+void LiveView::refresh() {
+    if (!isVisible()) {
+        return; // drawn at the next show
+    }
+    bool painted = false;
+    if (!m_pendingLog.isEmpty()) {
+        m_logPanel->appendLines(m_pendingLog);
+        m_pendingLog.clear();
+        painted = true;
+    }
+    if (m_memoryDirty) {
+        m_memoryChart->refresh();
+        m_memoryDirty = false;
+        painted = true;
+    }
+    if (m_throughputDirty) {
+        m_throughputChart->refresh();
+        m_throughputDirty = false;
+        painted = true;
+    }
+    if (m_slotsDirty && m_probe && !m_probe->slotStates().empty()) {
+        m_slotTable->setSlots(m_probe->slotStates().latest().value);
+        m_slotsDirty = false;
+        painted = true;
+    }
+    if (painted) {
+        ++m_refreshCount;
+    }
+}
+
+void LiveView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_active) {
+        m_refreshTimer.start();
+    }
+    refresh();
+}
+
+void LiveView::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    m_refreshTimer.stop();
+}
+
+int LiveView::memorySampleCount() const {
+    return m_memoryChart->rssPointCount();
+}
+
+int LiveView::throughputSampleCount() const {
+    return m_throughputChart->totalPointCount();
+}
+
+double LiveView::latestTotalTokensPerSecond() const {
+    return m_throughputChart->latestTotalTokensPerSecond();
+}
+
+double LiveView::peakTotalTokensPerSecond() const {
+    return m_throughputChart->peakTotalTokensPerSecond();
+}
+
+} // namespace llamafit

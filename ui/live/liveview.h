@@ -1,0 +1,139 @@
+#pragma once
+// LiveView ("liveView"): what the user watches while llama-server runs (issue 4, item 7):
+// memory over time against the prediction and the pool limits, tokens/s (total and per
+// slot), each slot's context fill, predicted versus actual memory per component, and the
+// server log with level filter and search.
+//
+// Follows one ServerProcess through its states:
+//   Starting  copies the session's estimate and machine (the sliders may move while the
+//             server runs; the view keeps comparing against what was launched), clears the
+//             previous run and starts the refresh timer (the log shows during loading)
+//   Ready     compares the prediction with the allocation log, creates a ServerProbe
+//             (/slots, /metrics) and a DeviceSampler (RSS, host memory, device readers from
+//             the factory) and starts them
+//   Stopping / Stopped / Failed
+//             stops polling; the last data stays visible
+// Streams in, throttled paint out: samples only append points and set a dirty flag; one
+// 250 ms timer refreshes the dirty parts, and does nothing while the view is hidden (the
+// hidden time's samples are drawn at the next show). Log lines are batched per tick.
+//
+// Owns: its panels, the probe and the sampler of the current run, the refresh timer.
+// Does not own: the session or the process (both must outlive it).
+// Thread: GUI thread. Units: seconds on the charts' x axes, bytes, tokens/s.
+
+#include "core/machine/memorypools.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/system/devicememoryreader.h"
+#include "core/system/serverprocess.h"
+
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QLabel;
+
+namespace llamafit {
+
+class ComparisonTable;
+struct DeviceSample;
+class DeviceSampler;
+class LogPanel;
+class MemoryTimeChart;
+class ServerProbe;
+class SizingSession;
+class SlotFillTable;
+class ThroughputChart;
+
+class LiveView : public QWidget {
+    Q_OBJECT
+  public:
+    using DeviceReaderFactory = std::function<std::vector<std::unique_ptr<DeviceMemoryReader>>()>;
+    static constexpr std::chrono::milliseconds kRefreshInterval{250};
+
+    LiveView(SizingSession* session, ServerProcess* process, QWidget* parent = nullptr);
+    ~LiveView() override;
+
+    // Makes the device-memory readers of the next run's sampler (called at Ready, on the GUI
+    // thread). Default: none, so the memory chart shows the host and the server's RSS only.
+    void setDeviceReaderFactory(DeviceReaderFactory factory) { m_readerFactory = std::move(factory); }
+    // The charts' sliding window (default 5 minutes); takes effect at once.
+    void setWindow(std::chrono::seconds window);
+    std::chrono::seconds window() const;
+    // How often the probe and the sampler sample (default 500 ms); from the next Ready.
+    void setSampleInterval(std::chrono::milliseconds interval) { m_sampleInterval = interval; }
+
+    // The panels, for tests and for the main window's layout choices.
+    MemoryTimeChart* memoryChart() const { return m_memoryChart; }
+    ThroughputChart* throughputChart() const { return m_throughputChart; }
+    SlotFillTable* slotTable() const { return m_slotTable; }
+    ComparisonTable* comparisonTable() const { return m_comparisonTable; }
+    LogPanel* logPanel() const { return m_logPanel; }
+    // The current run's monitors; null before the first Ready.
+    ServerProbe* probe() const { return m_probe.get(); }
+    DeviceSampler* sampler() const { return m_sampler.get(); }
+    // The estimate copied at Starting; nullopt when the session had none (refused settings).
+    const std::optional<MemoryEstimate>& prediction() const { return m_prediction; }
+
+    // Test accessors.
+    int memorySampleCount() const;     // RSS points in the memory chart's window
+    int throughputSampleCount() const; // total tokens/s points in the window
+    double latestTotalTokensPerSecond() const;
+    double peakTotalTokensPerSecond() const;            // highest total in the window
+    int refreshCount() const { return m_refreshCount; } // refresh passes that repainted something
+    bool isPolling() const { return m_polling; }        // probe and sampler running
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+  private:
+    void onStateChanged(ServerProcess::State state);
+    void beginRun();
+    void startPolling();
+    void stopPolling();
+    void compare();
+    void onProbeSampled();
+    void onDeviceSampled(const DeviceSample& sample);
+    void refresh();
+    double secondsSinceReady(std::chrono::steady_clock::time_point time) const;
+
+    SizingSession* m_session = nullptr;
+    ServerProcess* m_process = nullptr;
+    DeviceReaderFactory m_readerFactory;
+    std::chrono::milliseconds m_sampleInterval{500};
+
+    QLabel* m_stateLabel = nullptr;
+    QLabel* m_comparisonNote = nullptr;
+    MemoryTimeChart* m_memoryChart = nullptr;
+    ThroughputChart* m_throughputChart = nullptr;
+    SlotFillTable* m_slotTable = nullptr;
+    ComparisonTable* m_comparisonTable = nullptr;
+    LogPanel* m_logPanel = nullptr;
+
+    std::unique_ptr<ServerProbe> m_probe;
+    std::unique_ptr<DeviceSampler> m_sampler;
+    std::optional<MemoryEstimate> m_prediction;
+    Machine m_machine;
+    std::chrono::steady_clock::time_point m_readyTime{};
+    std::uint64_t m_seenSlotRates = 0; // pushedCount() of the probe's ring buffers already drawn
+    std::uint64_t m_seenTotalRates = 0;
+    std::uint64_t m_seenSlots = 0;
+
+    QTimer m_refreshTimer;
+    QStringList m_pendingLog;
+    bool m_active = false; // between Starting and the end of the run: the timer should run
+    bool m_polling = false;
+    bool m_memoryDirty = false;
+    bool m_throughputDirty = false;
+    bool m_slotsDirty = false;
+    int m_refreshCount = 0;
+};
+
+} // namespace llamafit
