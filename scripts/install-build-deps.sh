@@ -9,6 +9,10 @@ packages=(
     # llamafit_system: Qt 6 Core (QtTest for the sampler tests), the Vulkan loader and headers,
     # and Mesa's lavapipe so device discovery is tested on a real Vulkan driver without a GPU
     qt6-base-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
+    # the desktop app: QCustomPlot, Qt Linguist (lupdate/lrelease for the Japanese
+    # translation), Xvfb for the screenshot tests, and fonts with Japanese glyphs
+    libqcustomplot-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    xvfb xauth fonts-dejavu-core fonts-ipafont-gothic
     # apt-get download / dpkg -x for the llama-server test rig
     apt ca-certificates debian-archive-keyring curl
 )

@@ -1,13 +1,314 @@
 // The main window: panels composed and wired; see mainwindow.h.
 #include "ui/mainwindow.h"
 
+#include "core/model/modelsource.h"
+#include "core/system/devicememoryreader.h"
+#include "core/system/serverlauncher.h"
+#include "core/system/serverprocess.h"
+#include "ui/aboutdialog.h"
+#include "ui/charts/memorychart.h"
+#include "ui/charts/sweepchart.h"
+#include "ui/devicedetection.h"
+#include "ui/launch/launchpanel.h"
+#include "ui/library/modelpickerpanel.h"
+#include "ui/live/liveview.h"
+#include "ui/machinepanel.h"
+#include "ui/modelprofiles.h"
+#include "ui/settings/advicepanel.h"
+#include "ui/settings/settingspanel.h"
 #include "ui/sizingsession.h"
+#include "ui/theme.h"
+#include "ui/translation.h"
+
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
 
 namespace llamafit {
 
-MainWindow::MainWindow(SizingSession* session, QWidget* parent) : QMainWindow(parent), m_session(session) {
+namespace {
+
+QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
+                      QMainWindow* window) {
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(objectName); // saveState/restoreState identify docks by objectName
+    auto* scroll = new QScrollArea(dock);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    dock->setWidget(scroll);
+    return dock;
+}
+
+// The model folders of this OS, from the environment and the home folder.
+LibraryRoots standardLibraryRoots() {
+    const auto environment = [](std::string_view name) -> std::optional<std::string> {
+        const QByteArray value = qgetenv(std::string(name).c_str());
+        return value.isEmpty() ? std::nullopt : std::optional<std::string>(value.toStdString());
+    };
+#if defined(Q_OS_WIN)
+    const OsKind os = OsKind::Windows;
+#elif defined(Q_OS_MACOS)
+    const OsKind os = OsKind::MacOs;
+#else
+    const OsKind os = OsKind::Linux;
+#endif
+    return defaultLibraryRoots(environment, QDir::homePath().toStdString(), os);
+}
+
+} // namespace
+
+MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings appSettings,
+                       MainWindowOptions options, QWidget* parent)
+    : QMainWindow(parent), m_session(session), m_settings(settings), m_appSettings(std::move(appSettings)),
+      m_options(std::move(options)),
+      m_profiles(std::make_unique<ModelProfiles>(settings, m_options.profileFolder)),
+      m_process(new ServerProcess(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("LlamaFit"));
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("centralTabs"));
+    auto* plan = new QSplitter(Qt::Vertical, m_tabs);
+    plan->setObjectName(QStringLiteral("planSplitter"));
+    m_memoryChart = new MemoryChart(session, plan);
+    m_sweepChart = new SweepChart(session, plan);
+    plan->addWidget(m_memoryChart);
+    plan->addWidget(m_sweepChart);
+    plan->setStretchFactor(0, 3);
+    plan->setStretchFactor(1, 2);
+    m_liveView = new LiveView(session, m_process, m_tabs);
+    m_tabs->addTab(plan, tr("Plan"));
+    m_tabs->addTab(m_liveView, tr("Live"));
+    setCentralWidget(m_tabs);
+
+    buildDocks();
+    buildMenus();
+    wireServer();
+    statusBar()->setObjectName(QStringLiteral("statusBar"));
+
+    if (!m_appSettings.windowGeometry.isEmpty()) {
+        restoreGeometry(m_appSettings.windowGeometry);
+    } else {
+        resize(1400, 900);
+    }
+    if (!m_appSettings.windowState.isEmpty()) {
+        restoreState(m_appSettings.windowState);
+    }
+
+    if (m_options.detectDevices) {
+        m_detection = new DeviceDetection({}, this);
+        connect(m_detection, &DeviceDetection::finished, this, [this] {
+            const bool select = m_appSettings.machineId == QLatin1String("detected") ||
+                                (m_appSettings.machineId.isEmpty() && m_detection->foundGpu());
+            m_machinePanel->setDetectedMachine(m_detection->machine(), select);
+            if (select && m_appSettings.carveOutBytes) {
+                m_machinePanel->selectCarveOut(*m_appSettings.carveOutBytes);
+            }
+            m_liveView->setDeviceReaderFactory(
+                [this] { return makeDeviceMemoryReaders(m_detection->result()); });
+        });
+        m_detection->start();
+    }
+    if (!m_appSettings.machineId.isEmpty() && m_appSettings.machineId != QLatin1String("detected")) {
+        m_machinePanel->selectMachine(m_appSettings.machineId);
+        if (m_appSettings.carveOutBytes) {
+            m_machinePanel->selectCarveOut(*m_appSettings.carveOutBytes);
+        }
+    }
+    session->setMarginBytes(m_appSettings.marginMiB * 1024 * 1024);
+    session->setBandwidthOverride(m_appSettings.bandwidthBytesPerSecond);
+    if (m_appSettings.lastModel.isEmpty() || !chooseModel(m_appSettings.lastModel)) {
+        restoreProfile();
+    }
+    m_picker->selectModel(m_appSettings.lastModel.isEmpty() ? QString::fromStdString(session->model().cardId)
+                                                            : m_appSettings.lastModel);
+    m_picker->startScan();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    m_picker =
+        new ModelPickerPanel(m_options.libraryRoots ? *m_options.libraryRoots : standardLibraryRoots(), this);
+    m_picker->setUserFolders(m_appSettings.libraryFolders);
+    connect(m_picker, &ModelPickerPanel::modelChosen, this, &MainWindow::chooseModel);
+    connect(m_picker, &ModelPickerPanel::userFoldersChanged, this,
+            [this](const QStringList& folders) { m_appSettings.libraryFolders = folders; });
+    m_machinePanel = new MachinePanel(m_session, this);
+    m_settingsPanel = new SettingsPanel(m_session, this);
+    m_advicePanel = new AdvicePanel(m_session, this);
+    m_launchPanel = new LaunchPanel(m_session, m_process, this);
+    if (!m_appSettings.serverBinary.isEmpty()) {
+        m_launchPanel->setServerBinary(m_appSettings.serverBinary);
+    }
+    m_launchPanel->setHost(m_appSettings.host);
+    m_launchPanel->setPort(static_cast<std::uint16_t>(m_appSettings.port));
+    // The binary's --version/--help survive restarts: the version shows without re-running it.
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (!dataDir.isEmpty() && QDir().mkpath(dataDir)) {
+        m_launchPanel->launcher()->binaryProbe().setCacheFile(dataDir +
+                                                              QStringLiteral("/llama-server-builds.json"));
+    }
+
+    auto* models = new QDockWidget(tr("Models"), this);
+    models->setObjectName(QStringLiteral("modelsDock"));
+    models->setWidget(m_picker);
+    addDockWidget(Qt::LeftDockWidgetArea, models);
+    addDockWidget(Qt::LeftDockWidgetArea,
+                  makeDock(tr("Machine"), QStringLiteral("machineDock"), m_machinePanel, this));
+    addDockWidget(Qt::RightDockWidgetArea,
+                  makeDock(tr("Settings"), QStringLiteral("settingsDock"), m_settingsPanel, this));
+    addDockWidget(Qt::RightDockWidgetArea,
+                  makeDock(tr("Advice"), QStringLiteral("adviceDock"), m_advicePanel, this));
+    addDockWidget(Qt::BottomDockWidgetArea,
+                  makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launchPanel, this));
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open GGUF model..."), this, &MainWindow::openModelFile);
+    open->setShortcut(QKeySequence::Open);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        view->addAction(dock->toggleViewAction());
+    }
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    const std::pair<ThemeChoice, QString> themeItems[] = {{ThemeChoice::System, tr("System")},
+                                                          {ThemeChoice::Light, tr("Light")},
+                                                          {ThemeChoice::Dark, tr("Dark")}};
+    for (const auto& [choice, label] : themeItems) {
+        QAction* action = theme->addAction(label);
+        action->setCheckable(true);
+        action->setChecked(choice == m_appSettings.theme);
+        action->setObjectName(QStringLiteral("themeAction_") + themeChoiceName(choice));
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [this, choice = choice] {
+            m_appSettings.theme = choice;
+            applyTheme(choice);
+        });
+    }
+    QMenu* language = view->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(this);
+    for (const QString& code : availableLanguages()) {
+        QAction* action = language->addAction(code == QLatin1String("ja") ? QStringLiteral("日本語")
+                                                                          : QStringLiteral("English"));
+        action->setCheckable(true);
+        action->setChecked(code == m_appSettings.language);
+        languages->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code] {
+            m_appSettings.language = code;
+            showStatus(tr("The language changes the next time LlamaFit starts."));
+        });
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About LlamaFit"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::wireServer() {
+    connect(m_process, &ServerProcess::stateChanged, this, [this](ServerProcess::State state) {
+        if (state == ServerProcess::State::Ready) {
+            m_tabs->setCurrentWidget(m_liveView);
+            saveProfile(); // the settings that really ran
+        }
+    });
+}
+
+bool MainWindow::chooseModel(const QString& pathOrCardId) {
+    const std::string wanted = pathOrCardId.toStdString();
+    if (wanted == m_session->model().path || wanted == m_session->model().cardId) {
+        return true;
+    }
+    Result<LoadedModel> loaded = loadModel(wanted);
+    if (!loaded) {
+        showStatus(
+            tr("Cannot open %1: %2").arg(pathOrCardId, QString::fromStdString(loaded.error().message)));
+        return false;
+    }
+    saveProfile();
+    m_session->setModel(std::move(*loaded));
+    restoreProfile();
+    m_appSettings.lastModel = pathOrCardId;
+    setWindowTitle(tr("%1 — LlamaFit").arg(QString::fromStdString(m_session->model().displayName)));
+    return true;
+}
+
+// The model's last settings, or the start settings when it has none.
+void MainWindow::restoreProfile() {
+    if (std::optional<ModelProfile> profile = m_profiles->load(m_session->model())) {
+        m_session->setSettings(profile->settings);
+        m_session->setExtraArgs(profile->extraArgs);
+    } else {
+        m_session->setSettings(SizingSession::startSettings(m_session->model().info));
+    }
+    if (!m_profiles->message().isEmpty()) {
+        showStatus(m_profiles->message());
+    }
+}
+
+void MainWindow::saveProfile() {
+    m_profiles->save(m_session->model(), ModelProfile{m_session->settings(), m_session->extraArgs()});
+}
+
+AppSettings MainWindow::currentAppSettings() const {
+    AppSettings values = m_appSettings;
+    values.machineId = m_machinePanel->selectedMachineId();
+    values.carveOutBytes = m_machinePanel->selectedCarveOutBytes();
+    values.marginMiB = m_session->marginBytes() / (1024 * 1024);
+    values.bandwidthBytesPerSecond = m_session->bandwidthOverride();
+    values.libraryFolders = m_picker->userFolders();
+    values.serverBinary = m_launchPanel->serverBinary();
+    values.host = m_launchPanel->host();
+    values.port = m_launchPanel->port();
+    values.windowGeometry = saveGeometry();
+    values.windowState = saveState();
+    return values;
+}
+
+void MainWindow::showStatus(const QString& message) {
+    statusBar()->showMessage(message, 15000);
+}
+
+void MainWindow::openModelFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open GGUF model"), QString(),
+                                                      tr("GGUF models (*.gguf);;All files (*)"));
+    if (!path.isEmpty()) {
+        chooseModel(path);
+    }
+}
+
+void MainWindow::showAbout() {
+    auto* about = new AboutDialog(m_launchPanel->serverVersionText(), this);
+    about->setAttribute(Qt::WA_DeleteOnClose);
+    about->open();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveProfile();
+    saveAppSettings(currentAppSettings(), *m_settings);
+    // The server stops with the window: ServerProcess's destructor asks it politely, then kills.
+    if (m_process->state() != ServerProcess::State::Stopped &&
+        m_process->state() != ServerProcess::State::Failed) {
+        m_process->stop();
+    }
+    event->accept();
 }
 
 } // namespace llamafit

@@ -5,6 +5,7 @@
 #include "core/model/modelspec.h"
 #include "core/sizing/estimator.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -25,6 +26,14 @@ SizingSession::SizingSession(Machine machine, QObject* parent)
     : QObject(parent), m_model(defaultModel()), m_sizingModel(prepareModel(m_model.info)),
       m_machine(std::move(machine)), m_gpus(sizingGpus(m_machine)) {
     recompute();
+}
+
+ServerSettings SizingSession::startSettings(const ModelInfo& model) {
+    ServerSettings settings;
+    const std::uint64_t training = model.trainingContext > 0 ? model.trainingContext : kStartContextTokens;
+    settings.contextTokens =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(kStartContextTokens, training));
+    return settings;
 }
 
 void SizingSession::setModel(LoadedModel model) {

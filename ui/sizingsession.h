@@ -32,11 +32,18 @@ class SizingSession : public QObject {
   public:
     static constexpr std::uint64_t kDefaultMarginBytes = 1024ULL * 1024 * 1024; // --fit-target 1024 MiB
 
+    // The settings the app gives a model that has no saved profile (MainWindow applies them):
+    // -c 4096 (the seed articles' first step), or the training context when that is smaller.
+    // Always an explicit -c: without one, llama-server 0.7.0 takes the training context and
+    // --fit shrinks it to the free memory, so the plan would not be the run.
+    static constexpr std::uint32_t kStartContextTokens = 4096;
+    static ServerSettings startSettings(const ModelInfo& model);
+
     // Starts on the default built-in card (defaultModelCardId()) with llama-server's default
-    // settings, planned for `machine`.
+    // settings (ServerSettings{}), planned for `machine`.
     explicit SizingSession(Machine machine, QObject* parent = nullptr);
 
-    void setModel(LoadedModel model); // emits modelChanged, settingsChanged (reset to defaults)
+    void setModel(LoadedModel model); // emits modelChanged, settingsChanged (reset to ServerSettings{})
     void setSettings(const ServerSettings& settings); // emits settingsChanged
     void setMachine(Machine machine);                 // emits machineChanged
     void setMarginBytes(std::uint64_t marginBytes);

@@ -23,7 +23,7 @@ TEST(SizingSession, StartsOnTheDefaultCardWithTheCoresEstimate) {
     EXPECT_EQ(session.model().cardId, std::string(defaultModelCardId()));
     ASSERT_TRUE(session.estimate().ok()) << session.estimate().error().message;
     const Result<MemoryEstimate> expected =
-        estimateMemory(session.model().info, ServerSettings{}, sizingGpus(seedMachine()));
+        estimateMemory(session.model().info, session.settings(), sizingGpus(seedMachine()));
     ASSERT_TRUE(expected.ok());
     EXPECT_EQ(*session.estimate(), *expected);
     ASSERT_TRUE(session.poolUsage().has_value());
@@ -55,6 +55,15 @@ TEST(SizingSession, RefusedSettingsAreAnErrorWithoutPoolUsage) {
     ASSERT_FALSE(session.estimate().ok());
     EXPECT_EQ(session.estimate().error().code, "settings.quantized-v-needs-fa");
     EXPECT_FALSE(session.poolUsage().has_value());
+}
+
+TEST(SizingSession, AModelTrainedOnLessThanTheStartContextStartsAtItsOwn) {
+    EXPECT_EQ(SizingSession::startSettings(loadModel("llama-3-8b-q4_k_m")->info).contextTokens, 4096U);
+    ModelInfo small;
+    small.trainingContext = 2048;
+    EXPECT_EQ(SizingSession::startSettings(small).contextTokens, 2048U);
+    small.trainingContext = 0; // unknown: the start context
+    EXPECT_EQ(SizingSession::startSettings(small).contextTokens, 4096U);
 }
 
 TEST(SizingSession, BudgetIsTheMachinesPoolsLessTheMargin) {
