@@ -78,6 +78,7 @@ SweepChart::SweepChart(SizingSession* session, QWidget* parent)
     // Every session change ends in estimateChanged; a burst of them (a slider drag delivering
     // several values in one turn) costs one sweep.
     connect(m_session, &SizingSession::estimateChanged, &m_recomputeTimer, qOverload<>(&QTimer::start));
+    connect(m_session, &SizingSession::modelChanged, this, [this] { ++m_modelGeneration; });
     connect(m_plot, &QCustomPlot::mousePress, this, &SweepChart::onMousePress);
     connect(m_plot, &QCustomPlot::legendClick, this, &SweepChart::onLegendClick);
     restyle();
@@ -85,6 +86,16 @@ SweepChart::SweepChart(SizingSession* session, QWidget* parent)
 }
 
 void SweepChart::recompute() {
+    SweepInputs inputs{m_session->settings(), m_session->budget(), m_session->gpus(), m_modelGeneration};
+    inputs.settings.contextTokens.reset();
+    if (m_inputs == inputs) {
+        placeCurrentLine();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        emit recomputed();
+        return;
+    }
+    m_inputs = std::move(inputs);
+    ++m_sweepCount;
     const ServerSettings& settings = m_session->settings();
     const KvPair current{settings.cacheTypeK, settings.cacheTypeV};
     m_data = computeSweep(m_session->sizingModel(), settings, m_session->gpus(), m_session->budget(),
@@ -179,6 +190,14 @@ void SweepChart::setGraphData() {
         ticker->addTick(tick, tokensTick(tick));
     }
     m_plot->xAxis->setTicker(ticker);
+    placeCurrentLine();
+}
+
+double SweepChart::currentContextLine() const {
+    return m_currentLine->visible() ? m_currentLine->point1->coords().x() : 0.0;
+}
+
+void SweepChart::placeCurrentLine() {
     const std::uint32_t context = m_session->settings().contextTokens.value_or(0);
     m_currentLine->setVisible(context > 0);
     m_currentLine->point1->setCoords(context, 0);

@@ -17,6 +17,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 class QCPAbstractLegendItem;
@@ -47,6 +48,8 @@ class SweepChart : public QWidget {
     QCPGraph* seriesGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when omitted
     QCPGraph* markerGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when nothing fits
     QString deviceName() const;
+    int sweepCount() const { return m_sweepCount; }   // sweeps computed (a context change alone computes none)
+    double currentContextLine() const;                // x of the "current context" line; 0 when hidden
 
   signals:
     // After each (coalesced) recompute: data set, replot queued.
@@ -62,7 +65,18 @@ class SweepChart : public QWidget {
         QCPGraph* marker = nullptr;
     };
 
+    // What the sweep depends on: everything but the context itself (each line spans every
+    // context), so a context-slider drag only moves the "current context" line.
+    struct SweepInputs {
+        ServerSettings settings; // contextTokens cleared
+        MemoryBudget budget;
+        std::vector<GpuDevice> gpus;
+        std::uint64_t modelGeneration = 0;
+        bool operator==(const SweepInputs&) const = default;
+    };
+
     void recompute();
+    void placeCurrentLine();
     void rebuildGraphs();
     void setGraphData();
     void updateNote();
@@ -80,6 +94,9 @@ class SweepChart : public QWidget {
     std::vector<PairGraphs> m_graphs;
     QCPGraph* m_budgetGraph;
     QCPItemStraightLine* m_currentLine;
+    std::optional<SweepInputs> m_inputs; // of the data drawn
+    std::uint64_t m_modelGeneration = 0;
+    int m_sweepCount = 0;
 };
 
 } // namespace llamafit

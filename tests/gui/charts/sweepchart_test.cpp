@@ -160,6 +160,23 @@ TEST(SweepChart, ABurstOfChangesRecomputesOnce) {
     EXPECT_EQ(chart.kvPairs(), expectedPairs(session->settings())); // the last value, q5_0/q5_0 added
 }
 
+TEST(SweepChart, AContextChangeAloneMovesTheCurrentLineWithoutASweep) {
+    auto session = makeSession("rtx-4060-8gb", "llama-3.2-1b-q8_0");
+    SweepChart chart(session.get());
+    waitFirst(chart);
+    const int sweeps = chart.sweepCount();
+    const std::vector<ContextFit> fits = chart.largestFits();
+    QSignalSpy spy(&chart, &SweepChart::recomputed);
+    session->setSettings(settingsWith(12288));
+    ASSERT_TRUE(spy.wait(kWaitMs));
+    EXPECT_EQ(chart.sweepCount(), sweeps);
+    EXPECT_EQ(chart.currentContextLine(), 12288.0);
+    EXPECT_EQ(chart.largestFits(), fits);
+    session->setSettings(settingsWith(12288, GgmlType::Q8_0, GgmlType::Q8_0));
+    ASSERT_TRUE(spy.wait(kWaitMs));
+    EXPECT_EQ(chart.sweepCount(), sweeps + 1);
+}
+
 // A laid-out, painted chart so axis coordinates map to real pixels.
 void layOut(SweepChart& chart) {
     chart.resize(1000, 700);
