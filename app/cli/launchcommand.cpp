@@ -6,23 +6,19 @@
 #include "app/cli/modelsource.h"
 
 #include "core/server/allocationlog.h"
-#include "core/server/buildargv.h"
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/serverargs.h"
 #include "core/sizing/serverflagtable.h"
-#include "core/system/hostmemory.h"
-#include "core/system/serverbinaryprobe.h"
+#include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QSocketNotifier>
 #include <QTimer>
 
-#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -69,14 +65,6 @@ Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2
 (including flags the server's build refuses; nothing is started).
 )";
 
-QStringList toQStringList(const std::vector<std::string>& words) {
-    QStringList list;
-    for (const std::string& word : words) {
-        list << QString::fromStdString(word);
-    }
-    return list;
-}
-
 // The flags that are not ServerSettings (-t 8, --alias x, ...), copied with their values;
 // the settings themselves are re-spelled by toServerArgs(). -m is passed separately.
 std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
@@ -98,18 +86,6 @@ std::vector<std::string> passThroughFlags(const std::vector<std::string>& words)
         }
     }
     return kept;
-}
-
-bool hasFlag(const std::vector<std::string>& words, std::initializer_list<std::string_view> spellings) {
-    for (const std::string& word : words) {
-        const std::string_view name = std::string_view(word).substr(0, word.find('='));
-        for (std::string_view spelling : spellings) {
-            if (name == spelling) {
-                return true;
-            }
-        }
-    }
-    return false;
 }
 
 #ifndef Q_OS_WIN
@@ -175,28 +151,21 @@ void printComparison(const std::string& log, const Prediction& prediction, std::
 }
 
 // For an allocation failure: which component did not fit and what would. The failed device's
-// budget is what the failure proves: less than the buffers allocated before it plus the
-// failed one (and, for the host, no more than the OS says is available).
+// budget is what the failure proves (allocationBudgetBytes: less than the buffers allocated
+// before it plus the failed one, and for the host no more than the OS says is available).
 void printFixes(const LaunchFailure& failure, const Prediction& prediction, std::ostream& err) {
-    if (!failure.allocation || !failure.allocation->failedBytes) {
+    const std::optional<std::uint64_t> budget = allocationBudgetBytes(failure);
+    if (!budget) {
         return;
     }
-    std::uint64_t budget =
-        lowerBoundFromLog(failure.log, *failure.allocation) + *failure.allocation->failedBytes;
-    budget = budget > 0 ? budget - 1 : 0;
-    if (failure.allocation->bufferType.empty() || isHostBufferType(failure.allocation->bufferType)) {
-        if (Result<HostMemory> host = readHostMemory(); host && host->memAvailableBytes > 0) {
-            budget = std::min(budget, host->memAvailableBytes);
-        }
-    }
     Result<FailureDiagnosis> diagnosis = diagnoseAllocationFailure(
-        prediction.model, prediction.settings, prediction.gpus, *failure.allocation, budget);
+        prediction.model, prediction.settings, prediction.gpus, *failure.allocation, *budget);
     if (!diagnosis) {
         err << "no fix computed: " << diagnosis.error().message << "\n";
         return;
     }
     err << diagnosis->summary << "\n"
-        << "  (" << diagnosis->device << " can hold at most " << formatMiB(budget)
+        << "  (" << diagnosis->device << " can hold at most " << formatMiB(*budget)
         << " MiB: the buffers allocated before the failure plus the one that failed)\n";
     for (const FailureFix& fix : diagnosis->fixes) {
         err << "  fix: " << fix.change << " -- " << fix.sentence << "\n";
@@ -237,43 +206,16 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         options->value("--server")
             .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
 
-    // The argv for the build the probe finds; the 0.7.0 spelling below is the fallback when
-    // the probe fails (a missing binary is then reported by ServerProcess, exit 1).
-    const std::vector<std::string> extra = passThroughFlags(options->rest);
-    LaunchArgvOptions argvOptions;
-    argvOptions.extraArgs = extra;
-    if (hasFlag(extra, {"--host"})) {
-        argvOptions.host.clear();
-    }
-    if (port != 0) {
-        argvOptions.port = port;
-    }
-    if (hasFlag(extra, {"--metrics"})) {
-        argvOptions.metrics = false; // already among the extra words
-    }
-    if (hasFlag(extra, {"-lv", "--verbosity", "--log-verbosity"})) {
-        argvOptions.logVerbosity.reset();
-    }
-
-    std::vector<std::string> argv{"-m", parsed->model};
-    for (std::string& word : toServerArgs(parsed->settings)) {
-        argv.push_back(std::move(word));
-    }
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    if (!argvOptions.host.empty()) {
-        argv.insert(argv.end(), {"--host", argvOptions.host});
-    }
-    if (port != 0) {
-        argv.insert(argv.end(), {"--port", std::to_string(port)});
-    }
-    if (argvOptions.metrics) {
-        argv.push_back("--metrics");
-    }
-    if (argvOptions.logVerbosity) {
-        argv.insert(argv.end(), {"-lv", "4"}); // the buffer-size lines appear only at -lv 4
-    }
+    // Spelled for the build the probe finds; when the probe fails, the 0.7.0 spelling
+    // (unprobedServerArgv) is started unchecked and a missing binary is reported by
+    // ServerProcess (exit 1). --host/--metrics/-lv among the flags are not added twice.
+    LaunchRequest request;
+    request.program = QString::fromStdString(server);
+    request.modelPath = parsed->model;
+    request.settings = parsed->settings;
+    request.argvOptions = launchArgvOptions("127.0.0.1", port != 0 ? std::optional(port) : std::nullopt,
+                                            passThroughFlags(options->rest));
     const std::optional<Prediction> prediction = predict(*parsed, io.err);
-    const QString program = QString::fromStdString(server);
 
     int qtArgc = 1;
     char qtName[] = "llamafit-cli";
@@ -283,11 +225,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
     }
 
-    ServerProcess process;
-    ServerProcess::Timing timing;
-    timing.loadLimit = ServerProcess::loadLimitForModel(
-        static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(parsed->model)).size()));
-    process.setTiming(timing);
+    ServerProcess process; // ServerLauncher sets its load limit from the model's size
     std::unique_ptr<ServerProbe> probe;
     int exitCode = kExitOk;
 
@@ -357,46 +295,30 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     }
 #endif
 
-    // Probe -> spell the argv for the build -> whole-argv check -> start. A refusal exits 2
-    // before anything is started: a server that ignored or rejected a flag would not run
-    // the configuration that was estimated.
-    ServerBinaryProbe binaryProbe;
-    const auto refuse = [&](const std::string& message) {
-        io.err << "llamafit-cli: " << message << "\n";
-        exitCode = kExitError;
-        QCoreApplication::exit(exitCode);
-    };
-    QObject::connect(&binaryProbe, &ServerBinaryProbe::argvChecked, [&](const ArgvCheckOutcome& outcome) {
-        if (!outcome.accepted) {
-            refuse(outcome.error.message + " (" + server + ")");
-            return;
-        }
-        process.start(outcome.program, outcome.args);
-    });
-    QObject::connect(&binaryProbe, &ServerBinaryProbe::probed, [&](const BinaryProbeOutcome& outcome) {
+    // Probe -> spell the argv for the build -> whole-argv check -> start (ServerLauncher). A
+    // refusal exits 2 before anything is started: a server that ignored or rejected a flag
+    // would not run the configuration that was estimated.
+    ServerLauncher launcher(&process);
+    QObject::connect(&launcher, &ServerLauncher::probed, [&](const BinaryProbeOutcome& outcome) {
         if (!outcome.capabilities) {
             io.err << "llamafit-cli: could not probe " << server << " (" << outcome.error.message
                    << "); starting it with the 0.7.0 spellings, unchecked\n";
-            process.start(program, toQStringList(argv));
-            return;
-        }
-        Result<BuildArgv> built =
-            serverArgvForBuild(parsed->settings, parsed->model, *outcome.capabilities, argvOptions);
-        if (!built) {
-            refuse(built.error().message);
-            return;
-        }
-        for (const std::string& note : built->notes) {
-            io.out << "note: " << note << std::endl;
-        }
-        if (outcome.capabilities->supportsArgvCheck) {
-            binaryProbe.checkArgv(program, toQStringList(built->args));
-        } else {
-            process.start(program, toQStringList(built->args));
         }
     });
+    QObject::connect(&launcher, &ServerLauncher::notes, [&](const QStringList& notes) {
+        for (const QString& note : notes) {
+            io.out << "note: " << note.toStdString() << std::endl;
+        }
+    });
+    QObject::connect(&launcher, &ServerLauncher::refused, [&](const Error& error) {
+        // The build's own argv check names the binary only by file name; say which one.
+        const bool rejectedByBuild = error.code == "probe.argv-rejected";
+        io.err << "llamafit-cli: " << error.message << (rejectedByBuild ? " (" + server + ")" : "") << "\n";
+        exitCode = kExitError;
+        QCoreApplication::exit(exitCode);
+    });
     // Started from inside the loop: exit() only works on a running loop.
-    QTimer::singleShot(0, &binaryProbe, [&] { binaryProbe.probe(program); });
+    QTimer::singleShot(0, &launcher, [&] { launcher.launch(request); });
     const int result = QCoreApplication::exec();
 #ifndef Q_OS_WIN
     std::signal(SIGINT, SIG_DFL);
