@@ -22,6 +22,10 @@ MachinePanel::MachinePanel(SizingSession* session, QWidget* parent)
       m_carveOutCombo(new QComboBox(this)), m_carveOutLabel(new QLabel(tr("BIOS VRAM split"), this)),
       m_adviceLabel(new QLabel(this)), m_marginSpin(new QSpinBox(this)), m_summaryLabel(new QLabel(this)) {
     m_machineCombo->setObjectName(QStringLiteral("machineCombo"));
+    // Profile names are long ("GMKtec EVO-X2 — Ryzen AI Max+ 395, 64 GB, BIOS 32/32"): the
+    // combo elides them instead of widening the dock.
+    m_machineCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_machineCombo->setMinimumContentsLength(18);
     m_machineCombo->setToolTip(tr("The machine the plan is for: a built-in profile, or this machine as "
                                   "Vulkan, sysfs and /proc report it"));
     m_carveOutCombo->setObjectName(QStringLiteral("carveOutCombo"));

@@ -76,6 +76,9 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("LlamaFit"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    // Before the panels exist: they show the session's values when they are built.
+    session->setMarginBytes(m_appSettings.marginMiB * 1024 * 1024);
+    session->setBandwidthOverride(m_appSettings.bandwidthBytesPerSecond);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -104,6 +107,9 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     }
     if (!m_appSettings.windowState.isEmpty()) {
         restoreState(m_appSettings.windowState);
+    } else {
+        m_firstLayout = true; // sized in the first showEvent, when the docks have their geometry
+        plan->setSizes({500, 400});
     }
 
     if (m_options.detectDevices) {
@@ -126,8 +132,6 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
             m_machinePanel->selectCarveOut(*m_appSettings.carveOutBytes);
         }
     }
-    session->setMarginBytes(m_appSettings.marginMiB * 1024 * 1024);
-    session->setBandwidthOverride(m_appSettings.bandwidthBytesPerSecond);
     if (m_appSettings.lastModel.isEmpty() || !chooseModel(m_appSettings.lastModel)) {
         restoreProfile();
     }
@@ -298,6 +302,17 @@ void MainWindow::showAbout() {
     auto* about = new AboutDialog(m_launchPanel->serverVersionText(), this);
     about->setAttribute(Qt::WA_DeleteOnClose);
     about->open();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_firstLayout) {
+        m_firstLayout = false;
+        // First start: side docks wide enough for their labels and controls.
+        resizeDocks({findChild<QDockWidget*>(QStringLiteral("modelsDock")),
+                     findChild<QDockWidget*>(QStringLiteral("settingsDock"))},
+                    {width() / 5, width() / 4}, Qt::Horizontal);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -62,6 +62,7 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void buildDocks();
@@ -88,6 +89,7 @@ class MainWindow : public QMainWindow {
     SettingsPanel* m_settingsPanel = nullptr;
     AdvicePanel* m_advicePanel = nullptr;
     LaunchPanel* m_launchPanel = nullptr;
+    bool m_firstLayout = false;
 };
 
 } // namespace llamafit

@@ -60,6 +60,7 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_messageLabel->setObjectName(QStringLiteral("memoryMessageLabel"));
     m_messageLabel->setWordWrap(true);
     m_messageLabel->setAlignment(Qt::AlignCenter);
+    m_verdictLabel->setWordWrap(true); // a long verdict must not set the window's minimum width
     m_noteLabel->setObjectName(QStringLiteral("memoryBackendNoteLabel"));
     m_noteLabel->setWordWrap(true);
 
@@ -89,8 +90,10 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->legend->setVisible(true);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // Three entries a row: one long row would set the window's minimum width. The wrap only
+    // applies to items placed after it, so the existing ones are rearranged.
     m_plot->legend->setWrap(3);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     auto* legendRow = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(1, 0, legendRow);
     legendRow->addElement(0, 0, m_plot->legend);

@@ -96,8 +96,15 @@ LaunchRequest LaunchPanel::launchRequest() const {
     return request;
 }
 
+// A built-in card has no file: its command line and exports name a placeholder for the GGUF
+// the user will download, instead of an empty -m ''.
+constexpr const char* kCardModelPlaceholder = "MODEL.gguf";
+
 QString LaunchPanel::commandLine() const {
-    const LaunchRequest request = launchRequest();
+    LaunchRequest request = launchRequest();
+    if (request.modelPath.empty()) {
+        request.modelPath = kCardModelPlaceholder;
+    }
     const bool probed = m_capabilities && m_probedProgram == request.program;
     Result<BuildArgv> argv = launchArgv(request, probed ? m_capabilities : std::nullopt);
     // A build that cannot express a setting: the 0.7.0 spelling, with the blocker shown.
@@ -113,7 +120,7 @@ ExportSpec LaunchPanel::exportSpec() const {
     if (!serverBinary().isEmpty()) {
         spec.serverBinary = serverBinary().toStdString();
     }
-    spec.modelPath = m_session->model().path;
+    spec.modelPath = m_session->model().path.empty() ? kCardModelPlaceholder : m_session->model().path;
     spec.settings = m_session->settings();
     spec.host = host().toStdString();
     if (port() != 0) {

@@ -28,23 +28,23 @@ void LaunchPanel::buildWidgets() {
     m_browseButton = new QPushButton(tr("Browse…"), this);
     m_browseButton->setObjectName(QStringLiteral("serverBrowseButton"));
     m_browseButton->setToolTip(tr("Choose the llama-server program"));
-    auto* binaryRow = new QHBoxLayout;
-    binaryRow->addWidget(m_binaryEdit, 1);
-    binaryRow->addWidget(m_browseButton);
-    form->addRow(tr("llama-server:"), binaryRow);
-
     m_versionLabel = new QLabel(this);
     m_versionLabel->setObjectName(QStringLiteral("serverVersionLabel"));
     m_versionLabel->setToolTip(tr("The build, as `llama-server --version` reports it; the flags are spelled "
                                   "the way this build knows them"));
     m_versionLabel->setWordWrap(true);
     m_versionLabel->setTextFormat(Qt::PlainText);
-    form->addRow(tr("Version:"), m_versionLabel);
+    // One row for the program and its version, one for the address: the dock stays short and
+    // leaves the height to the charts.
+    auto* binaryRow = new QHBoxLayout;
+    binaryRow->addWidget(m_binaryEdit, 2);
+    binaryRow->addWidget(m_browseButton);
+    binaryRow->addWidget(m_versionLabel, 1);
+    form->addRow(tr("llama-server:"), binaryRow);
 
     m_hostEdit = new QLineEdit(QStringLiteral("127.0.0.1"), this);
     m_hostEdit->setObjectName(QStringLiteral("hostEdit"));
     m_hostEdit->setToolTip(tr("--host: the address llama-server listens on (127.0.0.1: this computer only)"));
-    form->addRow(tr("Host:"), m_hostEdit);
     m_hostWarning = new QLabel(tr("Warning: on a non-loopback address the server is reachable from the "
                                   "network, without a password."),
                                this);
@@ -53,14 +53,18 @@ void LaunchPanel::buildWidgets() {
         tr("llama-server has no authentication unless --api-key is among the extra flags"));
     m_hostWarning->setWordWrap(true);
     m_hostWarning->setVisible(false);
-    form->addRow(QString(), m_hostWarning);
 
     m_portSpin = new QSpinBox(this);
     m_portSpin->setObjectName(QStringLiteral("portSpin"));
     m_portSpin->setRange(0, 65535);
     m_portSpin->setSpecialValueText(tr("any free port"));
     m_portSpin->setToolTip(tr("--port: the TCP port (0: any free port, picked at launch)"));
-    form->addRow(tr("Port:"), m_portSpin);
+    auto* addressRow = new QHBoxLayout;
+    addressRow->addWidget(m_hostEdit, 1);
+    addressRow->addWidget(new QLabel(tr("port"), this));
+    addressRow->addWidget(m_portSpin);
+    addressRow->addWidget(m_hostWarning, 2);
+    form->addRow(tr("Host:"), addressRow);
 
     m_commandLine = new QLineEdit(this);
     m_commandLine->setObjectName(QStringLiteral("commandLineEdit"));

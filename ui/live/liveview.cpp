@@ -73,10 +73,28 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
             onStateChanged(state);
         }
     }
-    m_stateLabel->setText(tr("llama-server: %1").arg(QString::fromLatin1(ServerProcess::stateName(state))));
+    m_stateLabel->setText(tr("llama-server: %1").arg(stateName(state)));
 }
 
 LiveView::~LiveView() = default;
+
+QString LiveView::stateName(ServerProcess::State state) {
+    switch (state) {
+    case ServerProcess::State::Stopped:
+        return tr("stopped");
+    case ServerProcess::State::Starting:
+        return tr("starting");
+    case ServerProcess::State::Loading:
+        return tr("loading the model");
+    case ServerProcess::State::Ready:
+        return tr("ready");
+    case ServerProcess::State::Stopping:
+        return tr("stopping");
+    case ServerProcess::State::Failed:
+        return tr("failed");
+    }
+    return {};
+}
 
 void LiveView::setWindow(std::chrono::seconds window) {
     m_memoryChart->setWindow(window);
@@ -90,7 +108,7 @@ std::chrono::seconds LiveView::window() const {
 }
 
 void LiveView::onStateChanged(ServerProcess::State state) {
-    m_stateLabel->setText(tr("llama-server: %1").arg(QString::fromLatin1(ServerProcess::stateName(state))));
+    m_stateLabel->setText(tr("llama-server: %1").arg(stateName(state)));
     switch (state) {
     case ServerProcess::State::Starting:
         beginRun();

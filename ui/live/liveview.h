@@ -93,6 +93,10 @@ class LiveView : public QWidget {
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 
+    // The state in words for the label above the charts (translated; ServerProcess::stateName
+    // is the untranslated name logs use).
+    static QString stateName(ServerProcess::State state);
+
   private:
     void onStateChanged(ServerProcess::State state);
     void beginRun();
