@@ -2,1410 +2,1445 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
-    <name>AboutDialog</name>
-    <message>
-        <source>About LlamaFit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>LlamaFit %1
-Qt %2 (built with %3)
-QCustomPlot %4
-llama-server: %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not probed yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;LlamaFit&lt;/h2&gt;&lt;p&gt;Plan and launch llama.cpp&apos;s llama-server: see how much memory it will take before it starts, then watch it run.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every sizing rule follows llama.cpp&apos;s own source (src/llama-kv-cache.cpp, src/llama-memory-recurrent.cpp, src/llama-model.cpp, ...) and is checked against what the real llama-server allocates.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>AdvicePanel</name>
-    <message>
-        <source>Largest context that fits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sets -c to the largest context that fits this machine with the current K/V types</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Best KV types for this context</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sets -ctk / -ctv to the most precise pair that fits the current context (K kept at least as precise as V)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Most GPU layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sets -ngl to the most layers that fit the GPU memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An upper bound: memory bandwidth ÷ bytes read per generated token (active weights + the KV cache up to the fill). Real decoding reaches roughly 50–80 % of it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> GB/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory bandwidth the weights are read at, in decimal GB/s; the machine&apos;s figure unless you change it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Use the machine&apos;s own bandwidth figure</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bandwidth</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>K %1 / V %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Does not fit with %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Largest context with %1: %2 tokens (%3 in all)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No K/V types fit this context: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Best K/V types for this context: K %1 / V %2 (%3 in all)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Does not fit with any number of GPU layers: the rest of the model, the KV cache and the buffers exceed the host memory at these settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Most GPU layers that fit: %1 (%2 in all)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This machine has no GPU: every layer runs on the CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Decode speed: — (llama-server would refuse these settings)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Decode speed: enter the memory bandwidth to estimate it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>AppSettings</name>
     <message>
         <source>The settings file %1 could not be read and could not be moved aside; defaults are used and it will be overwritten on exit.</source>
-        <translation type="unfinished"></translation>
+        <translation>設定ファイル %1 を読み込めず、退避もできませんでした。既定値を使い、終了時に上書きします。</translation>
     </message>
     <message>
         <source>The settings file could not be read; it was moved to %1 and the defaults are used.</source>
-        <translation type="unfinished"></translation>
+        <translation>設定ファイルを読み込めなかったため %1 に退避し、既定値を使います。</translation>
     </message>
 </context>
 <context>
     <name>ChartStyle</name>
     <message>
         <source>Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>重み</translation>
     </message>
     <message>
         <source>KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>KVキャッシュ</translation>
     </message>
     <message>
         <source>Recurrent state (RS)</source>
-        <translation type="unfinished"></translation>
+        <translation>リカレント状態 (RS)</translation>
     </message>
     <message>
         <source>Compute buffer</source>
-        <translation type="unfinished"></translation>
+        <translation>計算バッファ</translation>
     </message>
     <message>
         <source>Output buffer</source>
-        <translation type="unfinished"></translation>
+        <translation>出力バッファ</translation>
     </message>
     <message>
         <source>Overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>オーバーヘッド</translation>
     </message>
     <message>
         <source>fits</source>
-        <translation type="unfinished"></translation>
+        <translation>収まる</translation>
     </message>
     <message>
         <source>tight</source>
-        <translation type="unfinished"></translation>
+        <translation>ぎりぎり</translation>
     </message>
     <message>
         <source>does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>収まらない</translation>
     </message>
     <message>
         <source>size unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>サイズ不明</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MiB</translation>
     </message>
     <message>
         <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ComparisonTable</name>
-    <message>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Component</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Predicted MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Actual MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The estimate next to the buffers llama-server logged while loading (-lv 4); highlighted rows are off by more than 1 %</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Off by more than %1 % and more than the log&apos;s rounding</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>FailureDialog</name>
-    <message>
-        <source>llama-server failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Why the launch ended, as read from llama-server&apos;s log and exit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The log lines that decided the diagnosis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What to change before the next launch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Full log</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show everything llama-server printed (stdout and stderr)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server&apos;s complete output, read-only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Close without changing the settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No fix computed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1
-(%2 can hold at most %3: the buffers allocated before the failure plus the one that failed.)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Change and launch again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Port %1 is taken by another program: pick another port, or 0 for any free port.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The port is taken by another program: pick another port, or 0 for any free port.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose the llama-server binary with Browse.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This llama-server does not accept %1: remove it from the extra flags, or choose a build that knows it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a flag</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model file is gone: choose it again in the library.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This llama-server cannot load the model: a newer build may know its architecture.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lower the context, the KV cache types, the slots or the GPU layers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server did not answer /health in time: check the log, then try again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>See the full log below.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LaunchPanel</name>
-    <message>
-        <source>Re-spelled for this build: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is a built-in card with no model file: choose a GGUF file in the library to launch it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server would refuse these settings: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No llama-server binary: choose one with Browse.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server was not found on PATH: choose it with Browse.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checking %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose llama-server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start llama-server with the command line above</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checking the command line…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Refused: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The llama-server process&apos;s state</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loading the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ready at %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopping</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server not found on PATH: choose it with Browse</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The llama-server program to run (default: $LLAMAFIT_LLAMA_SERVER, else llama-server on PATH)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose the llama-server program</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The build, as `llama-server --version` reports it; the flags are spelled the way this build knows them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Version:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--host: the address llama-server listens on (127.0.0.1: this computer only)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Host:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Warning: on a non-loopback address the server is reachable from the network, without a password.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server has no authentication unless --api-key is among the extra flags</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>any free port</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--port: the TCP port (0: any free port, picked at launch)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Port:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The exact command Launch runs (-lv 4 and --metrics feed the live view; with port 0 a free --port is added at launch)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy the command line to the clipboard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save this launch as a shell script, a Windows .bat, a llama-server preset (--models-preset) or a llama-swap entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Command:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Flags spelled differently for the probed llama-server build</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Launch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop llama-server (SIGTERM, then SIGKILL after a grace period)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Server:</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LiveTimeChart</name>
-    <message>
-        <source>seconds since ready</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LiveView</name>
-    <message>
-        <source>llama-server: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No prediction to compare: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The server&apos;s log could not be read: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Highlighted components differ from the prediction by more than 1 %.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every component is within 1 % of the prediction.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LogPanel</name>
-    <message>
-        <source>All levels</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Info and above</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Warnings and errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Errors only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show only log lines at or above this level (the I/W/E/D letter llama-server prints after the time; more lines with -lv / --verbosity)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Search the log</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Highlights every match in the log; Enter jumps to the next one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Matching lines only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide the log lines that do not contain the search text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server&apos;s output (stdout and stderr), newest at the bottom</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>MachinePanel</name>
-    <message>
-        <source>BIOS VRAM split</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The machine the plan is for: a built-in profile, or this machine as Vulkan, sysfs and /proc report it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The dedicated VRAM the BIOS carves out of an APU&apos;s memory (UMA frame buffer size); the rest is the system RAM the OS sees</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory kept free in every pool; llama-server&apos;s --fit-target default is 1024 MiB. A configuration inside this margin is shown as tight.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Machine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Safety margin</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This machine (detected): %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 GiB VRAM / %2 GiB system</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>size unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>LlamaFit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Live</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Models</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Machine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Advice</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Launch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open GGUF model...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The language changes the next time LlamaFit starts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About LlamaFit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — LlamaFit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open GGUF model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GGUF models (*.gguf);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GiB</translation>
     </message>
 </context>
 <context>
     <name>MemoryChart</name>
     <message>
-        <source>Whether llama-server&apos;s memory fits every pool of this machine, with the safety margin (--fit-target)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reserved (OS, desktop)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Other (page cache, shared memory)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run-time growth (up to)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The estimate could not be placed on this machine&apos;s memory.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server would refuse these settings:
-%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Refused settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>driver: %1 free</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Overall: %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The driver reports %1 free, more than the %2 BIOS carve-out: llama.cpp adds up every memory heap of an integrated GPU, including shared GPU memory that is system RAM the OS also uses. The line is the carve-out, which is what the GPU really has.</source>
-        <translation type="unfinished"></translation>
+        <translation>実行中の増加 (最大)</translation>
     </message>
     <message>
         <source>• %1 buffer: %2 — %3</source>
-        <translation type="unfinished"></translation>
+        <translation>• %1 バッファ: %2 — %3</translation>
     </message>
     <message>
         <source>• %1: %2 — %3</source>
-        <translation type="unfinished"></translation>
+        <translation>• %1: %2 — %3</translation>
     </message>
     <message>
         <source>  Outside every llama.cpp buffer: the GPU runtime&apos;s context, driver allocations, pipelines and scratch (LlamaFit&apos;s allowance per backend).</source>
-        <translation type="unfinished"></translation>
+        <translation>  llama.cpp のどのバッファにも含まれないもの: GPU ランタイムのコンテキスト、ドライバの確保、パイプライン、スクラッチ (LlamaFit がバックエンドごとに見込む分)。</translation>
     </message>
     <message>
         <source>no limit</source>
-        <translation type="unfinished"></translation>
+        <translation>上限なし</translation>
     </message>
     <message>
         <source>up to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 %1</translation>
     </message>
     <message>
         <source>%1 in %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 の %1: %3</translation>
     </message>
     <message>
         <source>Reserved (OS, desktop, other programs)</source>
-        <translation type="unfinished"></translation>
+        <translation>予約済み (OS、デスクトップ、他のプログラム)</translation>
     </message>
     <message>
         <source>Other llama-server memory</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server のその他のメモリ</translation>
     </message>
     <message>
         <source>%1 · %2 over</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2 超過</translation>
     </message>
     <message>
         <source>%1 · %2 free</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 空き %2</translation>
     </message>
 </context>
 <context>
     <name>MemoryTimeChart</name>
     <message>
         <source>predicted host total</source>
-        <translation type="unfinished"></translation>
+        <translation>予測ホスト合計</translation>
     </message>
     <message>
         <source>predicted %1 total</source>
-        <translation type="unfinished"></translation>
+        <translation>予測 %1 合計</translation>
     </message>
     <message>
         <source>%1 limit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory while llama-server runs: its resident memory, the host&apos;s available memory and each GPU&apos;s memory in use, against the predicted totals (dashed) and the pool limits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server resident memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>host memory available</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ModelLibraryModel</name>
-    <message>
-        <source>%1 / %2 active</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OK</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OK, with vision projector</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot be read: %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Built-in model card %1: sized from its metadata, no download needed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Split model, parts: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Vision projector (--mmproj): %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters in the file; for a mixture of experts also those used per token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>general.file_type as llama-quantize names it, else the weight type with the most bytes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Training context in tokens: the default of -c / --ctx-size 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RS: recurrent state buffer (hybrid: with attention layers); SWA: sliding-window attention; MLA: multi-head latent attention; MoE: mixture of experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled into LlamaFit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Architecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantisation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Training context</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Badges</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RS (hybrid)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RS</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SWA</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MLA</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MoE</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>built-in card</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hugging Face cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama.cpp cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>LM Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ollama</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 M</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 K</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 KiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ModelPickerPanel</name>
-    <message>
-        <source>Filter models (name, architecture, quantisation, badges, folder)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shows only the models whose columns contain this text; Down moves into the list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model passed to llama-server as -m / --model; double click or Enter chooses it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add folder...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Adds a folder of GGUF files to the library and scans it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Removes one of the folders you added from the library</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rescan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scans the Hugging Face, llama.cpp, LM Studio and Ollama folders and yours again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GGUF files read so far, of those found</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%v of %m files</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stops the scan; the models found so far stay listed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What the last library scan found</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Built-in model cards: %1. No folder scanned yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scanning folders: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add a folder of GGUF models</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop listing the models in %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scanning: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scan cancelled. Models found before it stopped: %1, unreadable: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scan finished. Models found: %1, unreadable: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の上限</translation>
     </message>
 </context>
 <context>
     <name>ModelProfiles</name>
     <message>
         <source>The saved settings of %1 no longer parse (%2); the defaults are used.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の保存済み設定を解析できなくなりました (%2)。既定値を使います。</translation>
     </message>
 </context>
 <context>
-    <name>SettingsPanel</name>
+    <name>llamafit::AboutDialog</name>
     <message>
-        <source>q8_0 KV is close to f16 for most tasks. q4_0 suits short Q&amp;A, summaries, classification and short code completion, but degrades maths, exact numbers and long-range lookups (needle in a haystack). K and V differ: keys vary per channel, values per token, so keep K at least as precise as V.</source>
-        <translation type="unfinished"></translation>
+        <source>About LlamaFit</source>
+        <translation>LlamaFit について</translation>
     </message>
     <message>
-        <source>llama.cpp stores q8_0 as %1 bytes per %2 values (%3 bytes/value) and q4_0 as %4 bytes per %5 (%6): not ½ and ¼ of f16 as the seed&apos;s rule of thumb says.</source>
-        <translation type="unfinished"></translation>
+        <source>LlamaFit %1
+Qt %2 (built with %3)
+QCustomPlot %4
+llama-server: %5</source>
+        <translation>LlamaFit %1
+Qt %2 (%3 でビルド)
+QCustomPlot %4
+llama-server: %5</translation>
     </message>
     <message>
-        <source>-c / --ctx-size: context tokens, all slots together (llama.cpp pads it to a multiple of 256)</source>
-        <translation type="unfinished"></translation>
+        <source>not probed yet</source>
+        <translation>未確認</translation>
     </message>
     <message>
-        <source>-c / --ctx-size: the exact context in tokens</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;h2&gt;LlamaFit&lt;/h2&gt;&lt;p&gt;Plan and launch llama.cpp&apos;s llama-server: see how much memory it will take before it starts, then watch it run.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;LlamaFit&lt;/h2&gt;&lt;p&gt;llama.cpp の llama-server を計画して起動します。起動前に必要なメモリを確認し、動作中の様子を見られます。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>-np / --parallel: server slots (concurrent requests); auto = 4 slots sharing one unified KV cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auto (4, unified)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-ctk / --cache-type-k: the K cache type</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-ctv / --cache-type-v: the V cache type (quantized types need flash attention)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-ngl / --n-gpu-layers: layers on the GPU, the output layer counted first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-ngl all: every layer and the output layer on the GPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-b / --batch-size: logical batch in tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-ub / --ubatch-size: physical batch in tokens; the compute buffer grows with it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>on</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-fa / --flash-attn on|off|auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-kvu / --kv-unified, -no-kvu / --no-kv-unified: one KV buffer shared by all slots; default = unified only with -np auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>full-size SWA cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--swa-full: sliding-window layers keep the whole context</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>mmap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none (copy)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-lm / --load-mode auto|mmap|none (none replaces the old --no-mmap)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. -t 8 --alias local -ot exps=CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Other llama-server flags, quoted as in a shell. Flags that change memory (-ot, -ts, -cmoe, ...) are applied to the estimate; the rest are passed to the launch.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Context</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slots</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>K cache type</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>V cache type</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GPU layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Micro-batch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Flash attention</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unified KV</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Load mode</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Extra flags</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not applied: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Applied to the estimate: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Passed to llama-server: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not in the estimate: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This machine has no GPU: every layer runs on the CPU and -ngl has no effect.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>llama-server would refuse these settings: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Refused: %1</source>
-        <translation type="unfinished"></translation>
+        <source>Every sizing rule follows llama.cpp&apos;s own source (src/llama-kv-cache.cpp, src/llama-memory-recurrent.cpp, src/llama-model.cpp, ...) and is checked against what the real llama-server allocates.</source>
+        <translation>サイズ計算の規則はすべて llama.cpp 自身のソース (src/llama-kv-cache.cpp、src/llama-memory-recurrent.cpp、src/llama-model.cpp など) に従い、実際の llama-server が確保する量と照合しています。</translation>
     </message>
 </context>
 <context>
-    <name>SlotFillTable</name>
+    <name>llamafit::AdvicePanel</name>
     <message>
-        <source>Slot</source>
-        <translation type="unfinished"></translation>
+        <source>Largest context that fits</source>
+        <translation>収まる最大のコンテキスト長</translation>
     </message>
     <message>
-        <source>State</source>
-        <translation type="unfinished"></translation>
+        <source>Sets -c to the largest context that fits this machine with the current K/V types</source>
+        <translation>現在の K/V 型でこのマシンに収まる最大のコンテキスト長を -c に設定します</translation>
     </message>
     <message>
-        <source>Context tokens</source>
-        <translation type="unfinished"></translation>
+        <source>Best KV types for this context</source>
+        <translation>このコンテキスト長に最適な KV 型</translation>
     </message>
     <message>
-        <source>Fill</source>
-        <translation type="unfinished"></translation>
+        <source>Sets -ctk / -ctv to the most precise pair that fits the current context (K kept at least as precise as V)</source>
+        <translation>現在のコンテキスト長に収まる最も精度の高い組を -ctk / -ctv に設定します (K は V 以上の精度を保ちます)</translation>
     </message>
     <message>
-        <source>Each slot (-np / --parallel) and how full its context (-c / --ctx-size divided by the slots) is, from llama-server&apos;s /slots</source>
-        <translation type="unfinished"></translation>
+        <source>Most GPU layers</source>
+        <translation>GPU レイヤー数を最大に</translation>
     </message>
     <message>
-        <source>processing</source>
-        <translation type="unfinished"></translation>
+        <source>Sets -ngl to the most layers that fit the GPU memory</source>
+        <translation>GPU メモリに収まる最大のレイヤー数を -ngl に設定します</translation>
     </message>
     <message>
-        <source>idle</source>
-        <translation type="unfinished"></translation>
+        <source>An upper bound: memory bandwidth ÷ bytes read per generated token (active weights + the KV cache up to the fill). Real decoding reaches roughly 50–80 % of it.</source>
+        <translation>上限値: メモリ帯域 ÷ 生成トークンあたりの読み出しバイト数 (アクティブな重み + 埋まった分までの KVキャッシュ)。実際のデコードはおおむねその 50–80 % です。</translation>
     </message>
     <message>
-        <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
     </message>
     <message>
-        <source>%1 of %2 tokens in slot %3&apos;s context</source>
-        <translation type="unfinished"></translation>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth the weights are read at, in decimal GB/s; the machine&apos;s figure unless you change it</source>
+        <translation>重みを読み出すメモリ帯域 (10 進の GB/s)。変更しない限りマシンの値を使います</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>リセット</translation>
+    </message>
+    <message>
+        <source>Use the machine&apos;s own bandwidth figure</source>
+        <translation>マシン自身の帯域の値を使う</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>帯域</translation>
+    </message>
+    <message>
+        <source>K %1 / V %2</source>
+        <translation>K %1 / V %2</translation>
+    </message>
+    <message>
+        <source>Does not fit with %1: %2</source>
+        <translation>%1 では収まりません: %2</translation>
+    </message>
+    <message>
+        <source>Largest context with %1: %2 tokens (%3 in all)</source>
+        <translation>%1 での最大コンテキスト長: %2 トークン (合計 %3)</translation>
+    </message>
+    <message>
+        <source>No K/V types fit this context: %1</source>
+        <translation>このコンテキスト長に収まる K/V 型がありません: %1</translation>
+    </message>
+    <message>
+        <source>Best K/V types for this context: K %1 / V %2 (%3 in all)</source>
+        <translation>このコンテキスト長に最適な K/V 型: K %1 / V %2 (合計 %3)</translation>
+    </message>
+    <message>
+        <source>Does not fit with any number of GPU layers: the rest of the model, the KV cache and the buffers exceed the host memory at these settings</source>
+        <translation>GPU レイヤー数をいくつにしても収まりません: この設定ではモデルの残り、KVキャッシュ、バッファがホストメモリを超えます</translation>
+    </message>
+    <message>
+        <source>Most GPU layers that fit: %1 (%2 in all)</source>
+        <translation>収まる最大の GPU レイヤー数: %1 (合計 %2)</translation>
+    </message>
+    <message>
+        <source>This machine has no GPU: every layer runs on the CPU</source>
+        <translation>このマシンには GPU がありません: すべてのレイヤーが CPU で動きます</translation>
+    </message>
+    <message>
+        <source>Decode speed: — (llama-server would refuse these settings)</source>
+        <translation>デコード速度: — (llama-server はこの設定を拒否します)</translation>
+    </message>
+    <message>
+        <source>Decode speed: enter the memory bandwidth to estimate it</source>
+        <translation>デコード速度: 推定するにはメモリ帯域を入力してください</translation>
+    </message>
+    <message>
+        <source>Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound</source>
+        <translation>デコード速度 ≤ %1 t/s (%2 スロットが満杯) · ≤ %3 t/s (半分): 上限値</translation>
     </message>
 </context>
 <context>
-    <name>SweepChart</name>
+    <name>llamafit::ComparisonTable</name>
     <message>
-        <source>Total memory against context per K/V cache type pair (-ctk / -ctv). Click a point or a legend entry to set -c / --ctx-size and the cache types.</source>
-        <translation type="unfinished"></translation>
+        <source>Device</source>
+        <translation>デバイス</translation>
     </message>
     <message>
-        <source>Context (tokens, -c)</source>
-        <translation type="unfinished"></translation>
+        <source>Component</source>
+        <translation>コンポーネント</translation>
     </message>
     <message>
-        <source>GiB</source>
-        <translation type="unfinished"></translation>
+        <source>Predicted MiB</source>
+        <translation>予測 MiB</translation>
+    </message>
+    <message>
+        <source>Actual MiB</source>
+        <translation>実測 MiB</translation>
+    </message>
+    <message>
+        <source>Error MiB</source>
+        <translation>誤差 MiB</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>誤差</translation>
+    </message>
+    <message>
+        <source>The estimate next to the buffers llama-server logged while loading (-lv 4); highlighted rows are off by more than 1 %</source>
+        <translation>読み込み中に llama-server がログに出したバッファ (-lv 4) と推定値の比較。強調表示の行は 1 % を超えてずれています</translation>
+    </message>
+    <message>
+        <source>Off by more than %1 % and more than the log&apos;s rounding</source>
+        <translation>%1 % 超、かつログの丸めを超えてずれています</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::FailureDialog</name>
+    <message>
+        <source>llama-server failed</source>
+        <translation>llama-server が失敗しました</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
-        <source>%1: does not fit</source>
-        <translation type="unfinished"></translation>
+        <source>Why the launch ended, as read from llama-server&apos;s log and exit</source>
+        <translation>llama-server のログと終了状態から読み取った、起動が終わった理由</translation>
     </message>
     <message>
-        <source>Limit of %1: %2</source>
-        <translation type="unfinished"></translation>
+        <source>The log lines that decided the diagnosis</source>
+        <translation>診断の決め手になったログ行</translation>
     </message>
     <message>
-        <source>Memory of %1 (the GPU the layers go to); the markers are the largest context that fits its budget.</source>
-        <translation type="unfinished"></translation>
+        <source>What to change before the next launch</source>
+        <translation>次の起動の前に変更すること</translation>
     </message>
     <message>
-        <source>Host memory (no layers on a GPU); the markers are the largest context that fits its budget.</source>
-        <translation type="unfinished"></translation>
+        <source>Full log</source>
+        <translation>全ログ</translation>
     </message>
     <message>
-        <source>%1 left out: llama-server refuses it for this model (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ThroughputChart</name>
-    <message>
-        <source>Tokens per second: all slots together and each slot (-np / --parallel), measured from /slots and /metrics (--metrics) between two samples</source>
-        <translation type="unfinished"></translation>
+        <source>Show everything llama-server printed (stdout and stderr)</source>
+        <translation>llama-server の出力をすべて表示します (stdout と stderr)</translation>
     </message>
     <message>
-        <source>tokens/s</source>
-        <translation type="unfinished"></translation>
+        <source>llama-server&apos;s complete output, read-only</source>
+        <translation>llama-server の全出力 (読み取り専用)</translation>
     </message>
     <message>
-        <source>decode, all slots</source>
-        <translation type="unfinished"></translation>
+        <source>Close without changing the settings</source>
+        <translation>設定を変えずに閉じます</translation>
     </message>
     <message>
-        <source>prompt (finished requests)</source>
-        <translation type="unfinished"></translation>
+        <source>No fix computed: %1</source>
+        <translation>修正案を計算できません: %1</translation>
     </message>
     <message>
-        <source>slot %1</source>
-        <translation type="unfinished"></translation>
+        <source>%1
+(%2 can hold at most %3: the buffers allocated before the failure plus the one that failed.)</source>
+        <translation>%1
+(%2 に確保できるのは最大 %3 です: 失敗前に確保したバッファと、失敗したバッファの合計。)</translation>
+    </message>
+    <message>
+        <source>Change and launch again</source>
+        <translation>変更して再起動</translation>
+    </message>
+    <message>
+        <source>Port %1 is taken by another program: pick another port, or 0 for any free port.</source>
+        <translation>ポート %1 は他のプログラムが使用中です: 別のポートか、空きポートを選ぶ 0 を指定してください。</translation>
+    </message>
+    <message>
+        <source>The port is taken by another program: pick another port, or 0 for any free port.</source>
+        <translation>ポートは他のプログラムが使用中です: 別のポートか、空きポートを選ぶ 0 を指定してください。</translation>
+    </message>
+    <message>
+        <source>Choose the llama-server binary with Browse.</source>
+        <translation>「参照」で llama-server の実行ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>This llama-server does not accept %1: remove it from the extra flags, or choose a build that knows it.</source>
+        <translation>この llama-server は %1 を受け付けません: 追加フラグから外すか、対応するビルドを選んでください。</translation>
+    </message>
+    <message>
+        <source>a flag</source>
+        <translation>あるフラグ</translation>
+    </message>
+    <message>
+        <source>The model file is gone: choose it again in the library.</source>
+        <translation>モデルファイルがありません: ライブラリで選び直してください。</translation>
+    </message>
+    <message>
+        <source>This llama-server cannot load the model: a newer build may know its architecture.</source>
+        <translation>この llama-server はモデルを読み込めません: 新しいビルドならこのアーキテクチャに対応しているかもしれません。</translation>
+    </message>
+    <message>
+        <source>Lower the context, the KV cache types, the slots or the GPU layers.</source>
+        <translation>コンテキスト長、KVキャッシュの型、スロット数、GPU レイヤー数のいずれかを下げてください。</translation>
+    </message>
+    <message>
+        <source>llama-server did not answer /health in time: check the log, then try again.</source>
+        <translation>llama-server が時間内に /health に応答しませんでした: ログを確認してから再試行してください。</translation>
+    </message>
+    <message>
+        <source>See the full log below.</source>
+        <translation>下の全ログを見てください。</translation>
     </message>
 </context>
 <context>
     <name>llamafit::LaunchExport</name>
     <message>
         <source>Shell script (.sh)…</source>
-        <translation type="unfinished"></translation>
+        <translation>シェルスクリプト (.sh)…</translation>
     </message>
     <message>
         <source>Windows batch file (.bat)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Windows バッチファイル (.bat)…</translation>
     </message>
     <message>
         <source>llama-server preset (.ini)…</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-server プリセット (.ini)…</translation>
     </message>
     <message>
         <source>llama-swap entry (.yaml)…</source>
-        <translation type="unfinished"></translation>
+        <translation>llama-swap エントリ (.yaml)…</translation>
     </message>
     <message>
         <source>Shell scripts (*.sh)</source>
-        <translation type="unfinished"></translation>
+        <translation>シェルスクリプト (*.sh)</translation>
     </message>
     <message>
         <source>Batch files (*.bat)</source>
-        <translation type="unfinished"></translation>
+        <translation>バッチファイル (*.bat)</translation>
     </message>
     <message>
         <source>INI files (*.ini)</source>
-        <translation type="unfinished"></translation>
+        <translation>INI ファイル (*.ini)</translation>
     </message>
     <message>
         <source>YAML files (*.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML ファイル (*.yaml *.yml)</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::LaunchPanel</name>
+    <message>
+        <source>Re-spelled for this build: %1</source>
+        <translation>このビルド向けに書き換え: %1</translation>
+    </message>
+    <message>
+        <source>%1 is a built-in card with no model file: choose a GGUF file in the library to launch it.</source>
+        <translation>%1 はモデルファイルのない組み込みカードです: 起動するにはライブラリで GGUF ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>llama-server would refuse these settings: %1</source>
+        <translation>llama-server はこの設定を拒否します: %1</translation>
+    </message>
+    <message>
+        <source>No llama-server binary: choose one with Browse.</source>
+        <translation>llama-server の実行ファイルがありません: 「参照」で選んでください。</translation>
+    </message>
+    <message>
+        <source>llama-server was not found on PATH: choose it with Browse.</source>
+        <translation>PATH に llama-server が見つかりません: 「参照」で選んでください。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>%1 を確認中…</translation>
+    </message>
+    <message>
+        <source>Choose llama-server</source>
+        <translation>llama-server を選択</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <source>Start llama-server with the command line above</source>
+        <translation>上のコマンドラインで llama-server を起動します</translation>
+    </message>
+    <message>
+        <source>Checking the command line…</source>
+        <translation>コマンドラインを確認中…</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>拒否: %1</translation>
+    </message>
+    <message>
+        <source>The llama-server process&apos;s state</source>
+        <translation>llama-server プロセスの状態</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>停止: %1</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>起動中</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>モデルを読み込み中</translation>
+    </message>
+    <message>
+        <source>Ready at %1</source>
+        <translation>%1 で準備完了</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>停止しています</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>llama-server not found on PATH: choose it with Browse</source>
+        <translation>PATH に llama-server が見つかりません: 「参照」で選んでください</translation>
+    </message>
+    <message>
+        <source>The llama-server program to run (default: $LLAMAFIT_LLAMA_SERVER, else llama-server on PATH)</source>
+        <translation>実行する llama-server プログラム (既定: $LLAMAFIT_LLAMA_SERVER、なければ PATH 上の llama-server)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <source>Choose the llama-server program</source>
+        <translation>llama-server プログラムを選びます</translation>
+    </message>
+    <message>
+        <source>llama-server:</source>
+        <translation>llama-server:</translation>
+    </message>
+    <message>
+        <source>The build, as `llama-server --version` reports it; the flags are spelled the way this build knows them</source>
+        <translation>`llama-server --version` が報告するビルド。フラグはこのビルドが認識する綴りで書かれます</translation>
+    </message>
+    <message>
+        <source>--host: the address llama-server listens on (127.0.0.1: this computer only)</source>
+        <translation>--host: llama-server が待ち受けるアドレス (127.0.0.1: このコンピューターのみ)</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>ホスト:</translation>
+    </message>
+    <message>
+        <source>Warning: on a non-loopback address the server is reachable from the network, without a password.</source>
+        <translation>警告: ループバック以外のアドレスでは、サーバーにネットワークからパスワードなしで接続できます。</translation>
+    </message>
+    <message>
+        <source>llama-server has no authentication unless --api-key is among the extra flags</source>
+        <translation>追加フラグに --api-key がない限り、llama-server に認証はありません</translation>
+    </message>
+    <message>
+        <source>any free port</source>
+        <translation>空きポート</translation>
+    </message>
+    <message>
+        <source>--port: the TCP port (0: any free port, picked at launch)</source>
+        <translation>--port: TCP ポート (0: 起動時に空きポートを選択)</translation>
+    </message>
+    <message>
+        <source>The exact command Launch runs (-lv 4 and --metrics feed the live view; with port 0 a free --port is added at launch)</source>
+        <translation>「起動」が実行するコマンドそのもの (-lv 4 と --metrics はライブビュー用。ポート 0 の場合は起動時に空きの --port を追加)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copy the command line to the clipboard</source>
+        <translation>コマンドラインをクリップボードにコピーします</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>エクスポート</translation>
+    </message>
+    <message>
+        <source>Save this launch as a shell script, a Windows .bat, a llama-server preset (--models-preset) or a llama-swap entry</source>
+        <translation>この起動設定をシェルスクリプト、Windows の .bat、llama-server プリセット (--models-preset)、llama-swap エントリとして保存します</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>コマンド:</translation>
+    </message>
+    <message>
+        <source>Flags spelled differently for the probed llama-server build</source>
+        <translation>確認した llama-server ビルド向けに綴りを変えたフラグ</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>起動</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop llama-server (SIGTERM, then SIGKILL after a grace period)</source>
+        <translation>llama-server を停止します (SIGTERM、猶予期間後に SIGKILL)</translation>
+    </message>
+    <message>
+        <source>Server:</source>
+        <translation>サーバー:</translation>
+    </message>
+    <message>
+        <source>port</source>
+        <translation>ポート</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::LiveTimeChart</name>
+    <message>
+        <source>seconds since ready</source>
+        <translation>準備完了からの秒数</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::LiveView</name>
+    <message>
+        <source>llama-server: %1</source>
+        <translation>llama-server: %1</translation>
+    </message>
+    <message>
+        <source>No prediction to compare: %1</source>
+        <translation>比較する予測がありません: %1</translation>
+    </message>
+    <message>
+        <source>The server&apos;s log could not be read: %1</source>
+        <translation>サーバーのログを読み込めませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Highlighted components differ from the prediction by more than 1 %.</source>
+        <translation>強調表示のコンポーネントは予測と 1 % を超えて異なります。</translation>
+    </message>
+    <message>
+        <source>Every component is within 1 % of the prediction.</source>
+        <translation>すべてのコンポーネントが予測の 1 % 以内です。</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>起動中</translation>
+    </message>
+    <message>
+        <source>loading the model</source>
+        <translation>モデルを読み込み中</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>稼働中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止処理中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::LogPanel</name>
+    <message>
+        <source>All levels</source>
+        <translation>すべてのレベル</translation>
+    </message>
+    <message>
+        <source>Info and above</source>
+        <translation>情報以上</translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation>警告とエラー</translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation>エラーのみ</translation>
+    </message>
+    <message>
+        <source>Show only log lines at or above this level (the I/W/E/D letter llama-server prints after the time; more lines with -lv / --verbosity)</source>
+        <translation>このレベル以上のログ行だけを表示します (llama-server が時刻の後に出す I/W/E/D の文字。-lv / --verbosity で行が増えます)</translation>
+    </message>
+    <message>
+        <source>Search the log</source>
+        <translation>ログを検索</translation>
+    </message>
+    <message>
+        <source>Highlights every match in the log; Enter jumps to the next one</source>
+        <translation>ログ内の一致をすべて強調表示します。Enter で次の一致へ移動します</translation>
+    </message>
+    <message>
+        <source>Matching lines only</source>
+        <translation>一致する行のみ</translation>
+    </message>
+    <message>
+        <source>Hide the log lines that do not contain the search text</source>
+        <translation>検索文字列を含まないログ行を隠します</translation>
+    </message>
+    <message>
+        <source>llama-server&apos;s output (stdout and stderr), newest at the bottom</source>
+        <translation>llama-server の出力 (stdout と stderr)。最新が一番下</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::MachinePanel</name>
+    <message>
+        <source>BIOS VRAM split</source>
+        <translation>BIOS の VRAM 割り当て</translation>
+    </message>
+    <message>
+        <source>The machine the plan is for: a built-in profile, or this machine as Vulkan, sysfs and /proc report it</source>
+        <translation>計画の対象マシン: 組み込みプロファイル、または Vulkan・sysfs・/proc が報告するこのマシン</translation>
+    </message>
+    <message>
+        <source>The dedicated VRAM the BIOS carves out of an APU&apos;s memory (UMA frame buffer size); the rest is the system RAM the OS sees</source>
+        <translation>BIOS が APU のメモリから確保する専用 VRAM (UMA フレームバッファサイズ)。残りが OS から見えるシステム RAM です</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Memory kept free in every pool; llama-server&apos;s --fit-target default is 1024 MiB. A configuration inside this margin is shown as tight.</source>
+        <translation>各プールで空けておくメモリ。llama-server の --fit-target の既定値は 1024 MiB です。この余裕の範囲に入る構成は「ぎりぎり」と表示されます。</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>マシン</translation>
+    </message>
+    <message>
+        <source>Safety margin</source>
+        <translation>安全マージン</translation>
+    </message>
+    <message>
+        <source>This machine (detected): %1</source>
+        <translation>このマシン (検出): %1</translation>
+    </message>
+    <message>
+        <source>%1 GiB VRAM / %2 GiB system</source>
+        <translation>VRAM %1 GiB / システム %2 GiB</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>size unknown</source>
+        <translation>サイズ不明</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::MainWindow</name>
+    <message>
+        <source>LlamaFit</source>
+        <translation>LlamaFit</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>計画</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>ライブ</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>マシン</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>アドバイス</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>起動</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open GGUF model...</source>
+        <translation>GGUF モデルを開く(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>テーマ(&amp;T)</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>システム</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The language changes the next time LlamaFit starts.</source>
+        <translation>言語は LlamaFit の次回起動時に切り替わります。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About LlamaFit</source>
+        <translation>LlamaFit について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 を開けません: %2</translation>
+    </message>
+    <message>
+        <source>%1 — LlamaFit</source>
+        <translation>%1 — LlamaFit</translation>
+    </message>
+    <message>
+        <source>Open GGUF model</source>
+        <translation>GGUF モデルを開く</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF モデル (*.gguf);;すべてのファイル (*)</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::MemoryChart</name>
+    <message>
+        <source>Whether llama-server&apos;s memory fits every pool of this machine, with the safety margin (--fit-target)</source>
+        <translation>llama-server のメモリが、安全マージン (--fit-target) を含めてこのマシンの各プールに収まるか</translation>
+    </message>
+    <message>
+        <source>Reserved (OS, desktop)</source>
+        <translation>予約済み (OS、デスクトップ)</translation>
+    </message>
+    <message>
+        <source>Other (page cache, shared memory)</source>
+        <translation>その他 (ページキャッシュ、共有メモリ)</translation>
+    </message>
+    <message>
+        <source>Run-time growth (up to)</source>
+        <translation>実行中の増加 (最大)</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>The estimate could not be placed on this machine&apos;s memory.</source>
+        <translation>推定値をこのマシンのメモリに割り当てられませんでした。</translation>
+    </message>
+    <message>
+        <source>llama-server would refuse these settings:
+%1</source>
+        <translation>llama-server はこの設定を拒否します:
+%1</translation>
+    </message>
+    <message>
+        <source>Refused settings</source>
+        <translation>拒否された設定</translation>
+    </message>
+    <message>
+        <source>driver: %1 free</source>
+        <translation>ドライバ: 空き %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Overall: %1 (%2)</source>
+        <translation>全体: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>The driver reports %1 free, more than the %2 BIOS carve-out: llama.cpp adds up every memory heap of an integrated GPU, including shared GPU memory that is system RAM the OS also uses. The line is the carve-out, which is what the GPU really has.</source>
+        <translation>ドライバは空きを %1 と報告していますが、BIOS の割り当て %2 より多くなっています: llama.cpp は内蔵 GPU のすべてのメモリヒープを合算し、OS も使うシステム RAM である共有 GPU メモリまで含めるためです。線は BIOS の割り当てで、GPU が実際に持つ量です。</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::MemoryTimeChart</name>
+    <message>
+        <source>Memory while llama-server runs: its resident memory, the host&apos;s available memory and each GPU&apos;s memory in use, against the predicted totals (dashed) and the pool limits</source>
+        <translation>llama-server 動作中のメモリ: 常駐メモリ、ホストの利用可能メモリ、各 GPU の使用中メモリを、予測合計 (破線) とプールの上限と比較します</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>llama-server resident memory</source>
+        <translation>llama-server の常駐メモリ</translation>
+    </message>
+    <message>
+        <source>host memory available</source>
+        <translation>ホストの利用可能メモリ</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::ModelLibraryModel</name>
+    <message>
+        <source>%1 / %2 active</source>
+        <translation>%1 / アクティブ %2</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>OK, with vision projector</source>
+        <translation>OK (ビジョンプロジェクタ付き)</translation>
+    </message>
+    <message>
+        <source>Cannot be read: %1 (%2)</source>
+        <translation>読み込めません: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Built-in model card %1: sized from its metadata, no download needed</source>
+        <translation>組み込みモデルカード %1: メタデータからサイズを計算、ダウンロード不要</translation>
+    </message>
+    <message>
+        <source>Split model, parts: %1</source>
+        <translation>分割モデル、パート: %1</translation>
+    </message>
+    <message>
+        <source>Vision projector (--mmproj): %1</source>
+        <translation>ビジョンプロジェクタ (--mmproj): %1</translation>
+    </message>
+    <message>
+        <source>Parameters in the file; for a mixture of experts also those used per token</source>
+        <translation>ファイル内のパラメータ数。MoE ではトークンあたりに使われる数も表示</translation>
+    </message>
+    <message>
+        <source>general.file_type as llama-quantize names it, else the weight type with the most bytes</source>
+        <translation>llama-quantize の呼び名での general.file_type、なければ最もバイト数の多い重みの型</translation>
+    </message>
+    <message>
+        <source>Training context in tokens: the default of -c / --ctx-size 0</source>
+        <translation>学習時のコンテキスト長 (トークン): -c / --ctx-size 0 の既定値</translation>
+    </message>
+    <message>
+        <source>RS: recurrent state buffer (hybrid: with attention layers); SWA: sliding-window attention; MLA: multi-head latent attention; MoE: mixture of experts</source>
+        <translation>RS: リカレント状態バッファ (hybrid: アテンション層あり)、SWA: スライディングウィンドウアテンション、MLA: マルチヘッド潜在アテンション、MoE: 混合エキスパート</translation>
+    </message>
+    <message>
+        <source>Compiled into LlamaFit</source>
+        <translation>LlamaFit に組み込み</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>アーキテクチャ</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>パラメータ数</translation>
+    </message>
+    <message>
+        <source>Quantisation</source>
+        <translation>量子化</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>Training context</source>
+        <translation>学習時コンテキスト長</translation>
+    </message>
+    <message>
+        <source>Badges</source>
+        <translation>バッジ</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>ソース</translation>
+    </message>
+    <message>
+        <source>RS (hybrid)</source>
+        <translation>RS (hybrid)</translation>
+    </message>
+    <message>
+        <source>RS</source>
+        <translation>RS</translation>
+    </message>
+    <message>
+        <source>SWA</source>
+        <translation>SWA</translation>
+    </message>
+    <message>
+        <source>MLA</source>
+        <translation>MLA</translation>
+    </message>
+    <message>
+        <source>MoE</source>
+        <translation>MoE</translation>
+    </message>
+    <message>
+        <source>built-in card</source>
+        <translation>組み込みカード</translation>
+    </message>
+    <message>
+        <source>Hugging Face cache</source>
+        <translation>Hugging Face キャッシュ</translation>
+    </message>
+    <message>
+        <source>llama.cpp cache</source>
+        <translation>llama.cpp キャッシュ</translation>
+    </message>
+    <message>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>Folder %1</source>
+        <translation>フォルダ %1</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation>%1 M</translation>
+    </message>
+    <message>
+        <source>%1 K</source>
+        <translation>%1 K</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::ModelPickerPanel</name>
+    <message>
+        <source>Filter models (name, architecture, quantisation, badges, folder)</source>
+        <translation>モデルを絞り込み (名前、アーキテクチャ、量子化、バッジ、フォルダ)</translation>
+    </message>
+    <message>
+        <source>Shows only the models whose columns contain this text; Down moves into the list</source>
+        <translation>この文字列を含む列があるモデルだけを表示します。↓キーで一覧に移動します</translation>
+    </message>
+    <message>
+        <source>The model passed to llama-server as -m / --model; double click or Enter chooses it</source>
+        <translation>-m / --model として llama-server に渡すモデル。ダブルクリックか Enter で選択します</translation>
+    </message>
+    <message>
+        <source>Add folder...</source>
+        <translation>フォルダを追加...</translation>
+    </message>
+    <message>
+        <source>Adds a folder of GGUF files to the library and scans it</source>
+        <translation>GGUF ファイルのフォルダをライブラリに追加してスキャンします</translation>
+    </message>
+    <message>
+        <source>Remove folder</source>
+        <translation>フォルダを削除</translation>
+    </message>
+    <message>
+        <source>Removes one of the folders you added from the library</source>
+        <translation>追加したフォルダの一つをライブラリから外します</translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation>再スキャン</translation>
+    </message>
+    <message>
+        <source>Scans the Hugging Face, llama.cpp, LM Studio and Ollama folders and yours again</source>
+        <translation>Hugging Face、llama.cpp、LM Studio、Ollama のフォルダと追加したフォルダを再スキャンします</translation>
+    </message>
+    <message>
+        <source>GGUF files read so far, of those found</source>
+        <translation>見つかったうち読み込み済みの GGUF ファイル</translation>
+    </message>
+    <message>
+        <source>%v of %m files</source>
+        <translation>%v / %m ファイル</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stops the scan; the models found so far stay listed</source>
+        <translation>スキャンを止めます。それまでに見つかったモデルは一覧に残ります</translation>
+    </message>
+    <message>
+        <source>What the last library scan found</source>
+        <translation>前回のライブラリスキャンの結果</translation>
+    </message>
+    <message>
+        <source>Built-in model cards: %1. No folder scanned yet.</source>
+        <translation>組み込みモデルカード: %1。まだフォルダをスキャンしていません。</translation>
+    </message>
+    <message>
+        <source>Scanning folders: %1</source>
+        <translation>フォルダをスキャン中: %1</translation>
+    </message>
+    <message>
+        <source>Add a folder of GGUF models</source>
+        <translation>GGUF モデルのフォルダを追加</translation>
+    </message>
+    <message>
+        <source>Stop listing the models in %1</source>
+        <translation>%1 のモデルを一覧に表示しない</translation>
+    </message>
+    <message>
+        <source>Scanning: %1</source>
+        <translation>スキャン中: %1</translation>
+    </message>
+    <message>
+        <source>Scan cancelled. Models found before it stopped: %1, unreadable: %2</source>
+        <translation>スキャンをキャンセルしました。停止前に見つかったモデル: %1、読み込めないもの: %2</translation>
+    </message>
+    <message>
+        <source>Scan finished. Models found: %1, unreadable: %2</source>
+        <translation>スキャン完了。見つかったモデル: %1、読み込めないもの: %2</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::SettingsPanel</name>
+    <message>
+        <source>q8_0 KV is close to f16 for most tasks. q4_0 suits short Q&amp;A, summaries, classification and short code completion, but degrades maths, exact numbers and long-range lookups (needle in a haystack). K and V differ: keys vary per channel, values per token, so keep K at least as precise as V.</source>
+        <translation>q8_0 の KV はほとんどのタスクで f16 に近い精度です。q4_0 は短い Q&amp;A、要約、分類、短いコード補完には向きますが、数学、正確な数値、長距離の参照 (needle in a haystack) は劣化します。K と V は性質が違い、キーはチャネルごと、値はトークンごとにばらつくため、K は V 以上の精度にしてください。</translation>
+    </message>
+    <message>
+        <source>llama.cpp stores q8_0 as %1 bytes per %2 values (%3 bytes/value) and q4_0 as %4 bytes per %5 (%6): not ½ and ¼ of f16 as the seed&apos;s rule of thumb says.</source>
+        <translation>llama.cpp は q8_0 を %2 値あたり %1 バイト (%3 バイト/値)、q4_0 を %5 値あたり %4 バイト (%6) で保存します: 元記事の目安のように f16 のちょうど ½ や ¼ ではありません。</translation>
+    </message>
+    <message>
+        <source>-c / --ctx-size: context tokens, all slots together (llama.cpp pads it to a multiple of 256)</source>
+        <translation>-c / --ctx-size: コンテキスト長 (トークン、全スロット合計。llama.cpp が 256 の倍数に切り上げ)</translation>
+    </message>
+    <message>
+        <source>-c / --ctx-size: the exact context in tokens</source>
+        <translation>-c / --ctx-size: 正確なコンテキスト長 (トークン)</translation>
+    </message>
+    <message>
+        <source>-np / --parallel: server slots (concurrent requests); auto = 4 slots sharing one unified KV cache</source>
+        <translation>-np / --parallel: サーバーのスロット数 (同時リクエスト数)。auto = 4 スロットで統合 KVキャッシュを共有</translation>
+    </message>
+    <message>
+        <source>auto (4, unified)</source>
+        <translation>auto (4、統合)</translation>
+    </message>
+    <message>
+        <source>-ctk / --cache-type-k: the K cache type</source>
+        <translation>-ctk / --cache-type-k: K キャッシュの型</translation>
+    </message>
+    <message>
+        <source>-ctv / --cache-type-v: the V cache type (quantized types need flash attention)</source>
+        <translation>-ctv / --cache-type-v: V キャッシュの型 (量子化型には Flash Attention が必要)</translation>
+    </message>
+    <message>
+        <source>-ngl / --n-gpu-layers: layers on the GPU, the output layer counted first</source>
+        <translation>-ngl / --n-gpu-layers: GPU に載せるレイヤー数 (出力層から先に数える)</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>-ngl all: every layer and the output layer on the GPU</source>
+        <translation>-ngl all: すべてのレイヤーと出力層を GPU に載せる</translation>
+    </message>
+    <message>
+        <source>-b / --batch-size: logical batch in tokens</source>
+        <translation>-b / --batch-size: 論理バッチサイズ (トークン)</translation>
+    </message>
+    <message>
+        <source>-ub / --ubatch-size: physical batch in tokens; the compute buffer grows with it</source>
+        <translation>-ub / --ubatch-size: 物理バッチサイズ (トークン)。計算バッファはこれに比例して増えます</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>on</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
+    </message>
+    <message>
+        <source>-fa / --flash-attn on|off|auto</source>
+        <translation>-fa / --flash-attn on|off|auto</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <source>-kvu / --kv-unified, -no-kvu / --no-kv-unified: one KV buffer shared by all slots; default = unified only with -np auto</source>
+        <translation>-kvu / --kv-unified, -no-kvu / --no-kv-unified: 全スロットで一つの KV バッファを共有。既定では -np auto のときだけ統合</translation>
+    </message>
+    <message>
+        <source>full-size SWA cache</source>
+        <translation>フルサイズの SWA キャッシュ</translation>
+    </message>
+    <message>
+        <source>--swa-full: sliding-window layers keep the whole context</source>
+        <translation>--swa-full: スライディングウィンドウ層もコンテキスト全体を保持</translation>
+    </message>
+    <message>
+        <source>mmap</source>
+        <translation>mmap</translation>
+    </message>
+    <message>
+        <source>none (copy)</source>
+        <translation>none (コピー)</translation>
+    </message>
+    <message>
+        <source>-lm / --load-mode auto|mmap|none (none replaces the old --no-mmap)</source>
+        <translation>-lm / --load-mode auto|mmap|none (none は旧 --no-mmap の代わり)</translation>
+    </message>
+    <message>
+        <source>e.g. -t 8 --alias local -ot exps=CPU</source>
+        <translation>例: -t 8 --alias local -ot exps=CPU</translation>
+    </message>
+    <message>
+        <source>Other llama-server flags, quoted as in a shell. Flags that change memory (-ot, -ts, -cmoe, ...) are applied to the estimate; the rest are passed to the launch.</source>
+        <translation>その他の llama-server フラグ (シェルと同じ書き方で引用)。メモリに影響するフラグ (-ot, -ts, -cmoe など) は推定に反映し、それ以外は起動時にそのまま渡します。</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>コンテキスト長</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>スロット数</translation>
+    </message>
+    <message>
+        <source>K cache type</source>
+        <translation>K キャッシュ型</translation>
+    </message>
+    <message>
+        <source>V cache type</source>
+        <translation>V キャッシュ型</translation>
+    </message>
+    <message>
+        <source>GPU layers</source>
+        <translation>GPU レイヤー数</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>バッチ</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>マイクロバッチ</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>Unified KV</source>
+        <translation>統合 KV</translation>
+    </message>
+    <message>
+        <source>Load mode</source>
+        <translation>読み込みモード</translation>
+    </message>
+    <message>
+        <source>Extra flags</source>
+        <translation>追加フラグ</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未適用: %1</translation>
+    </message>
+    <message>
+        <source>Applied to the estimate: %1</source>
+        <translation>推定に反映: %1</translation>
+    </message>
+    <message>
+        <source>Passed to llama-server: %1</source>
+        <translation>llama-server に渡す: %1</translation>
+    </message>
+    <message>
+        <source>Not in the estimate: %1</source>
+        <translation>推定に含まれない: %1</translation>
+    </message>
+    <message>
+        <source>This machine has no GPU: every layer runs on the CPU and -ngl has no effect.</source>
+        <translation>このマシンには GPU がありません: すべてのレイヤーが CPU で動き、-ngl は効果がありません。</translation>
+    </message>
+    <message>
+        <source>llama-server would refuse these settings: %1</source>
+        <translation>llama-server はこの設定を拒否します: %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>拒否: %1</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::SlotFillTable</name>
+    <message>
+        <source>Slot</source>
+        <translation>スロット</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Context tokens</source>
+        <translation>コンテキストのトークン数</translation>
+    </message>
+    <message>
+        <source>Fill</source>
+        <translation>使用率</translation>
+    </message>
+    <message>
+        <source>Each slot (-np / --parallel) and how full its context (-c / --ctx-size divided by the slots) is, from llama-server&apos;s /slots</source>
+        <translation>各スロット (-np / --parallel) とそのコンテキスト (-c / --ctx-size をスロット数で割った分) の埋まり具合。llama-server の /slots から取得</translation>
+    </message>
+    <message>
+        <source>processing</source>
+        <translation>処理中</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens in slot %3&apos;s context</source>
+        <translation>スロット %3 のコンテキスト %2 トークン中 %1 トークン</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::SweepChart</name>
+    <message>
+        <source>Total memory against context per K/V cache type pair (-ctk / -ctv). Click a point or a legend entry to set -c / --ctx-size and the cache types.</source>
+        <translation>K/V キャッシュ型の組 (-ctk / -ctv) ごとの、コンテキスト長に対する総メモリ。点か凡例をクリックすると -c / --ctx-size とキャッシュ型を設定します。</translation>
+    </message>
+    <message>
+        <source>Context (tokens, -c)</source>
+        <translation>コンテキスト長 (トークン, -c)</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: does not fit</source>
+        <translation>%1: 収まらない</translation>
+    </message>
+    <message>
+        <source>Limit of %1: %2</source>
+        <translation>%1 の上限: %2</translation>
+    </message>
+    <message>
+        <source>Memory of %1 (the GPU the layers go to); the markers are the largest context that fits its budget.</source>
+        <translation>%1 のメモリ (レイヤーを載せる GPU)。マーカーは予算内に収まる最大のコンテキスト長です。</translation>
+    </message>
+    <message>
+        <source>Host memory (no layers on a GPU); the markers are the largest context that fits its budget.</source>
+        <translation>ホストメモリ (GPU にレイヤーなし)。マーカーは予算内に収まる最大のコンテキスト長です。</translation>
+    </message>
+    <message>
+        <source>%1 left out: llama-server refuses it for this model (%2)</source>
+        <translation>%1 を除外: llama-server はこのモデルでは拒否します (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::ThroughputChart</name>
+    <message>
+        <source>Tokens per second: all slots together and each slot (-np / --parallel), measured from /slots and /metrics (--metrics) between two samples</source>
+        <translation>1 秒あたりのトークン数: 全スロット合計とスロットごと (-np / --parallel)。/slots と /metrics (--metrics) の 2 回のサンプル間で測定</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>トークン/s</translation>
+    </message>
+    <message>
+        <source>decode, all slots</source>
+        <translation>デコード (全スロット)</translation>
+    </message>
+    <message>
+        <source>prompt (finished requests)</source>
+        <translation>プロンプト (完了したリクエスト)</translation>
+    </message>
+    <message>
+        <source>slot %1</source>
+        <translation>スロット %1</translation>
     </message>
 </context>
 </TS>
