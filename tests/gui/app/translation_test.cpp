@@ -1,0 +1,297 @@
+// The Japanese translation: resources/translations/llamafit_ja.ts is complete, keeps every
+// message's placeholders, and, compiled into the app (:/i18n) and installed, turns the real
+// MainWindow Japanese; removing it brings English back.
+#include "core/machine/machineprofile.h"
+#include "ui/mainwindow.h"
+#include "ui/sizingsession.h"
+#include "ui/translation.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTranslator>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace llamafit {
+namespace {
+
+const QString kTsPath = QStringLiteral(LLAMAFIT_TEST_DATA_DIR "/../../resources/translations/llamafit_ja.ts");
+
+struct TsMessage {
+    QString context;
+    QString source;
+    QStringList translations; // one, or one per <numerusform>
+    bool unfinished = false;
+    qint64 line = 0;
+};
+
+// Every <message> of a Qt Linguist .ts file, read with QXmlStreamReader.
+std::vector<TsMessage> readTsFile(const QString& path, QString* error) {
+    std::vector<TsMessage> messages;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return messages;
+    }
+    QXmlStreamReader xml(&file);
+    QString context;
+    TsMessage message;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement()) {
+            const auto name = xml.name();
+            if (name == QLatin1String("name")) {
+                context = xml.readElementText();
+            } else if (name == QLatin1String("message")) {
+                message = TsMessage{context, {}, {}, false, xml.lineNumber()};
+            } else if (name == QLatin1String("source")) {
+                message.source = xml.readElementText();
+            } else if (name == QLatin1String("translation")) {
+                message.unfinished =
+                    xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished");
+                // A numerus message holds <numerusform> children; a plain one holds the text.
+                QString text;
+                while (!(xml.isEndElement() && xml.name() == QLatin1String("translation")) && !xml.atEnd()) {
+                    xml.readNext();
+                    if (xml.isCharacters()) {
+                        text += xml.text();
+                    } else if (xml.isStartElement() && xml.name() == QLatin1String("numerusform")) {
+                        message.translations << xml.readElementText();
+                        text.clear();
+                    }
+                }
+                if (message.translations.isEmpty()) {
+                    message.translations << text;
+                }
+            }
+        } else if (xml.isEndElement() && xml.name() == QLatin1String("message")) {
+            messages.push_back(message);
+        }
+    }
+    if (xml.hasError()) {
+        *error = QStringLiteral("%1 at line %2").arg(xml.errorString()).arg(xml.lineNumber());
+    }
+    return messages;
+}
+
+std::vector<TsMessage> readJapanese() {
+    QString error;
+    std::vector<TsMessage> messages = readTsFile(kTsPath, &error);
+    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    return messages;
+}
+
+// The placeholders QString::arg and tr(..., n) fill: %1..%99 (optionally %L1) and %n, sorted.
+QStringList placeholders(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("%L?(?:[1-9][0-9]?|n)"));
+    QStringList found;
+    for (auto it = pattern.globalMatch(text); it.hasNext();) {
+        found << it.next().captured(0);
+    }
+    found.sort();
+    return found;
+}
+
+// The English sources that the Japanese file really changes ("OK", "%1 MiB" stay as they are).
+QSet<QString> translatedEnglishSources() {
+    QSet<QString> sources;
+    for (const TsMessage& message : readJapanese()) {
+        if (!message.translations.contains(message.source)) {
+            sources.insert(message.source);
+        }
+    }
+    return sources;
+}
+
+// Installs the Japanese translation for one test and removes exactly the translators
+// installTranslation created (children of the application), so the other tests stay English.
+class JapaneseTranslation {
+  public:
+    JapaneseTranslation() {
+        const QList<QTranslator*> before = QCoreApplication::instance()->findChildren<QTranslator*>();
+        m_language = installTranslation(QStringLiteral("ja"));
+        for (QTranslator* translator : QCoreApplication::instance()->findChildren<QTranslator*>()) {
+            if (!before.contains(translator)) {
+                m_installed << translator;
+            }
+        }
+    }
+    ~JapaneseTranslation() { remove(); }
+    JapaneseTranslation(const JapaneseTranslation&) = delete;
+    JapaneseTranslation& operator=(const JapaneseTranslation&) = delete;
+
+    QString language() const { return m_language; }
+    qsizetype installedCount() const { return m_installed.size(); }
+    void remove() {
+        for (QTranslator* translator : std::as_const(m_installed)) {
+            QCoreApplication::removeTranslator(translator);
+            delete translator;
+        }
+        m_installed.clear();
+    }
+
+  private:
+    QString m_language;
+    QList<QTranslator*> m_installed;
+};
+
+// A real MainWindow with no library folders, no device discovery and its own settings file and
+// profile folder.
+class WindowUnderTest {
+  public:
+    WindowUnderTest()
+        : m_session(*findBuiltinMachine(defaultMachineId())),
+          m_settings(m_dir.filePath(QStringLiteral("llamafit.ini")), QSettings::IniFormat) {
+        MainWindowOptions options;
+        options.libraryRoots = LibraryRoots{};
+        options.detectDevices = false;
+        options.profileFolder = m_dir.filePath(QStringLiteral("profiles"));
+        m_window = std::make_unique<MainWindow>(&m_session, &m_settings, AppSettings{}, options);
+        m_window->show();
+    }
+
+    MainWindow& window() { return *m_window; }
+    QString fileMenuTitle() const {
+        const QList<QAction*> menus = m_window->menuBar()->actions();
+        return menus.isEmpty() ? QString() : menus.first()->text();
+    }
+    QString dockTitle(const QString& objectName) const {
+        const auto* dock = m_window->findChild<QDockWidget*>(objectName);
+        return dock ? dock->windowTitle() : QStringLiteral("<no %1>").arg(objectName);
+    }
+
+  private:
+    QTemporaryDir m_dir;
+    SizingSession m_session;
+    QSettings m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+// "objectName/class: text" for every shown label, button, check box, group box title, dock
+// title, tab and menu entry whose text is still an English source the .ts translates.
+QStringList englishLeftIn(MainWindow& window, const QSet<QString>& english) {
+    QStringList found;
+    const auto check = [&](const QObject* owner, const QString& text) {
+        if (english.contains(text)) {
+            found << QStringLiteral("%1/%2: %3")
+                         .arg(owner->objectName(), QLatin1String(owner->metaObject()->className()), text);
+        }
+    };
+    for (const QWidget* widget : window.findChildren<QWidget*>()) {
+        if (!widget->isVisibleTo(&window)) {
+            continue;
+        }
+        if (const auto* label = qobject_cast<const QLabel*>(widget)) {
+            check(label, label->text());
+        } else if (const auto* button = qobject_cast<const QAbstractButton*>(widget)) {
+            check(button, button->text());
+        } else if (const auto* group = qobject_cast<const QGroupBox*>(widget)) {
+            check(group, group->title());
+        } else if (const auto* dock = qobject_cast<const QDockWidget*>(widget)) {
+            check(dock, dock->windowTitle());
+        } else if (const auto* tabs = qobject_cast<const QTabWidget*>(widget)) {
+            for (int i = 0; i < tabs->count(); ++i) {
+                check(tabs, tabs->tabText(i));
+            }
+        }
+    }
+    for (const QAction* menu : window.menuBar()->actions()) {
+        check(menu, menu->text());
+    }
+    return found;
+}
+
+TEST(Translation, EveryMessageIsTranslated) {
+    const std::vector<TsMessage> messages = readJapanese();
+    ASSERT_GT(messages.size(), 300u) << "the .ts lost its messages: run scripts/update-translations.sh";
+    for (const TsMessage& message : messages) {
+        EXPECT_FALSE(message.unfinished)
+            << message.context.toStdString() << ": " << message.source.toStdString();
+        for (const QString& translation : message.translations) {
+            EXPECT_FALSE(translation.trimmed().isEmpty())
+                << "line " << message.line << ": " << message.source.toStdString();
+        }
+    }
+}
+
+TEST(Translation, EveryTranslationKeepsTheSourcesPlaceholders) {
+    const std::vector<TsMessage> messages = readJapanese();
+    ASSERT_FALSE(messages.empty());
+    for (const TsMessage& message : messages) {
+        for (const QString& translation : message.translations) {
+            EXPECT_EQ(placeholders(translation), placeholders(message.source))
+                << "line " << message.line << " (" << message.context.toStdString()
+                << "): " << message.source.toStdString() << " -> " << translation.toStdString();
+        }
+    }
+}
+
+TEST(Translation, PlaceholderCheckSeesAMissingOrRepeatedArgument) {
+    // The comparison above must be able to fail: a dropped, a repeated and a %n placeholder.
+    EXPECT_NE(placeholders(QStringLiteral("最大 %1")), placeholders(QStringLiteral("%1 of %2")));
+    EXPECT_NE(placeholders(QStringLiteral("%1 %1")), placeholders(QStringLiteral("%1")));
+    EXPECT_NE(placeholders(QStringLiteral("%n 個")), placeholders(QStringLiteral("items")));
+    EXPECT_EQ(placeholders(QStringLiteral("%2 の %1")), placeholders(QStringLiteral("%1 in %2")));
+}
+
+TEST(Translation, MainWindowIsJapaneseAndEnglishReturnsWhenRemoved) {
+    const QSet<QString> english = translatedEnglishSources();
+    ASSERT_TRUE(english.contains(QStringLiteral("&File")));
+    const qsizetype translatorsBefore = QCoreApplication::instance()->findChildren<QTranslator*>().size();
+    {
+        JapaneseTranslation japanese;
+        ASSERT_EQ(japanese.language(), QStringLiteral("ja")) << "no :/i18n/llamafit_ja.qm in the binary";
+        ASSERT_GE(japanese.installedCount(), 1);
+
+        WindowUnderTest shown;
+        EXPECT_EQ(shown.fileMenuTitle(), QStringLiteral("ファイル(&F)"));
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("modelsDock")), QStringLiteral("モデル"));
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("machineDock")), QStringLiteral("マシン"));
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("settingsDock")), QStringLiteral("設定"));
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("adviceDock")), QStringLiteral("アドバイス"));
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("launchDock")), QStringLiteral("起動"));
+        // The checked kinds really are there: an empty scan would pass without looking.
+        EXPECT_GT(shown.window().findChildren<QLabel*>().size(), 10);
+        EXPECT_GT(shown.window().findChildren<QPushButton*>().size(), 3);
+        EXPECT_GT(shown.window().findChildren<QCheckBox*>().size(), 0);
+        const QStringList left = englishLeftIn(shown.window(), english);
+        EXPECT_TRUE(left.isEmpty()) << "still English:\n" << left.join(QLatin1Char('\n')).toStdString();
+
+        japanese.remove();
+        WindowUnderTest englishAgain;
+        EXPECT_EQ(englishAgain.fileMenuTitle(), QStringLiteral("&File"));
+        EXPECT_EQ(englishAgain.dockTitle(QStringLiteral("modelsDock")), QStringLiteral("Models"));
+    }
+    EXPECT_EQ(QCoreApplication::instance()->findChildren<QTranslator*>().size(), translatorsBefore);
+}
+
+TEST(Translation, EnglishScanFindsTheUntranslatedWindow) {
+    // Without the translation the same scan must report English, or the check above proves nothing.
+    const QSet<QString> english = translatedEnglishSources();
+    WindowUnderTest shown;
+    const QStringList left = englishLeftIn(shown.window(), english);
+    EXPECT_TRUE(left.contains(QStringLiteral("modelsDock/QDockWidget: Models")))
+        << left.join(QLatin1Char('\n')).toStdString();
+    EXPECT_GT(left.size(), 20);
+}
+
+} // namespace
+} // namespace llamafit

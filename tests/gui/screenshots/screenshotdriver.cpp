@@ -1,0 +1,189 @@
+// The screenshot steps; see screenshotdriver.h.
+#include "tests/gui/screenshots/screenshotdriver.h"
+
+#include "core/machine/machineprofile.h"
+#include "tests/support/llamaserverrun.h"
+#include "tests/support/modelfiles.h"
+#include "ui/charts/memorychart.h"
+#include "ui/library/modellibrarymodel.h"
+#include "ui/library/modelpickerpanel.h"
+#include "ui/mainwindow.h"
+#include "ui/sizingsession.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+namespace llamafit {
+
+namespace {
+
+constexpr int kMinimumWidth = 1200;
+
+Error failed(const char* state, const QString& why) {
+    return makeError("screenshots." + std::string(state), why.toStdString());
+}
+
+// Waits until `done()` or `timeoutMs`, processing events (QTest::qWaitFor: no sleeps).
+bool waitFor(const std::function<bool()>& done, int timeoutMs) {
+    return QTest::qWaitFor(done, timeoutMs);
+}
+
+} // namespace
+
+ScreenshotDriver::ScreenshotDriver(QString outputFolder) : m_outputFolder(std::move(outputFolder)) {}
+
+ScreenshotDriver::~ScreenshotDriver() {
+    closeWindow();
+}
+
+Result<bool> ScreenshotDriver::prepare() {
+    if (!m_directory.isValid() || !QDir().mkpath(m_outputFolder) ||
+        !QDir(m_directory.path()).mkpath(QStringLiteral("lib"))) {
+        return failed("prepare",
+                      QStringLiteral("cannot create %1 or a temporary folder").arg(m_outputFolder));
+    }
+    m_tinyPath = m_directory.filePath(QStringLiteral("lib/tiny-llama.gguf"));
+    if (const auto written = test::writeTinyModel(m_tinyPath.toStdString()); !written) {
+        return failed("prepare", QString::fromStdString(written.error().message));
+    }
+    const auto server = test::findLlamaServer();
+    if (!server) {
+        return failed("prepare", QString::fromStdString(server.error().message));
+    }
+    m_server = QString::fromStdString(*server);
+    // tests/gui/launch/failuredialog_test.cpp's approach: 500 MiB of address space cannot hold
+    // the KV cache of 2000000 cells next to the server's own mappings.
+    m_limitedServer = m_directory.filePath(QStringLiteral("llama-server-limited"));
+    QFile script(m_limitedServer);
+    if (!script.open(QIODevice::WriteOnly)) {
+        return failed("prepare", script.errorString());
+    }
+    script.write(QStringLiteral("#!/bin/sh\nexec /usr/bin/prlimit --as=%1 '%2' \"$@\"\n")
+                     .arg(500ULL * 1024 * 1024)
+                     .arg(m_server)
+                     .toUtf8());
+    script.close();
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return true;
+}
+
+Result<bool> ScreenshotDriver::openWindow() {
+    closeWindow();
+    m_settings = std::make_unique<QSettings>(m_directory.filePath(QStringLiteral("settings.ini")),
+                                             QSettings::IniFormat);
+    m_settings->clear();
+    m_session = std::make_unique<SizingSession>(*findBuiltinMachine(defaultMachineId()));
+    AppSettings values;
+    values.machineId = QString::fromStdString(std::string(defaultMachineId()));
+    MainWindowOptions options;
+    options.libraryRoots = LibraryRoots{{m_directory.filePath(QStringLiteral("lib")).toStdString(),
+                                         LibraryRootKind::UserFolder, "Test library"}};
+    options.detectDevices = false;
+    options.profileFolder = m_directory.filePath(QStringLiteral("profiles"));
+    m_window = std::make_unique<MainWindow>(m_session.get(), m_settings.get(), values, options);
+    m_window->resize(1600, 1000);
+    m_window->show();
+    if (!QTest::qWaitForWindowExposed(m_window.get(), 10000)) {
+        return failed("open-window", QStringLiteral("the window was not exposed in 10 s"));
+    }
+    return changeAndWaitForChart([] {}, "open-window");
+}
+
+void ScreenshotDriver::closeWindow() {
+    if (!m_window) {
+        return;
+    }
+    ServerProcess* process = m_window->serverProcess();
+    m_window->close();
+    waitFor(
+        [process] {
+            return process->state() == ServerProcess::State::Stopped ||
+                   process->state() == ServerProcess::State::Failed;
+        },
+        20000);
+    m_window.reset();
+    m_session.reset();
+    m_settings.reset();
+}
+
+Result<bool> ScreenshotDriver::changeAndWaitForChart(const std::function<void()>& change, const char* what) {
+    auto* chart = m_window->findChild<MemoryChart*>();
+    if (chart == nullptr) {
+        return failed(what, QStringLiteral("no MemoryChart in the window"));
+    }
+    QSignalSpy replotted(chart->plot(), &QCustomPlot::afterReplot);
+    change();
+    // A change that does not touch the chart queues no replot of its own: ask for one, so the
+    // wait ends on a picture that is current either way.
+    chart->plot()->replot(QCustomPlot::rpQueuedReplot);
+    if (replotted.count() == 0 && !replotted.wait(10000)) {
+        return failed(what, QStringLiteral("the memory chart did not replot in 10 s"));
+    }
+    // Layout requests and updates the replot posted: handled before the picture is grabbed.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    return true;
+}
+
+Result<bool> ScreenshotDriver::save(const QImage& image, const QString& name) const {
+    const QString path = QDir(m_outputFolder).filePath(name);
+    if (image.isNull() || !image.save(path, "PNG")) {
+        return failed("save", QStringLiteral("could not write %1").arg(path));
+    }
+    const QImage back(path);
+    if (back.isNull() || back.width() < kMinimumWidth || QFileInfo(path).size() == 0) {
+        return failed("save", QStringLiteral("%1 is %2 px wide (at least %3 wanted)")
+                                  .arg(path)
+                                  .arg(back.width())
+                                  .arg(kMinimumWidth));
+    }
+    std::printf("wrote %s (%dx%d)\n", qPrintable(path), back.width(), back.height());
+    return true;
+}
+
+Result<bool> ScreenshotDriver::saveWindow(const QString& name) const {
+    return save(m_window->grab().toImage(), name);
+}
+
+Result<bool> ScreenshotDriver::chooseMachine(const QString& id) {
+    auto* combo = child<QComboBox>("machineCombo");
+    const int index = combo ? combo->findData(id) : -1;
+    if (index < 0) {
+        return failed("machine", QStringLiteral("no machine %1 in machineCombo").arg(id));
+    }
+    return changeAndWaitForChart([&] { combo->setCurrentIndex(index); }, "machine");
+}
+
+Result<bool> ScreenshotDriver::chooseModelInPicker(const QString& path) {
+    auto* picker = m_window->findChild<ModelPickerPanel*>();
+    auto* table = child<QTableView>("modelTable");
+    if (picker == nullptr || table == nullptr) {
+        return failed("picker", QStringLiteral("no model picker"));
+    }
+    if (!waitFor([picker] { return !picker->isScanning(); }, 30000)) {
+        return failed("picker", QStringLiteral("the library scan did not finish in 30 s"));
+    }
+    const QModelIndexList rows = table->model()->match(
+        table->model()->index(0, 0), ModelLibraryModel::PathRole, path, 1, Qt::MatchExactly);
+    if (rows.isEmpty()) {
+        return failed("picker", QStringLiteral("%1 is not listed").arg(path));
+    }
+    return changeAndWaitForChart(
+        [&] {
+            table->scrollTo(rows.front());
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                              table->visualRect(rows.front()).center());
+        },
+        "picker");
+}
+
+} // namespace llamafit

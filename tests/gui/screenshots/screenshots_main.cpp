@@ -1,0 +1,62 @@
+// llamafit_screenshots OUTDIR: the app's main states as PNG files, from the real MainWindow on the
+// display the environment gives (Xvfb in the gui.screenshots test): 01-default-card,
+// 02-fits, 03-does-not-fit, 04-running (the tiny model served for real), 05-failure-diagnosis
+// (a real allocation failure under prlimit) and 06-japanese-dark (the Japanese translation and
+// the dark theme, installed before that window is built). Exits non-zero naming the state it
+// could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
+#include "tests/gui/screenshots/screenshotdriver.h"
+#include "ui/theme.h"
+#include "ui/translation.h"
+
+#include <QApplication>
+#include <QStandardPaths>
+
+#include <cstdio>
+#include <functional>
+#include <utility>
+
+int main(int argc, char* argv[]) {
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("LlamaFitTests"));
+    QApplication::setApplicationName(QStringLiteral("LlamaFitScreenshots"));
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: llamafit_screenshots OUTDIR\n");
+        return 2;
+    }
+    std::printf("platform: %s\n", qPrintable(QGuiApplication::platformName()));
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        std::printf("no X server (xvfb-run was not found): the pictures are drawn offscreen, without a "
+                    "window manager\n");
+    }
+    llamafit::applyTheme(llamafit::ThemeChoice::Light);
+
+    llamafit::ScreenshotDriver driver(QString::fromLocal8Bit(argv[1]));
+    const std::pair<const char*, std::function<llamafit::Result<bool>()>> steps[] = {
+        {"prepare", [&] { return driver.prepare(); }},
+        {"open-window", [&] { return driver.openWindow(); }},
+        {"01-default-card", [&] { return driver.defaultCard(); }},
+        {"02-fits", [&] { return driver.fits(); }},
+        {"03-does-not-fit", [&] { return driver.doesNotFit(); }},
+        {"04-running", [&] { return driver.running(); }},
+        {"05-failure-diagnosis", [&] { return driver.failureDiagnosis(); }},
+        {"06-japanese-dark",
+         [&] {
+             driver.closeWindow();
+             llamafit::installTranslation(QStringLiteral("ja"));
+             llamafit::applyTheme(llamafit::ThemeChoice::Dark);
+             auto opened = driver.openWindow();
+             return opened ? driver.saveWindow(QStringLiteral("06-japanese-dark.png")) : opened;
+         }},
+    };
+    for (const auto& [state, step] : steps) {
+        const llamafit::Result<bool> done = step();
+        if (!done) {
+            std::fprintf(stderr, "could not reach %s: %s (%s)\n", state, done.error().message.c_str(),
+                         done.error().code.c_str());
+            return 1;
+        }
+    }
+    driver.closeWindow();
+    return 0;
+}

@@ -1,0 +1,242 @@
+// The states the screenshots show, each reached through the window's widgets; see
+// screenshotdriver.h.
+#include "tests/gui/screenshots/screenshotdriver.h"
+
+#include "core/machine/poolusage.h"
+#include "core/model/modelspec.h"
+#include "ui/launch/failuredialog.h"
+#include "ui/launch/launchpanel.h"
+#include "ui/live/comparisontable.h"
+#include "ui/live/liveview.h"
+#include "ui/live/throughputchart.h"
+#include "ui/mainwindow.h"
+#include "ui/sizingsession.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPainter>
+#include <QProcessEnvironment>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+#include <functional>
+
+namespace llamafit {
+
+namespace {
+
+Error failed(const char* state, const QString& why) {
+    return makeError("screenshots." + std::string(state), why.toStdString());
+}
+
+QString verdictOf(const SizingSession& session) {
+    if (!session.estimate()) {
+        return QString::fromStdString(session.estimate().error().message);
+    }
+    return session.poolUsage() ? QString::fromLatin1(fitVerdictName(session.poolUsage()->verdict).data())
+                               : QStringLiteral("no pool usage");
+}
+
+} // namespace
+
+Result<bool> ScreenshotDriver::defaultCard() {
+    if (m_session->model().cardId != defaultModelCardId() || m_session->settings().contextTokens != 4096U) {
+        return failed("01-default-card",
+                      QStringLiteral("the window did not start on the default card at -c 4096"));
+    }
+    return saveWindow(QStringLiteral("01-default-card.png"));
+}
+
+Result<bool> ScreenshotDriver::fits() {
+    auto* context = child<QSpinBox>("contextSpin");
+    auto* typeV = child<QComboBox>("cacheTypeVCombo");
+    const int q8 = typeV ? typeV->findData(static_cast<int>(GgmlType::Q8_0)) : -1;
+    if (context == nullptr || q8 < 0) {
+        return failed("02-fits", QStringLiteral("no contextSpin or no q8_0 in cacheTypeVCombo"));
+    }
+    if (auto changed = changeAndWaitForChart(
+            [&] {
+                context->setValue(65536);
+                typeV->setCurrentIndex(q8);
+            },
+            "02-fits");
+        !changed) {
+        return changed;
+    }
+    if (!m_session->poolUsage() || m_session->poolUsage()->verdict != FitVerdict::Fits) {
+        return failed("02-fits", QStringLiteral("-c 65536 -ctv q8_0 on the EVO-X2 is not \"fits\": %1")
+                                     .arg(verdictOf(*m_session)));
+    }
+    return saveWindow(QStringLiteral("02-fits.png"));
+}
+
+Result<bool> ScreenshotDriver::doesNotFit() {
+    if (auto chosen = chooseMachine(QStringLiteral("rtx-4060-8gb")); !chosen) {
+        return chosen;
+    }
+    if (!m_session->poolUsage() || m_session->poolUsage()->verdict != FitVerdict::DoesNotFit) {
+        return failed("03-does-not-fit",
+                      QStringLiteral("the 35B card on the RTX 4060 8 GB is not \"does-not-fit\": %1")
+                          .arg(verdictOf(*m_session)));
+    }
+    return saveWindow(QStringLiteral("03-does-not-fit.png"));
+}
+
+Result<bool> ScreenshotDriver::prepareLaunch(const QString& binary, std::uint32_t contextTokens) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("LLAMAFIT_NO_POPULATE"), QStringLiteral("1"));
+    m_window->serverProcess()->setEnvironment(environment);
+    auto* binaryEdit = child<QLineEdit>("serverBinaryEdit");
+    auto* flags = child<QLineEdit>("extraFlagsEdit");
+    auto* launch = child<QPushButton>("launchButton");
+    if (binaryEdit == nullptr || flags == nullptr || launch == nullptr) {
+        return failed("launch", QStringLiteral("no serverBinaryEdit, extraFlagsEdit or launchButton"));
+    }
+    binaryEdit->setText(binary);
+    emit binaryEdit->editingFinished();
+    flags->setText(QStringLiteral("--no-warmup -fit off -t 1"));
+    emit flags->editingFinished();
+    ServerSettings settings = m_session->settings();
+    settings.contextTokens = contextTokens;
+    m_session->setSettings(settings);
+    if (!QTest::qWaitFor([launch] { return launch->isEnabled(); }, 30000)) {
+        return failed("launch", QStringLiteral("Launch stayed disabled: %1").arg(launch->toolTip()));
+    }
+    return true;
+}
+
+Result<bool> ScreenshotDriver::launchAndWaitFor(ServerProcess::State state, const char* what) {
+    ServerProcess* process = m_window->serverProcess();
+    child<QPushButton>("launchButton")->click();
+    const bool reached = QTest::qWaitFor(
+        [&] { return process->state() == state || process->state() == ServerProcess::State::Failed; }, 60000);
+    if (!reached || process->state() != state) {
+        return failed(what, QStringLiteral("llama-server is %1, not %2; log:\n%3")
+                                .arg(QString::fromLatin1(ServerProcess::stateName(process->state())),
+                                     QString::fromLatin1(ServerProcess::stateName(state)),
+                                     QString::fromStdString(process->log())));
+    }
+    return true;
+}
+
+Result<bool> ScreenshotDriver::stopServer() {
+    ServerProcess* process = m_window->serverProcess();
+    if (process->state() == ServerProcess::State::Stopped ||
+        process->state() == ServerProcess::State::Failed) {
+        return true;
+    }
+    child<QPushButton>("stopButton")->click();
+    if (!QTest::qWaitFor([process] { return process->state() == ServerProcess::State::Stopped; }, 20000)) {
+        return failed("stop", QStringLiteral("llama-server did not stop in 20 s"));
+    }
+    return true;
+}
+
+Result<bool> ScreenshotDriver::running() {
+    const std::function<Result<bool>()> steps[] = {
+        [this] { return chooseMachine(QStringLiteral("cpu-only")); },
+        [this] { return chooseModelInPicker(m_tinyPath); }, [this] { return prepareLaunch(m_server, 1024); },
+        [this] { return launchAndWaitFor(ServerProcess::State::Ready, "04-running"); }};
+    for (const auto& step : steps) {
+        if (auto done = step(); !done) {
+            return done;
+        }
+    }
+    auto* live = m_window->findChild<LiveView*>(QStringLiteral("liveView"));
+    if (live == nullptr) {
+        return failed("04-running", QStringLiteral("no liveView"));
+    }
+    // Completions two at a time until the charts have a few seconds of samples to draw.
+    QNetworkAccessManager network;
+    int inFlight = 0;
+    QObject::connect(&network, &QNetworkAccessManager::finished, &network, [&](QNetworkReply* reply) {
+        --inFlight;
+        reply->deleteLater();
+    });
+    QNetworkRequest request(
+        m_window->serverProcess()->baseUrl().resolved(QUrl(QStringLiteral("/completion"))));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    const auto enough = [live] {
+        return live->throughputSampleCount() >= 8 && live->peakTotalTokensPerSecond() > 0 &&
+               live->memorySampleCount() >= 8 && live->comparisonTable()->rowCount() > 0;
+    };
+    QDeadlineTimer deadline(45000);
+    while (!enough() && !deadline.hasExpired()) {
+        if (inFlight == 0) {
+            for (const char* prompt : {"The llama walked", "Memory is"}) {
+                const QJsonObject body{{QStringLiteral("prompt"), QString::fromLatin1(prompt)},
+                                       {QStringLiteral("n_predict"), 48}};
+                network.post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+                ++inFlight;
+            }
+        }
+        (void)QTest::qWaitFor([&] { return inFlight == 0 || enough(); }, 1000);
+    }
+    if (!enough()) {
+        return failed("04-running",
+                      QStringLiteral("the live view got %1 tokens/s and %2 memory samples in 45 s")
+                          .arg(live->throughputSampleCount())
+                          .arg(live->memorySampleCount()));
+    }
+    // The refresh timer draws what arrived: one more pass, then the throughput plot's replot.
+    QSignalSpy replotted(live->throughputChart()->plot(), &QCustomPlot::afterReplot);
+    const int refreshes = live->refreshCount();
+    if (!QTest::qWaitFor([&] { return live->refreshCount() > refreshes && replotted.count() > 0; }, 5000)) {
+        return failed("04-running", QStringLiteral("the live view did not repaint its samples in 5 s"));
+    }
+    (void)QTest::qWaitFor([&] { return inFlight == 0; }, 30000);
+    if (auto saved = saveWindow(QStringLiteral("04-running.png")); !saved) {
+        return saved;
+    }
+    return stopServer();
+}
+
+Result<bool> ScreenshotDriver::failureDiagnosis() {
+    if (auto prepared = prepareLaunch(m_limitedServer, 2000000); !prepared) {
+        return prepared;
+    }
+    if (auto launched = launchAndWaitFor(ServerProcess::State::Failed, "05-failure-diagnosis"); !launched) {
+        return launched;
+    }
+    FailureDialog* dialog = m_window->findChild<LaunchPanel*>()->failureDialog();
+    if (dialog == nullptr ||
+        m_window->serverProcess()->failure().reason != LaunchFailureReason::AllocationFailed) {
+        return failed("05-failure-diagnosis",
+                      QStringLiteral("no failure dialog for an allocation failure; log:\n%1")
+                          .arg(QString::fromStdString(m_window->serverProcess()->log())));
+    }
+    if (!QTest::qWaitForWindowExposed(dialog, 10000) ||
+        dialog->findChildren<QPushButton*>(QRegularExpression(QStringLiteral("^fixButton_"))).isEmpty()) {
+        return failed("05-failure-diagnosis", QStringLiteral("the failure dialog shows no fix buttons"));
+    }
+    QCoreApplication::sendPostedEvents(); // the dialog's pending layout, before it is grabbed
+    QCoreApplication::processEvents();
+    // The dialog composited over the window where it stands (centred when it stands outside).
+    QImage picture = m_window->grab().toImage();
+    const QImage dialogImage = dialog->grab().toImage();
+    QPoint at = dialog->mapToGlobal(QPoint(0, 0)) - m_window->mapToGlobal(QPoint(0, 0));
+    if (!picture.rect().contains(QRect(at, dialogImage.size()))) {
+        at = picture.rect().center() - dialogImage.rect().center();
+    }
+    QPainter painter(&picture);
+    QColor shade = m_window->palette().color(QPalette::Shadow); // the window dimmed behind the dialog
+    shade.setAlpha(60);
+    painter.fillRect(picture.rect(), shade);
+    painter.drawImage(at, dialogImage);
+    painter.setPen(m_window->palette().color(QPalette::Highlight));
+    painter.drawRect(QRect(at, dialogImage.size()).adjusted(-1, -1, 0, 0));
+    painter.end();
+    return save(picture, QStringLiteral("05-failure-diagnosis.png"));
+}
+
+} // namespace llamafit
