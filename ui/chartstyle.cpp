@@ -74,6 +74,24 @@ QString verdictLabel(FitVerdict verdict) {
     return QCoreApplication::translate("ChartStyle", "size unknown");
 }
 
+// The core's standard pool names (core/machine/memorypools.cpp, machinefrominventory.cpp),
+// marked for lupdate; translate() finds them by their English text.
+const char* const kStandardPoolNames[] = {
+    QT_TRANSLATE_NOOP("PoolNames", "System RAM"),
+    QT_TRANSLATE_NOOP("PoolNames", "BIOS carve-out (dedicated VRAM)"),
+    QT_TRANSLATE_NOOP("PoolNames", "GTT (system RAM the GPU can map)"),
+    QT_TRANSLATE_NOOP("PoolNames", "Shared GPU memory (system RAM)"),
+};
+
+QString poolDisplayName(const std::string& coreName) {
+    for (const char* name : kStandardPoolNames) {
+        if (coreName == name) {
+            return QCoreApplication::translate("PoolNames", name);
+        }
+    }
+    return QString::fromStdString(coreName);
+}
+
 QString formatMiBText(std::uint64_t bytes) {
     return QCoreApplication::translate("ChartStyle", "%1 MiB").arg(toMiB(bytes), 0, 'f', 2);
 }

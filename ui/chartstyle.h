@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 class QCustomPlot;
 class QPalette;
@@ -30,6 +31,11 @@ QColor componentColor(Component component);
 QString componentLabel(Component component); // translated: "Weights", "KV cache", ...
 QColor verdictColor(FitVerdict verdict);
 QString verdictLabel(FitVerdict verdict); // translated: "fits", "tight", "does not fit", "size unknown"
+
+// A pool's name for people, translated when it is one of the core's standard names ("System
+// RAM", "BIOS carve-out (dedicated VRAM)", the GTT / shared-memory window); others (a GPU's
+// "VRAM (RTX 4060)") as the core gives them.
+QString poolDisplayName(const std::string& coreName);
 
 // "1234.56 MiB" (two decimals, as llama.cpp prints) and "12.3 GiB" for axes and summaries.
 QString formatMiBText(std::uint64_t bytes);

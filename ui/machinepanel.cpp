@@ -177,15 +177,20 @@ void MachinePanel::refreshCarveOuts() {
 }
 
 void MachinePanel::refreshAdvice() {
+    // The margin may change from elsewhere (restored settings): the spin follows it.
+    if (const int mib = static_cast<int>(m_session->marginBytes() / kMiB); m_marginSpin->value() != mib) {
+        const QSignalBlocker blocker(m_marginSpin);
+        m_marginSpin->setValue(mib);
+    }
     const Machine& machine = m_session->machine();
     QStringList pools;
     for (const MemoryPool& pool : machine.pools) {
         if (pool.kind == PoolKind::ApuShared) {
             continue;
         }
-        pools << tr("%1: %2").arg(QString::fromStdString(pool.name), pool.capacityKnown
-                                                                         ? formatGiBText(pool.capacityBytes)
-                                                                         : tr("size unknown"));
+        pools << tr("%1: %2").arg(poolDisplayName(pool.name), pool.capacityKnown
+                                                                  ? formatGiBText(pool.capacityBytes)
+                                                                  : tr("size unknown"));
     }
     m_summaryLabel->setText(pools.join(QStringLiteral(" · ")));
     if (!machine.biosSplit) {

@@ -133,6 +133,25 @@
     </message>
 </context>
 <context>
+    <name>PoolNames</name>
+    <message>
+        <source>System RAM</source>
+        <translation>システム RAM</translation>
+    </message>
+    <message>
+        <source>BIOS carve-out (dedicated VRAM)</source>
+        <translation>BIOS の VRAM 割り当て (専用 VRAM)</translation>
+    </message>
+    <message>
+        <source>GTT (system RAM the GPU can map)</source>
+        <translation>GTT (GPU がマップできるシステム RAM)</translation>
+    </message>
+    <message>
+        <source>Shared GPU memory (system RAM)</source>
+        <translation>共有 GPU メモリ (システム RAM)</translation>
+    </message>
+</context>
+<context>
     <name>llamafit::AboutDialog</name>
     <message>
         <source>About LlamaFit</source>
@@ -271,18 +290,6 @@ llama-server: %5</translation>
         <translation>コンポーネント</translation>
     </message>
     <message>
-        <source>Predicted MiB</source>
-        <translation>予測 MiB</translation>
-    </message>
-    <message>
-        <source>Actual MiB</source>
-        <translation>実測 MiB</translation>
-    </message>
-    <message>
-        <source>Error MiB</source>
-        <translation>誤差 MiB</translation>
-    </message>
-    <message>
         <source>Error</source>
         <translation>誤差</translation>
     </message>
@@ -293,6 +300,18 @@ llama-server: %5</translation>
     <message>
         <source>Off by more than %1 % and more than the log&apos;s rounding</source>
         <translation>%1 % 超、かつログの丸めを超えてずれています</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>予測</translation>
+    </message>
+    <message>
+        <source>Actual</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>Error %</source>
+        <translation>誤差 %</translation>
     </message>
 </context>
 <context>
@@ -603,6 +622,10 @@ llama-server: %5</translation>
     <message>
         <source>seconds since ready</source>
         <translation>準備完了からの秒数</translation>
+    </message>
+    <message>
+        <source>%1 (off scale: %2)</source>
+        <translation>%1 (範囲外: %2)</translation>
     </message>
 </context>
 <context>

@@ -104,7 +104,7 @@ std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstim
         }
         PoolSegments pool;
         pool.poolIndex = load.poolIndex;
-        pool.name = fromStd(load.poolName);
+        pool.name = poolDisplayName(load.poolName);
         pool.kind = load.kind;
         pool.capacityBytes = load.capacityBytes;
         pool.capacityKnown = load.capacityKnown;

@@ -66,7 +66,13 @@ SweepChart::SweepChart(SizingSession* session, QWidget* parent)
     m_plot->yAxis->setLabel(tr("GiB"));
     // Top left: memory grows with the context, so the curves leave that corner empty.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend in a row under the plot: inside, it covered the lines wherever it sat.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_budgetGraph = m_plot->addGraph();
     m_budgetGraph->setSelectable(QCP::stNone);
     m_currentLine = new QCPItemStraightLine(m_plot);

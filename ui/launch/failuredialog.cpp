@@ -38,6 +38,7 @@ FailureDialog::FailureDialog(const LaunchFailure& failure, const SizingSession& 
                              const ServerSettings& launchedSettings, QWidget* parent)
     : QDialog(parent), m_failure(failure) {
     setObjectName(QStringLiteral("failureDialog"));
+    setMinimumWidth(640); // log lines and fix sentences are long
     setWindowTitle(tr("llama-server failed"));
     auto* layout = new QVBoxLayout(this);
 
@@ -54,6 +55,8 @@ FailureDialog::FailureDialog(const LaunchFailure& failure, const SizingSession& 
         evidence->setObjectName(QStringLiteral("failureEvidenceList"));
         evidence->setToolTip(tr("The log lines that decided the diagnosis"));
         evidence->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        evidence->setWordWrap(true); // whole log lines, not elided ones
+        evidence->setTextElideMode(Qt::ElideNone);
         for (const std::string& line : failure.evidence) {
             evidence->addItem(QString::fromStdString(line));
         }

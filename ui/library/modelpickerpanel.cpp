@@ -69,8 +69,9 @@ void ModelPickerPanel::buildWidgets() {
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The name takes the room left; the other columns are as wide as their contents.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->setColumnWidth(ModelLibraryModel::Name, 280);
     // No sort column at first: the built-in cards stay on top in list order.
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -24,7 +24,7 @@ QTableWidgetItem* numberItem(double value, const QString& text) {
 ComparisonTable::ComparisonTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent) {
     setObjectName(QStringLiteral("comparisonTable"));
     setHorizontalHeaderLabels(
-        {tr("Device"), tr("Component"), tr("Predicted MiB"), tr("Actual MiB"), tr("Error MiB"), tr("Error")});
+        {tr("Device"), tr("Component"), tr("Predicted"), tr("Actual"), tr("Error"), tr("Error %")});
     setToolTip(tr("The estimate next to the buffers llama-server logged while loading (-lv 4); highlighted "
                   "rows are off by more than 1 %"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -22,7 +22,13 @@ LiveTimeChart::LiveTimeChart(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumHeight(160);
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend in a row under the plot, two entries a row: inside, it covered the lines.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setWrap(2);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->xAxis->setLabel(tr("seconds since ready"));
     m_plot->xAxis->setRange(0, std::min(static_cast<double>(m_window.count()), kMinimumSpan));
     m_plot->yAxis->setRange(0, 1);
@@ -50,6 +56,7 @@ QCPGraph* LiveTimeChart::addSeries(const QString& name, const QColor& color, boo
 
 void LiveTimeChart::removeSeries(QCPGraph* graph) {
     std::erase(m_series, graph);
+    std::erase(m_contextSeries, graph);
     m_plot->removeGraph(graph);
 }
 
@@ -64,7 +71,14 @@ void LiveTimeChart::addReferenceLine(const QString& name, double value, const QC
     QCPGraph* graph = m_plot->addGraph();
     graph->setName(name);
     graph->setPen(QPen(color, 1.5, style));
-    m_references.push_back(ReferenceLine{graph, value});
+    m_references.push_back(ReferenceLine{graph, value, name});
+}
+
+void LiveTimeChart::setScalesAxis(QCPGraph* graph, bool scales) {
+    std::erase(m_contextSeries, graph);
+    if (!scales) {
+        m_contextSeries.push_back(graph);
+    }
 }
 
 void LiveTimeChart::trim(QCPGraph* graph) const {
@@ -79,18 +93,27 @@ void LiveTimeChart::refresh() {
         std::min(static_cast<double>(m_window.count()), std::max(m_newestSeconds, kMinimumSpan));
     const double right = std::max(m_newestSeconds, span);
     const double left = right - span;
-    double top = 0;
+    double dataTop = 0;
     for (QCPGraph* graph : m_series) {
         trim(graph);
         bool found = false;
         const QCPRange range = graph->data()->valueRange(found);
-        if (found) {
-            top = std::max(top, range.upper);
+        if (found &&
+            std::find(m_contextSeries.begin(), m_contextSeries.end(), graph) == m_contextSeries.end()) {
+            dataTop = std::max(dataTop, range.upper);
         }
     }
+    // A reference line far above the data (a 32 GiB RAM limit over a 1 GiB server) would
+    // squash the data into the bottom pixels: it stays in the legend, marked off scale.
+    double top = dataTop;
     for (const ReferenceLine& line : m_references) {
         line.graph->setData({left, right}, {line.value, line.value}, true);
-        top = std::max(top, line.value);
+        const bool onScale = dataTop <= 0 || line.value <= 2.5 * dataTop;
+        line.graph->setName(onScale ? line.name
+                                    : tr("%1 (off scale: %2)").arg(line.name).arg(line.value, 0, 'f', 0));
+        if (onScale) {
+            top = std::max(top, line.value);
+        }
     }
     m_plot->xAxis->setRange(left, right);
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.1 : 1);

@@ -51,6 +51,9 @@ class LiveTimeChart : public QWidget {
   protected:
     // A data series; `dashed` for secondary ones. Owned by the plot.
     QCPGraph* addSeries(const QString& name, const QColor& color, bool dashed = false);
+    // A series shown for context (host memory available) that does not set the y range: the
+    // server's own memory must not be a flat line under a 32 GiB scale.
+    void setScalesAxis(QCPGraph* graph, bool scales);
     void removeSeries(QCPGraph* graph);
     // Appends a point (x must not go backwards) and trims the series to the window.
     void addPoint(QCPGraph* graph, double seconds, double value);
@@ -64,10 +67,12 @@ class LiveTimeChart : public QWidget {
     struct ReferenceLine {
         QCPGraph* graph = nullptr;
         double value = 0;
+        QString name; // the legend says "(off scale)" after it when the line is far above the data
     };
     void trim(QCPGraph* graph) const;
 
     QCustomPlot* m_plot = nullptr;
+    std::vector<QCPGraph*> m_contextSeries; // not scaling the y axis
     std::vector<QCPGraph*> m_series;
     std::vector<ReferenceLine> m_references;
     std::chrono::seconds m_window = kDefaultWindow;

@@ -49,6 +49,9 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     rows->addWidget(charts);
     rows->addWidget(tables);
     rows->addWidget(m_logPanel);
+    rows->setStretchFactor(0, 3); // the charts first: they are what the tab is for
+    rows->setStretchFactor(1, 2);
+    rows->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_stateLabel);
     layout->addWidget(rows, 1);

@@ -58,6 +58,7 @@ MemoryTimeChart::MemoryTimeChart(QWidget* parent) : LiveTimeChart(parent) {
     plot()->yAxis->setLabel(tr("MiB"));
     m_rss = addSeries(tr("llama-server resident memory"), componentColor(Component::Model));
     m_hostAvailable = addSeries(tr("host memory available"), componentColor(Component::Overhead), true);
+    setScalesAxis(m_hostAvailable, false);
 }
 
 void MemoryTimeChart::setDeviceLabels(const std::vector<std::string>& labels) {

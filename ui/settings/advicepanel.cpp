@@ -97,13 +97,14 @@ void AdvicePanel::buildControls() {
     bandwidthRow->addWidget(m_bandwidthSpin, 1);
     bandwidthRow->addWidget(m_bandwidthResetButton);
     auto* grid = new QGridLayout(this);
+    // One button a row: the dock is narrow and the labels are sentences.
     grid->addWidget(m_largestContextButton, 0, 0);
-    grid->addWidget(m_bestKvButton, 0, 1);
-    grid->addWidget(m_mostGpuLayersButton, 0, 2);
-    grid->addWidget(m_resultLabel, 1, 0, 1, 3);
-    grid->addWidget(m_decodeSpeedLabel, 2, 0, 1, 3);
-    grid->addLayout(bandwidthRow, 3, 0, 1, 3);
-    grid->setRowStretch(4, 1); // extra height goes below, not between the rows
+    grid->addWidget(m_bestKvButton, 1, 0);
+    grid->addWidget(m_mostGpuLayersButton, 2, 0);
+    grid->addWidget(m_resultLabel, 3, 0);
+    grid->addWidget(m_decodeSpeedLabel, 4, 0);
+    grid->addLayout(bandwidthRow, 5, 0);
+    grid->setRowStretch(6, 1); // extra height goes below, not between the rows
 }
 
 void AdvicePanel::adviseLargestContext() {

@@ -58,6 +58,13 @@ TEST(MachinePanel, TheMarginSpinSetsTheSessionsMargin) {
     EXPECT_EQ(session.marginBytes(), 2048 * kMiB);
 }
 
+TEST(MachinePanel, TheMarginSpinFollowsTheSession) {
+    SizingSession session(seedMachine());
+    MachinePanel panel(&session);
+    session.setMarginBytes(3072 * kMiB);
+    EXPECT_EQ(panel.findChild<QSpinBox*>(QStringLiteral("marginSpin"))->value(), 3072);
+}
+
 TEST(MachinePanel, ADetectedMachineIsAddedAndCanBeSelected) {
     SizingSession session(seedMachine());
     MachinePanel panel(&session);

@@ -88,12 +88,33 @@ TEST(MemoryTimeChart, ReferenceLinesArePredictedTotalsAndPoolLimits) {
     MemoryTimeChart chart;
     chart.setReferences(references);
     EXPECT_EQ(chart.referenceLineCount(), 2);
-    chart.addSample(1, sampleWithRss(1ULL << 20));
+    chart.addSample(1, sampleWithRss(8ULL << 30));
     chart.refresh();
-    // The y axis reaches the highest line (the 16 GiB limit), not just the 1 MiB of data.
+    // The y axis reaches the highest line (the 16 GiB limit, within reach of 8 GiB of data).
     EXPECT_GE(chart.plot()->yAxis->range().upper, toMiB(16ULL << 30));
+    EXPECT_FALSE(
+        chart.plot()->graph(chart.plot()->graphCount() - 1)->name().contains(QStringLiteral("off scale")));
     chart.setReferences({});
     EXPECT_EQ(chart.referenceLineCount(), 0);
+}
+
+TEST(MemoryTimeChart, ALimitFarAboveTheDataStaysInTheLegendOffScale) {
+    MemoryTimeChart chart;
+    chart.setReferences({MemoryReference{QStringLiteral("predicted"), 900ULL << 20, false},
+                         MemoryReference{QStringLiteral("System RAM limit"), 32ULL << 30, true}});
+    DeviceSample sample = sampleWithRss(1ULL << 30);
+    sample.hostAvailableBytes = 20ULL << 30; // context, not scale
+    chart.addSample(1, sample);
+    chart.refresh();
+    const double upper = chart.plot()->yAxis->range().upper;
+    EXPECT_GE(upper, 1024.0);            // the server's 1 GiB is on the chart
+    EXPECT_LT(upper, toMiB(4ULL << 30)); // neither 20 GiB available nor the 32 GiB limit set the scale
+    bool offScale = false;
+    for (int i = 0; i < chart.plot()->graphCount(); ++i) {
+        offScale = offScale ||
+                   chart.plot()->graph(i)->name().startsWith(QStringLiteral("System RAM limit (off scale"));
+    }
+    EXPECT_TRUE(offScale);
 }
 
 TEST(ThroughputChart, TotalsPromptsAndSlotsWithASlidingWindow) {
