@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QSettings>
@@ -221,6 +222,28 @@ void MainWindow::buildMenus() {
             showStatus(tr("The language changes the next time LlamaFit starts."));
         });
     }
+
+    // Keyboard: every main action has a shortcut, so the app is usable without the mouse.
+    QMenu* server = menuBar()->addMenu(tr("&Server"));
+    QAction* launch = server->addAction(tr("&Launch llama-server"), m_launchPanel, &LaunchPanel::launch);
+    launch->setObjectName(QStringLiteral("launchAction"));
+    launch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* stop = server->addAction(tr("&Stop llama-server"), m_launchPanel, &LaunchPanel::stop);
+    stop->setObjectName(QStringLiteral("stopAction"));
+    stop->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    QAction* findModel = view->addAction(tr("&Find model"), this, [this] {
+        if (auto* filter = findChild<QLineEdit*>(QStringLiteral("modelFilterEdit"))) {
+            filter->parentWidget()->window()->activateWindow();
+            filter->setFocus(Qt::ShortcutFocusReason);
+            filter->selectAll();
+        }
+    });
+    findModel->setObjectName(QStringLiteral("findModelAction"));
+    findModel->setShortcut(QKeySequence::Find);
+    QAction* planTab = view->addAction(tr("&Plan"), this, [this] { m_tabs->setCurrentIndex(0); });
+    planTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction* liveTab = view->addAction(tr("Li&ve"), this, [this] { m_tabs->setCurrentWidget(m_liveView); });
+    liveTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About LlamaFit"), this, &MainWindow::showAbout);

@@ -863,6 +863,30 @@ llama-server: %5</translation>
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>GGUF モデル (*.gguf);;すべてのファイル (*)</translation>
     </message>
+    <message>
+        <source>&amp;Server</source>
+        <translation>サーバー(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Launch llama-server</source>
+        <translation>llama-server を起動(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop llama-server</source>
+        <translation>llama-server を停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Find model</source>
+        <translation>モデルを検索(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>計画(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Li&amp;ve</source>
+        <translation>ライブ(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::MemoryChart</name>

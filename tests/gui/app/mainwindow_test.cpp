@@ -17,6 +17,7 @@
 #include "ui/live/liveview.h"
 #include "ui/settings/settingspanel.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QJsonDocument>
@@ -31,6 +32,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTest>
 
 #include <cerrno>
 #include <csignal>
@@ -140,6 +142,22 @@ TEST_F(MainWindowTest, StartsOnTheDefaultCardWithTheStartSettingsAndTheCoresBars
     EXPECT_EQ(m_session->settings().contextTokens, std::optional<std::uint32_t>(4096));
     EXPECT_EQ(child<QSpinBox>("contextSpin")->value(), 4096);
     EXPECT_GT(expectChartMatchesSession("default card"), 1);
+}
+
+TEST_F(MainWindowTest, KeyboardShortcutsFindAModelAndSwitchTabs) {
+    openWindow();
+    m_window->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), child<QLineEdit>("modelFilterEdit"));
+    auto* tabs = child<QTabWidget>("centralTabs");
+    QTest::keyClick(m_window.get(), Qt::Key_2, Qt::ControlModifier);
+    EXPECT_EQ(tabs->currentWidget()->objectName(), QStringLiteral("liveView"));
+    QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
+    EXPECT_EQ(tabs->currentIndex(), 0);
+    // Ctrl+R on a built-in card starts nothing: there is no file to serve.
+    QTest::keyClick(m_window.get(), Qt::Key_R, Qt::ControlModifier);
+    EXPECT_EQ(m_window->serverProcess()->state(), ServerProcess::State::Stopped);
 }
 
 TEST_F(MainWindowTest, TheContextControlsMoveTheKvBarToTheCoresNumber) {
