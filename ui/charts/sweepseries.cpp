@@ -1,6 +1,8 @@
 // The context sweep's numbers; see sweepseries.h.
 #include "ui/charts/sweepseries.h"
 
+#include "ui/contextstops.h"
+
 #include "core/sizing/estimator.h"
 
 #include <algorithm>
@@ -9,9 +11,6 @@
 namespace llamafit {
 
 namespace {
-
-constexpr std::uint64_t kFirstStop = 256;
-constexpr std::uint64_t kUnknownTrainingContext = 131072;
 
 std::uint64_t deviceTotal(const MemoryEstimate& estimate, const std::string& deviceName) {
     for (const DeviceEstimate& device : estimate.devices) {
@@ -25,19 +24,7 @@ std::uint64_t deviceTotal(const MemoryEstimate& estimate, const std::string& dev
 } // namespace
 
 std::vector<std::uint32_t> sweepContexts(std::uint64_t trainingContext) {
-    const std::uint64_t last =
-        std::min<std::uint64_t>(trainingContext == 0 ? kUnknownTrainingContext : trainingContext,
-                                std::numeric_limits<std::uint32_t>::max());
-    std::vector<std::uint32_t> stops;
-    for (std::uint64_t power = kFirstStop; power < last; power *= 2) {
-        // llama.cpp pads n_ctx to a multiple of 256 (src/llama-context.cpp), so no finer steps.
-        const std::uint64_t step = std::max<std::uint64_t>(kFirstStop, power / 4);
-        for (std::uint64_t value = power; value < power * 2 && value < last; value += step) {
-            stops.push_back(static_cast<std::uint32_t>(value));
-        }
-    }
-    stops.push_back(static_cast<std::uint32_t>(last));
-    return stops;
+    return ContextStops(trainingContext).tokens(); // the context slider's own stops
 }
 
 std::vector<KvPair> sweepPairs(const KvPair& current) {

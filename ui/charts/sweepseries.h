@@ -38,7 +38,7 @@ struct SweepData {
     std::vector<ContextFit> fits; // largestContextPerKvPair()'s vector, in pair order
 };
 
-// The context slider's stops (ui/settings/contextstops.h: powers of two from 256 with quarter
+// The context slider's stops (ui/contextstops.h: powers of two from 256 with quarter
 // steps once a quarter is a multiple of 256, and the training context last); 0 = unknown (131072).
 std::vector<std::uint32_t> sweepContexts(std::uint64_t trainingContext);
 

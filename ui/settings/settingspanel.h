@@ -17,7 +17,7 @@
 // An offending control has the dynamic property "invalid" set to true.
 
 #include "core/sizing/serversettings.h"
-#include "ui/settings/contextstops.h"
+#include "ui/contextstops.h"
 #include "ui/settings/settingsvalidity.h"
 
 #include <QString>

@@ -3,7 +3,8 @@
 // training context -- the powers of two from 256 with quarter steps between them once a quarter
 // is a multiple of 256 (..., 2048, 2560, 3072, 3584, 4096, 5120, ..., 65536, 81920, ...), and
 // always the training context itself as the last stop. Maps slider indices to tokens and any
-// token count to its nearest stop. Used by SettingsPanel (the slider) and its tests.
+// token count to its nearest stop. Used by SettingsPanel (the slider) and the context sweep
+// chart (its points), so a clicked point is a stop the slider can show.
 // Pure value type, no widgets; any thread. Units: tokens.
 
 #include <cstdint>
