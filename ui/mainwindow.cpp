@@ -25,14 +25,18 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+
+#include <algorithm>
 
 namespace llamafit {
 
@@ -103,6 +107,12 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
 
     if (!m_appSettings.windowGeometry.isEmpty()) {
         restoreGeometry(m_appSettings.windowGeometry);
+    } else if (const QScreen* display = QGuiApplication::primaryScreen(); display != nullptr) {
+        // First start: most of the screen (three docks and two charts want room), at least
+        // the 1400 x 900 the layout is designed for when the screen allows it.
+        const QSize available = display->availableGeometry().size();
+        resize(std::min(available.width(), std::max(1400, available.width() * 9 / 10)),
+               std::min(available.height(), std::max(900, available.height() * 9 / 10)));
     } else {
         resize(1400, 900);
     }

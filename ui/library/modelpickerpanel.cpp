@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 
 namespace llamafit {
 
@@ -119,6 +120,11 @@ void ModelPickerPanel::buildWidgets() {
     m_statusLabel->setToolTip(tr("What the last library scan found"));
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // The buttons may shrink below their text's width: the row must not set the dock's
+    // minimum width (the charts need the room more).
+    for (QWidget* button : std::initializer_list<QWidget*>{m_addButton, m_removeButton, m_rescanButton}) {
+        button->setMinimumWidth(48);
+    }
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_addButton);
     buttons->addWidget(m_removeButton);
