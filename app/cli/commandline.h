@@ -60,4 +60,10 @@ std::string formatMiB(std::uint64_t bytes); // "680.00", two decimals like llama
 std::string formatGiB(std::uint64_t bytes); // "26.59"
 std::string joinArgs(const std::vector<std::string>& args);
 
+// The llama-server flags among `words` that are not ServerSettings (--metrics, -t 8, --alias x,
+// ...), copied verbatim with their values, so `launch` and `export` run the server the user
+// described; the settings themselves are re-spelled by toServerArgs(), and -m / --model (with
+// its value) is left out: the model path is passed separately.
+std::vector<std::string> passThroughFlags(const std::vector<std::string>& words);
+
 } // namespace llamafit

@@ -5,7 +5,6 @@
 
 #include "core/server/exports.h"
 #include "core/sizing/serverargs.h"
-#include "core/sizing/serverflagtable.h"
 
 #include <charconv>
 #include <ostream>
@@ -34,30 +33,6 @@ Prints the llama-server launch for MODEL with the given flags, in one of:
 
 Exit status: 0 printed, 2 bad flag or an argument the format cannot hold.
 )";
-
-// The flags that are not ServerSettings (--metrics, -t 8, --alias x, ...), copied verbatim
-// with their values so the export starts the server the user described; the settings
-// themselves are re-spelled by toServerArgs().
-std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string& word = words[i];
-        const std::size_t equals = word.find('=');
-        const ServerFlagInfo* info = findServerFlag(std::string_view(word).substr(0, equals));
-        if (info == nullptr) {
-            if (word == "-m" || word == "--model") {
-                ++i; // its value is the model path, exported separately
-            }
-            continue;
-        }
-        kept.push_back(word);
-        const int values = equals == std::string::npos ? info->valueCount : 0;
-        for (int v = 0; v < values && i + 1 < words.size(); ++v) {
-            kept.push_back(words[++i]);
-        }
-    }
-    return kept;
-}
 
 } // namespace
 

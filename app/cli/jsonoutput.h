@@ -23,7 +23,6 @@ namespace llamafit {
 
 using Json = nlohmann::ordered_json;
 
-
 Json modelJson(const LoadedModel& model);
 Json componentBytesJson(const ComponentBytes& bytes);
 Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const MemoryEstimate& estimate);

@@ -10,7 +10,6 @@
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/serverargs.h"
-#include "core/sizing/serverflagtable.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -64,29 +63,6 @@ itself fails the 0.7.0 spellings are used unchecked.
 Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage
 (including flags the server's build refuses; nothing is started).
 )";
-
-// The flags that are not ServerSettings (-t 8, --alias x, ...), copied with their values;
-// the settings themselves are re-spelled by toServerArgs(). -m is passed separately.
-std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string& word = words[i];
-        const std::size_t equals = word.find('=');
-        const ServerFlagInfo* info = findServerFlag(std::string_view(word).substr(0, equals));
-        if (info == nullptr) {
-            if (word == "-m" || word == "--model") {
-                ++i;
-            }
-            continue;
-        }
-        kept.push_back(word);
-        const int values = equals == std::string::npos ? info->valueCount : 0;
-        for (int v = 0; v < values && i + 1 < words.size(); ++v) {
-            kept.push_back(words[++i]);
-        }
-    }
-    return kept;
-}
 
 #ifndef Q_OS_WIN
 // Self-pipe: the signal handler only writes a byte; the event loop does the stopping.
