@@ -46,6 +46,12 @@ QString componentLabel(Component component) {
     return {};
 }
 
+QColor seriesColor(std::size_t index) {
+    static constexpr std::array<Component, 4> kSeries{Component::Kv, Component::Rs, Component::Compute,
+                                                      Component::Output};
+    return componentColor(kSeries[index % kSeries.size()]);
+}
+
 QColor verdictColor(FitVerdict verdict) {
     switch (verdict) {
     case FitVerdict::Fits:

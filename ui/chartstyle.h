@@ -29,6 +29,9 @@ inline constexpr std::array<Component, 6> kChartComponentOrder{Component::Model,
 
 QColor componentColor(Component component);
 QString componentLabel(Component component); // translated: "Weights", "KV cache", ...
+// The n-th of several like series (GPUs, slots) drawn beside a total in the weights colour
+// and a grey reference: the other component colours, in turn.
+QColor seriesColor(std::size_t index);
 QColor verdictColor(FitVerdict verdict);
 QString verdictLabel(FitVerdict verdict); // translated: "fits", "tight", "does not fit", "size unknown"
 

@@ -2,6 +2,7 @@
 #include "ui/modelprofiles.h"
 
 #include "core/sizing/serverargs.h"
+#include "core/system/stringlists.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -10,25 +11,7 @@
 
 namespace llamafit {
 
-namespace {
-
-QStringList toQStringList(const std::vector<std::string>& words) {
-    QStringList list;
-    for (const std::string& word : words) {
-        list << QString::fromStdString(word);
-    }
-    return list;
-}
-
-std::vector<std::string> toWords(const QStringList& list) {
-    std::vector<std::string> words;
-    for (const QString& word : list) {
-        words.push_back(word.toStdString());
-    }
-    return words;
-}
-
-} // namespace
+namespace {} // namespace
 
 ModelProfiles::ModelProfiles(QSettings* settings, QString profileFolder)
     : m_settings(settings), m_store(std::move(profileFolder)) {}
@@ -55,7 +38,7 @@ std::optional<ModelProfile> ModelProfiles::load(const LoadedModel& model) {
     } else if (!model.cardId.empty()) {
         const QStringList words = m_settings->value(key(model) + QStringLiteral("/args")).toStringList();
         if (m_settings->contains(key(model) + QStringLiteral("/args"))) {
-            Result<ParsedServerArgs> parsed = parseServerArgs(toWords(words));
+            Result<ParsedServerArgs> parsed = parseServerArgs(toStdStrings(words));
             if (!parsed) {
                 m_message = QCoreApplication::translate("ModelProfiles",
                                                         "The saved settings of %1 no longer parse (%2); "
@@ -68,7 +51,7 @@ std::optional<ModelProfile> ModelProfiles::load(const LoadedModel& model) {
             found = true;
         }
     }
-    profile.extraArgs = toWords(m_settings->value(key(model) + QStringLiteral("/extra")).toStringList());
+    profile.extraArgs = toStdStrings(m_settings->value(key(model) + QStringLiteral("/extra")).toStringList());
     if (!found && profile.extraArgs.empty()) {
         return std::nullopt;
     }

@@ -2,6 +2,8 @@
 
 #include "core/system/serverlauncher.h"
 
+#include "core/system/stringlists.h"
+
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/sizing/serverargs.h"
@@ -19,14 +21,6 @@
 namespace llamafit {
 
 namespace {
-
-QStringList toQStringList(const std::vector<std::string>& words) {
-    QStringList list;
-    for (const std::string& word : words) {
-        list << QString::fromStdString(word);
-    }
-    return list;
-}
 
 bool hasFlag(const std::vector<std::string>& words, std::initializer_list<std::string_view> spellings) {
     return std::any_of(words.begin(), words.end(), [&](const std::string& word) {

@@ -7,22 +7,9 @@
 
 #include <qcustomplot.h>
 
-#include <array>
 #include <set>
 
 namespace llamafit {
-
-namespace {
-
-// The server's own memory is drawn in the weights colour (mostly weights), the host's
-// available memory in the overhead grey; device series take the other component colours.
-QColor deviceColor(std::size_t index) {
-    static constexpr std::array<Component, 4> kColors{Component::Kv, Component::Rs, Component::Compute,
-                                                      Component::Output};
-    return componentColor(kColors[index % kColors.size()]);
-}
-
-} // namespace
 
 std::vector<MemoryReference> memoryReferences(const std::optional<MemoryEstimate>& prediction,
                                               const Machine& machine) {
@@ -67,7 +54,7 @@ void MemoryTimeChart::setDeviceLabels(const std::vector<std::string>& labels) {
     }
     m_devices.clear();
     for (const std::string& label : labels) {
-        m_devices.push_back(addSeries(QString::fromStdString(label), deviceColor(m_devices.size())));
+        m_devices.push_back(addSeries(QString::fromStdString(label), seriesColor(m_devices.size())));
     }
 }
 

@@ -5,20 +5,7 @@
 
 #include <qcustomplot.h>
 
-#include <array>
-
 namespace llamafit {
-
-namespace {
-
-// The total in the weights colour, prompts in grey, slots in the other component colours.
-QColor slotColor(std::size_t index) {
-    static constexpr std::array<Component, 4> kColors{Component::Kv, Component::Rs, Component::Compute,
-                                                      Component::Output};
-    return componentColor(kColors[index % kColors.size()]);
-}
-
-} // namespace
 
 ThroughputChart::ThroughputChart(QWidget* parent) : LiveTimeChart(parent) {
     setObjectName(QStringLiteral("throughputChart"));
@@ -40,7 +27,7 @@ void ThroughputChart::addSlots(double seconds, const std::vector<SlotThroughput>
     for (const SlotThroughput& slot : rates) {
         QCPGraph*& graph = m_slots[slot.id];
         if (graph == nullptr) {
-            graph = addSeries(tr("slot %1").arg(slot.id), slotColor(m_slots.size() - 1));
+            graph = addSeries(tr("slot %1").arg(slot.id), seriesColor(m_slots.size() - 1));
         }
         addPoint(graph, seconds, slot.tokensPerSecond);
     }
