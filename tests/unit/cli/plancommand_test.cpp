@@ -129,7 +129,7 @@ TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
 // is for the detected machine, and the output says so.
 TEST(PlanCommand, DetectedMachineFromAFixtureTree) {
     const std::filesystem::path machine =
-        std::filesystem::path(__FILE__).parent_path() / "../../data/sysfs/evo-x2-64g-32-32";
+        std::filesystem::path(LLAMAFIT_TEST_SYSFS_DIR) / "evo-x2-64g-32-32";
     const PlanRun run =
         runCli(std::string(kSeedFlags) + " --no-vulkan --no-nvml --proc-dir '" + (machine / "proc").string() +
                "' --drm-dir '" + (machine / "sys/class/drm").string() + "'");
