@@ -1,17 +1,27 @@
 #pragma once
 // Result<T>: a value or a named Error, returned at every module edge of the core.
 // No exception crosses a library boundary; callers branch on ok() and tests assert
-// error().code, a stable kebab-case identifier such as "gguf.bad-magic".
+// error().code, a stable kebab-case identifier such as "gguf.bad-magic". What an error
+// is about (the llama-server flag, the settings) is data too, so no caller ever reads the
+// message to decide anything: the message is for people only.
+
+#include "core/common/setting.h"
 
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace llamafit {
 
 struct Error {
     std::string code;    // stable identifier, "<module>.<what>", asserted by tests and printed by the CLI
     std::string message; // for people: names the value and the limit
+    // The structured subject: the settings the error is about, first the one to change
+    // ({CacheTypeV, FlashAttention} for "quantized V needs flash attention"), and the
+    // command-line flag as the user spelled it ("-ctk", "--alias"), when it came from one.
+    std::vector<Setting> settings;
+    std::string flag;
     bool operator==(const Error&) const = default;
 };
 
@@ -38,7 +48,13 @@ private:
 };
 
 inline Error makeError(std::string code, std::string message) {
-    return Error{std::move(code), std::move(message)};
+    return Error{std::move(code), std::move(message), {}, {}};
+}
+
+// An error about settings (and, where it came from the command line, the flag spelled).
+inline Error makeError(std::string code, std::string message, std::vector<Setting> settings,
+                       std::string flag = {}) {
+    return Error{std::move(code), std::move(message), std::move(settings), std::move(flag)};
 }
 
 } // namespace llamafit
