@@ -54,7 +54,7 @@ enum class ExecError {
 
 // What the process layer knows when the server has died (or failed to start).
 struct LaunchOutcome {
-    std::string log; // stdout and stderr, in order, complete
+    std::string log; // stdout and stderr, in order, as kept (ServerProcess: BoundedLog, core/server/boundedlog.h)
     ExecError execError = ExecError::None;
     std::string execMessage;     // the OS / QProcess text for the exec error
     std::optional<int> exitCode; // normal exit
