@@ -4,7 +4,7 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/jsonoutput.h"
-#include "app/cli/modelsource.h"
+#include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 #include "core/sizing/estimator.h"
 
@@ -39,30 +39,20 @@ Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 } // namespace
 
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options = splitCliOptions(args, {{"--json"}, {"--help"}, {"-h"}});
-    if (!options) {
-        return reportError(io, options.error(), false);
-    }
-    const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
+    return runSizingCommand(args, io, {.name = "estimate", .usage = kUsage}, [](const SizingRun& run) {
+        const SizingRequest& request = run.request;
+        Result<MemoryEstimate> estimate =
+            estimateMemory(request.model.info, request.args.settings, request.args.gpus);
+        if (!estimate) {
+            return run.fail(estimate.error());
+        }
+        if (run.json) {
+            run.io.out << estimateJson(request.model, request.args, *estimate).dump(2) << "\n";
+        } else {
+            printEstimateText(run.io.out, request.model, request.args, *estimate);
+        }
         return kExitOk;
-    }
-    Result<SizingRequest> request = loadSizingRequest(options->rest);
-    if (!request) {
-        return reportError(io, request.error(), json);
-    }
-    Result<MemoryEstimate> estimate =
-        estimateMemory(request->model.info, request->args.settings, request->args.gpus);
-    if (!estimate) {
-        return reportError(io, estimate.error(), json);
-    }
-    if (json) {
-        io.out << estimateJson(request->model, request->args, *estimate).dump(2) << "\n";
-    } else {
-        printEstimateText(io.out, request->model, request->args, *estimate);
-    }
-    return kExitOk;
+    });
 }
 
 } // namespace llamafit

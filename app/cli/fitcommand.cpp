@@ -6,7 +6,7 @@
 
 #include "app/cli/jsonoutput.h"
 #include "app/cli/kvpairs.h"
-#include "app/cli/modelsource.h"
+#include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
 #include "core/sizing/solvers.h"
@@ -120,56 +120,40 @@ Json toJson(const SizingRequest& request, const MemoryBudget& budget, const FitR
     return json;
 }
 
-} // namespace
-
-int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options = splitCliOptions(
-        args, {{"--json"}, {"--help"}, {"-h"}, {"--budget-mib", true}, {"--types", true}, {"--all-pairs"}});
-    if (!options) {
-        return reportError(io, options.error(), false);
-    }
-    const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    Result<SizingRequest> request = loadSizingRequest(options->rest);
-    if (!request) {
-        return reportError(io, request.error(), json);
-    }
+// The fit searches for the loaded model, the flags and the budget of --budget-mib / --gpu.
+int fit(const SizingRun& run) {
     MemoryBudget budget;
-    if (const std::optional<std::string> mib = options->value("--budget-mib")) {
+    if (const std::optional<std::string> mib = run.options.value("--budget-mib")) {
         Result<std::uint64_t> bytes = parseMiB("--budget-mib", *mib);
         if (!bytes) {
-            return reportError(io, bytes.error(), json);
+            return run.fail(bytes.error());
         }
         budget.hostBytes = *bytes;
     }
-    for (const GpuDevice& gpu : request->args.gpus) {
+    for (const GpuDevice& gpu : run.request.args.gpus) {
         budget.gpuBytes.push_back(gpu.memoryBytes);
     }
     if (budget.hostBytes == 0 && budget.gpuBytes.empty()) {
-        return reportError(io, makeError("cli.missing-budget", "fit needs --budget-mib N or --gpu NAME=MiB"),
-                           json);
+        return run.fail(makeError("cli.missing-budget", "fit needs --budget-mib N or --gpu NAME=MiB"));
     }
     std::vector<KvPair> pairs = defaultKvPairs();
-    if (options->has("--all-pairs")) {
+    if (run.options.has("--all-pairs")) {
         pairs.clear(); // the solver then tries every llama-server cache type pair
-    } else if (const std::optional<std::string> types = options->value("--types")) {
+    } else if (const std::optional<std::string> types = run.options.value("--types")) {
         Result<std::vector<KvPair>> parsed = parseKvPairs("--types", *types);
         if (!parsed) {
-            return reportError(io, parsed.error(), json);
+            return run.fail(parsed.error());
         }
         pairs = std::move(*parsed);
     }
     // Settings llama-server would refuse are an error, not "does not fit".
-    if (Result<bool> valid = validateSettings(request->model.info, request->args.settings); !valid) {
-        return reportError(io, valid.error(), json);
+    if (Result<bool> valid = validateSettings(run.request.model.info, run.request.args.settings); !valid) {
+        return run.fail(valid.error());
     }
 
-    const ModelInfo& model = request->model.info;
-    const ServerSettings& settings = request->args.settings;
-    const std::vector<GpuDevice>& gpus = request->args.gpus;
+    const ModelInfo& model = run.request.model.info;
+    const ServerSettings& settings = run.request.args.settings;
+    const std::vector<GpuDevice>& gpus = run.request.args.gpus;
     FitResults results;
     results.largest = largestContextPerKvPair(model, settings, gpus, budget, pairs);
     if (settings.contextTokens && *settings.contextTokens > 0) {
@@ -178,12 +162,21 @@ int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
     if (!gpus.empty()) {
         results.layers = mostGpuLayers(model, settings, gpus, budget);
     }
-    if (json) {
-        io.out << toJson(*request, budget, results).dump(2) << "\n";
+    if (run.json) {
+        run.io.out << toJson(run.request, budget, results).dump(2) << "\n";
     } else {
-        printText(io.out, *request, budget, results);
+        printText(run.io.out, run.request, budget, results);
     }
     return kExitOk;
+}
+
+} // namespace
+
+int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    const SizingCommand command{.name = "fit",
+                                .usage = kUsage,
+                                .options = {{"--budget-mib", true}, {"--types", true}, {"--all-pairs"}}};
+    return runSizingCommand(args, io, command, fit);
 }
 
 } // namespace llamafit

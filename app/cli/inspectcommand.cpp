@@ -4,7 +4,7 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/jsonoutput.h"
-#include "app/cli/modelsource.h"
+#include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 
 #include <ostream>
@@ -27,35 +27,15 @@ type, and the assumptions made for an unknown architecture.
 } // namespace
 
 int runInspectCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options =
-        splitCliOptions(args, {{"--json"}, {"--help"}, {"-h"}, {"-m", true}, {"--model", true}});
-    if (!options) {
-        return reportError(io, options.error(), false);
-    }
-    const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    std::string model = options->value("-m").value_or(options->value("--model").value_or(""));
-    for (const std::string& word : options->rest) {
-        if (!model.empty() || (word.size() > 1 && word[0] == '-')) {
-            return reportError(
-                io, makeError("cli.unexpected-argument", "inspect takes one MODEL, not '" + word + "'"),
-                json);
-        }
-        model = word;
-    }
-    Result<LoadedModel> loaded = loadModel(model);
-    if (!loaded) {
-        return reportError(io, loaded.error(), json);
-    }
-    if (json) {
-        io.out << inspectJson(*loaded).dump(2) << "\n";
-    } else {
-        printInspectText(io.out, *loaded);
-    }
-    return kExitOk;
+    return runSizingCommand(args, io, {.name = "inspect", .usage = kUsage, .modelOnly = true},
+                            [](const SizingRun& run) {
+                                if (run.json) {
+                                    run.io.out << inspectJson(run.request.model).dump(2) << "\n";
+                                } else {
+                                    printInspectText(run.io.out, run.request.model);
+                                }
+                                return kExitOk;
+                            });
 }
 
 } // namespace llamafit

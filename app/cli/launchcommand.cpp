@@ -148,6 +148,208 @@ void printFixes(const LaunchFailure& failure, const Prediction& prediction, std:
     }
 }
 
+// What `launch` starts: the program, and the request ServerLauncher spells for its build.
+struct LaunchArguments {
+    std::string server;
+    ParsedServerArgs parsed;
+    LaunchRequest request;
+};
+
+Result<LaunchArguments> readLaunchArguments(const CliOptions& options) {
+    Result<ParsedServerArgs> parsed = parseServerArgs(options.rest);
+    if (!parsed) {
+        return parsed.error();
+    }
+    if (parsed->model.empty()) {
+        return makeError("cli.missing-model", "-m MODEL is required");
+    }
+    std::uint16_t port = 0;
+    const std::string portText = options.value("--port").value_or("any");
+    if (portText != "any") {
+        const auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
+        if (ec != std::errc{} || end != portText.data() + portText.size() || port == 0) {
+            return makeError("cli.bad-value", "--port must be 1-65535 or any, not '" + portText + "'");
+        }
+    }
+    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
+    LaunchArguments launch;
+    launch.server = options.value("--server")
+                        .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    // Spelled for the build the probe finds; when the probe fails, the 0.7.0 spelling
+    // (unprobedServerArgv) is started unchecked and a missing binary is reported by
+    // ServerProcess (exit 1). --host/--metrics/-lv among the flags are not added twice.
+    launch.request.program = QString::fromStdString(launch.server);
+    launch.request.modelPath = parsed->model;
+    launch.request.settings = parsed->settings;
+    launch.request.argvOptions = launchArgvOptions(
+        "127.0.0.1", port != 0 ? std::optional(port) : std::nullopt, passThroughFlags(options.rest));
+    launch.parsed = std::move(*parsed);
+    return launch;
+}
+
+// One `launch` run on the event loop: owns the server process, its launcher, the monitor and
+// the status timer, prints what happens, and ends the loop with the exit status. Every
+// connection has this session (or the monitor it owns) as its context, so no slot outlives
+// what it uses. Create after the QCoreApplication; one per process (the signal pipe is global).
+class LaunchSession : public QObject {
+  public:
+    LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction);
+    ~LaunchSession() override;
+
+    // Probe -> spell the argv for the build -> whole-argv check -> start (ServerLauncher), then
+    // runs the event loop until the server stops or fails; returns the exit status. A refusal
+    // exits 2 before anything is started: a server that ignored or rejected a flag would not
+    // run the configuration that was estimated.
+    int run(const LaunchRequest& request);
+
+  private:
+    void onStateChanged(ServerProcess::State state);
+    void onFailed(const LaunchFailure& failure);
+    void startMonitor();
+    void printStatus();
+    void watchInterrupts();
+    void onInterrupt();
+    void end(int exitCode);
+
+    const CommandIo& m_io;
+    const std::string m_server;
+    const std::optional<Prediction> m_prediction;
+    LaunchRequest m_request;
+    ServerProcess m_process;              // ServerLauncher sets its load limit from the model's size
+    ServerLauncher m_launcher;            // declared after m_process: it goes first
+    std::unique_ptr<ServerProbe> m_probe; // from Ready on
+    QTimer m_statusTimer;
+    std::unique_ptr<QSocketNotifier> m_interrupts;
+    int m_exitCode = kExitOk;
+};
+
+LaunchSession::LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction)
+    : m_io(io), m_server(std::move(server)), m_prediction(std::move(prediction)), m_launcher(&m_process) {
+    connect(&m_process, &ServerProcess::stateChanged, this, &LaunchSession::onStateChanged);
+    connect(&m_process, &ServerProcess::failed, this, &LaunchSession::onFailed);
+    connect(&m_statusTimer, &QTimer::timeout, this, &LaunchSession::printStatus);
+    connect(&m_launcher, &ServerLauncher::probed, this, [this](const BinaryProbeOutcome& outcome) {
+        if (!outcome.capabilities) {
+            m_io.err << "llamafit-cli: could not probe " << m_server << " (" << outcome.error.message
+                     << "); starting it with the 0.7.0 spellings, unchecked\n";
+        }
+    });
+    connect(&m_launcher, &ServerLauncher::notes, this, [this](const QStringList& notes) {
+        for (const QString& note : notes) {
+            m_io.out << "note: " << note.toStdString() << std::endl;
+        }
+    });
+    connect(&m_launcher, &ServerLauncher::refused, this, [this](const Error& error) {
+        // The build's own argv check names the binary only by file name; say which one.
+        const bool rejectedByBuild = error.code == "probe.argv-rejected";
+        m_io.err << "llamafit-cli: " << error.message << (rejectedByBuild ? " (" + m_server + ")" : "")
+                 << "\n";
+        end(kExitError);
+    });
+}
+
+LaunchSession::~LaunchSession() {
+#ifndef Q_OS_WIN
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    m_interrupts.reset();
+    for (int& fd : g_signalPipe) {
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+#endif
+}
+
+int LaunchSession::run(const LaunchRequest& request) {
+    m_request = request;
+    m_statusTimer.start(1000);
+    watchInterrupts();
+    // Started from inside the loop: exit() only works on a running loop.
+    QTimer::singleShot(0, this, [this] { m_launcher.launch(m_request); });
+    return QCoreApplication::exec();
+}
+
+void LaunchSession::end(int exitCode) {
+    m_exitCode = exitCode;
+    QCoreApplication::exit(m_exitCode);
+}
+
+void LaunchSession::onStateChanged(ServerProcess::State state) {
+    m_io.out << "state: " << ServerProcess::stateName(state);
+    if (state == ServerProcess::State::Starting) {
+        m_io.out << " (" << m_server << ", " << m_process.baseUrl().toString().toStdString() << ")";
+    }
+    m_io.out << std::endl;
+    if (state == ServerProcess::State::Ready && !m_probe) {
+        if (m_prediction) {
+            printComparison(m_process.log(), *m_prediction, m_io.out);
+        }
+        startMonitor();
+    }
+    if (state == ServerProcess::State::Stopping && m_probe) {
+        m_probe->stop();
+    }
+    if (state == ServerProcess::State::Stopped) {
+        end(m_exitCode);
+    }
+}
+
+void LaunchSession::startMonitor() {
+    m_probe = std::make_unique<ServerProbe>(m_process.baseUrl());
+    m_probe->setProcessId(m_process.processId());
+    connect(m_probe.get(), &ServerProbe::sampled, m_probe.get(),
+            [this] { m_process.setGenerating(m_probe->anySlotBusy()); });
+    m_probe->start();
+}
+
+void LaunchSession::onFailed(const LaunchFailure& failure) {
+    m_io.err << "llamafit-cli: llama-server failed: " << launchFailureName(failure.reason) << "\n"
+             << failure.message << "\n";
+    for (const std::string& line : failure.evidence) {
+        m_io.err << "  > " << line << "\n";
+    }
+    if (failure.reason == LaunchFailureReason::AllocationFailed && m_prediction) {
+        printFixes(failure, *m_prediction, m_io.err);
+    }
+    end(kExitServerFailed);
+}
+
+void LaunchSession::printStatus() {
+    if (m_process.state() == ServerProcess::State::Ready ||
+        m_process.state() == ServerProcess::State::Loading) {
+        m_io.out << "status: " << statusLine(m_process, m_probe.get()) << std::endl;
+    }
+}
+
+void LaunchSession::watchInterrupts() {
+#ifndef Q_OS_WIN
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        return;
+    }
+    m_interrupts = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
+    connect(m_interrupts.get(), &QSocketNotifier::activated, this, &LaunchSession::onInterrupt);
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+#endif
+}
+
+void LaunchSession::onInterrupt() {
+#ifndef Q_OS_WIN
+    char byte = 0;
+    while (::read(g_signalPipe[0], &byte, 1) == 1) {
+    }
+#endif
+    m_io.out << "interrupted: stopping llama-server" << std::endl;
+    // Failed, or Stopped: still probing the binary, nothing started yet.
+    if (m_process.state() == ServerProcess::State::Failed ||
+        m_process.state() == ServerProcess::State::Stopped) {
+        end(m_exitCode);
+    }
+    m_process.stop();
+}
+
 } // namespace
 
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) {
@@ -160,38 +362,11 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         io.out << kUsage;
         return kExitOk;
     }
-    Result<ParsedServerArgs> parsed = parseServerArgs(options->rest);
-    if (!parsed) {
-        return reportError(io, parsed.error(), false);
+    Result<LaunchArguments> launch = readLaunchArguments(*options);
+    if (!launch) {
+        return reportError(io, launch.error(), false);
     }
-    if (parsed->model.empty()) {
-        return reportError(io, makeError("cli.missing-model", "-m MODEL is required"), false);
-    }
-    std::uint16_t port = 0;
-    const std::string portText = options->value("--port").value_or("any");
-    if (portText != "any") {
-        const auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
-        if (ec != std::errc{} || end != portText.data() + portText.size() || port == 0) {
-            return reportError(
-                io, makeError("cli.bad-value", "--port must be 1-65535 or any, not '" + portText + "'"),
-                false);
-        }
-    }
-    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
-    const std::string server =
-        options->value("--server")
-            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
-
-    // Spelled for the build the probe finds; when the probe fails, the 0.7.0 spelling
-    // (unprobedServerArgv) is started unchecked and a missing binary is reported by
-    // ServerProcess (exit 1). --host/--metrics/-lv among the flags are not added twice.
-    LaunchRequest request;
-    request.program = QString::fromStdString(server);
-    request.modelPath = parsed->model;
-    request.settings = parsed->settings;
-    request.argvOptions = launchArgvOptions("127.0.0.1", port != 0 ? std::optional(port) : std::nullopt,
-                                            passThroughFlags(options->rest));
-    const std::optional<Prediction> prediction = predict(*parsed, io.err);
+    std::optional<Prediction> prediction = predict(launch->parsed, io.err);
 
     int qtArgc = 1;
     char qtName[] = "llamafit-cli";
@@ -200,114 +375,8 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     if (QCoreApplication::instance() == nullptr) {
         ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
     }
-
-    ServerProcess process; // ServerLauncher sets its load limit from the model's size
-    std::unique_ptr<ServerProbe> probe;
-    int exitCode = kExitOk;
-
-    QObject::connect(&process, &ServerProcess::stateChanged, [&](ServerProcess::State state) {
-        io.out << "state: " << ServerProcess::stateName(state);
-        if (state == ServerProcess::State::Starting) {
-            io.out << " (" << server << ", " << process.baseUrl().toString().toStdString() << ")";
-        }
-        io.out << std::endl;
-        if (state == ServerProcess::State::Ready && !probe) {
-            if (prediction) {
-                printComparison(process.log(), *prediction, io.out);
-            }
-            probe = std::make_unique<ServerProbe>(process.baseUrl());
-            probe->setProcessId(process.processId());
-            QObject::connect(probe.get(), &ServerProbe::sampled, &process,
-                             [&] { process.setGenerating(probe->anySlotBusy()); });
-            probe->start();
-        }
-        if (state == ServerProcess::State::Stopping && probe) {
-            probe->stop();
-        }
-        if (state == ServerProcess::State::Stopped) {
-            QCoreApplication::exit(exitCode);
-        }
-    });
-    QObject::connect(&process, &ServerProcess::failed, [&](const LaunchFailure& failure) {
-        io.err << "llamafit-cli: llama-server failed: " << launchFailureName(failure.reason) << "\n"
-               << failure.message << "\n";
-        for (const std::string& line : failure.evidence) {
-            io.err << "  > " << line << "\n";
-        }
-        if (failure.reason == LaunchFailureReason::AllocationFailed && prediction) {
-            printFixes(failure, *prediction, io.err);
-        }
-        exitCode = kExitServerFailed;
-        QCoreApplication::exit(exitCode);
-    });
-
-    QTimer statusTimer;
-    QObject::connect(&statusTimer, &QTimer::timeout, [&] {
-        if (process.state() == ServerProcess::State::Ready ||
-            process.state() == ServerProcess::State::Loading) {
-            io.out << "status: " << statusLine(process, probe.get()) << std::endl;
-        }
-    });
-    statusTimer.start(1000);
-
-#ifndef Q_OS_WIN
-    std::unique_ptr<QSocketNotifier> signalNotifier;
-    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) == 0) {
-        signalNotifier = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
-        QObject::connect(signalNotifier.get(), &QSocketNotifier::activated, [&] {
-            char byte = 0;
-            while (::read(g_signalPipe[0], &byte, 1) == 1) {
-            }
-            io.out << "interrupted: stopping llama-server" << std::endl;
-            // Failed, or Stopped: still probing the binary, nothing started yet.
-            if (process.state() == ServerProcess::State::Failed ||
-                process.state() == ServerProcess::State::Stopped) {
-                QCoreApplication::exit(exitCode);
-            }
-            process.stop();
-        });
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
-    }
-#endif
-
-    // Probe -> spell the argv for the build -> whole-argv check -> start (ServerLauncher). A
-    // refusal exits 2 before anything is started: a server that ignored or rejected a flag
-    // would not run the configuration that was estimated.
-    ServerLauncher launcher(&process);
-    QObject::connect(&launcher, &ServerLauncher::probed, [&](const BinaryProbeOutcome& outcome) {
-        if (!outcome.capabilities) {
-            io.err << "llamafit-cli: could not probe " << server << " (" << outcome.error.message
-                   << "); starting it with the 0.7.0 spellings, unchecked\n";
-        }
-    });
-    QObject::connect(&launcher, &ServerLauncher::notes, [&](const QStringList& notes) {
-        for (const QString& note : notes) {
-            io.out << "note: " << note.toStdString() << std::endl;
-        }
-    });
-    QObject::connect(&launcher, &ServerLauncher::refused, [&](const Error& error) {
-        // The build's own argv check names the binary only by file name; say which one.
-        const bool rejectedByBuild = error.code == "probe.argv-rejected";
-        io.err << "llamafit-cli: " << error.message << (rejectedByBuild ? " (" + server + ")" : "") << "\n";
-        exitCode = kExitError;
-        QCoreApplication::exit(exitCode);
-    });
-    // Started from inside the loop: exit() only works on a running loop.
-    QTimer::singleShot(0, &launcher, [&] { launcher.launch(request); });
-    const int result = QCoreApplication::exec();
-#ifndef Q_OS_WIN
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    signalNotifier.reset();
-    for (int& fd : g_signalPipe) {
-        if (fd >= 0) {
-            ::close(fd);
-            fd = -1;
-        }
-    }
-#endif
-    return result;
+    LaunchSession session(io, std::move(launch->server), std::move(prediction));
+    return session.run(launch->request);
 }
 
 } // namespace llamafit

@@ -5,6 +5,7 @@
 #include "app/cli/commandline.h"
 #include "app/cli/planoutput.h"
 #include "app/cli/texttable.h"
+#include "core/machine/machinejson.h"
 #include "core/machine/machineprofile.h"
 
 #include <cstdio>
@@ -50,7 +51,7 @@ int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io
                     {TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Right,
                      TextTable::Align::Right, TextTable::Align::Right});
     for (const Machine& machine : builtinMachines()) {
-        list.push_back(machineJson(machine));
+        list.push_back(machineJson(machine, MachineJsonForm::Report));
         const MemoryPool& host = machine.pools.at(machine.hostPoolIndex);
         char bandwidth[32] = "?";
         if (machine.bandwidthBytesPerSecond) {

@@ -6,8 +6,8 @@
 
 #include "app/cli/commands.h"
 
-#include "app/cli/modelsource.h"
 #include "app/cli/planoutput.h"
+#include "app/cli/sizingcommand.h"
 #include "core/machine/carveoutchoices.h"
 #include "core/machine/machinefrominventory.h"
 #include "core/machine/machineprofile.h"
@@ -177,40 +177,29 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
 } // namespace
 
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options = splitCliOptions(args, {{"--json"},
-                                                        {"--help"},
-                                                        {"-h"},
-                                                        {"--machine", true},
-                                                        {"--carve-outs", true},
-                                                        {"--margin-mib", true},
-                                                        {"--fill", true},
-                                                        {"--bandwidth"},
-                                                        {"--no-vulkan"},
-                                                        {"--no-nvml"},
-                                                        {"--proc-dir", true},
-                                                        {"--drm-dir", true}});
-    if (!options) {
-        return reportError(io, options.error(), false);
-    }
-    const bool json = options->has("--json");
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
+    const SizingCommand command{.name = "plan",
+                                .usage = kUsage,
+                                .options = {{"--machine", true},
+                                            {"--carve-outs", true},
+                                            {"--margin-mib", true},
+                                            {"--fill", true},
+                                            {"--bandwidth"},
+                                            {"--no-vulkan"},
+                                            {"--no-nvml"},
+                                            {"--proc-dir", true},
+                                            {"--drm-dir", true}}};
+    return runSizingCommand(args, io, command, [](const SizingRun& run) {
+        Result<PlanResult> plan = makePlan(run.request, run.options);
+        if (!plan) {
+            return run.fail(plan.error());
+        }
+        if (run.json) {
+            run.io.out << planJson(run.request.model, run.request.args, *plan).dump(2) << "\n";
+        } else {
+            printPlanText(run.io.out, run.request.model, run.request.args, *plan);
+        }
         return kExitOk;
-    }
-    Result<SizingRequest> request = loadSizingRequest(options->rest);
-    if (!request) {
-        return reportError(io, request.error(), json);
-    }
-    Result<PlanResult> plan = makePlan(*request, *options);
-    if (!plan) {
-        return reportError(io, plan.error(), json);
-    }
-    if (json) {
-        io.out << planJson(request->model, request->args, *plan).dump(2) << "\n";
-    } else {
-        printPlanText(io.out, request->model, request->args, *plan);
-    }
-    return kExitOk;
+    });
 }
 
 } // namespace llamafit

@@ -115,44 +115,6 @@ void printAdvice(std::ostream& out, const SplitAdvice& advice) {
 
 } // namespace
 
-Json machineJson(const Machine& machine) {
-    Json gpus = Json::array();
-    for (const MachineGpu& gpu : machine.gpus) {
-        gpus.push_back({{"name", gpu.name},
-                        {"model", gpu.model},
-                        {"backend", backendName(gpu.backend)},
-                        {"integrated", gpu.integrated},
-                        {"pool", gpu.poolIndex}});
-    }
-    Json pools = Json::array();
-    for (const MemoryPool& pool : machine.pools) {
-        pools.push_back({{"name", pool.name},
-                         {"kind", poolKindName(pool.kind)},
-                         {"capacity_bytes", pool.capacityKnown ? Json(pool.capacityBytes) : Json(nullptr)},
-                         {"reserved_bytes", pool.reservedByOsBytes},
-                         {"usable_bytes", pool.usableBytes()}});
-    }
-    Json json{{"id", machine.id},
-              {"name", machine.name},
-              {"os", osKindName(machine.os)},
-              {"apu", isApu(machine)},
-              {"gpus", std::move(gpus)},
-              {"pools", std::move(pools)},
-              {"host_pool", machine.hostPoolIndex}};
-    json["bandwidth_bytes_per_second"] =
-        machine.bandwidthBytesPerSecond ? Json(*machine.bandwidthBytesPerSecond) : Json(nullptr);
-    json["bios_split"] = nullptr;
-    if (machine.biosSplit) {
-        json["bios_split"] = {{"physical_bytes", machine.biosSplit->physicalBytes},
-                              {"carve_out_bytes", machine.biosSplit->carveOutBytes},
-                              {"offered_carve_out_bytes", machine.biosSplit->offeredCarveOutBytes},
-                              {"offered_source", machine.biosSplit->offeredSource}};
-    }
-    json["sources"] = machine.sources;
-    json["notes"] = machine.notes;
-    return json;
-}
-
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan) {
     Json json;
     json["model"] = modelJson(model);

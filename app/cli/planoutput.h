@@ -14,7 +14,8 @@
 //       gpu_headroom_bytes, host_verdict, host_headroom_bytes, host_worst_headroom_bytes}],
 //       recommended_carve_out_bytes (or null), reason} or null,
 //     notes[], machine_notes[], machine_sources[], estimate{... as `estimate --json`}}
-//   machines: {machines[{id, name, os, apu, gpus[], pools[...], bandwidth_bytes_per_second,
+//   machines (machineJson, Report form, core/machine/machinejson.h):
+//     {machines[{id, name, os, apu, gpus[], pools[...], bandwidth_bytes_per_second,
 //     bios_split, sources[], notes[]}]}
 
 #include "app/cli/jsonoutput.h"
@@ -41,7 +42,6 @@ struct PlanResult {
     std::optional<SplitAdvice> advice;
 };
 
-Json machineJson(const Machine& machine);
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan);
 void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServerArgs& args,
                    const PlanResult& plan);

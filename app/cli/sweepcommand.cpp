@@ -5,7 +5,7 @@
 
 #include "app/cli/jsonoutput.h"
 #include "app/cli/kvpairs.h"
-#include "app/cli/modelsource.h"
+#include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
 #include "core/sizing/estimator.h"
@@ -146,54 +146,56 @@ Json toJson(const SizingRequest& request, const Sweep& sweep) {
     return json;
 }
 
-} // namespace
-
-int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options = splitCliOptions(
-        args, {{"--json"}, {"--help"}, {"-h"}, {"--format", true}, {"--contexts", true}, {"--types", true}});
-    if (!options) {
-        return reportError(io, options.error(), false);
-    }
-    const std::string format = options->has("--json") ? "json" : options->value("--format").value_or("text");
-    const bool json = format == "json";
-    if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
-        return kExitOk;
-    }
-    if (format != "text" && format != "csv" && format != "json") {
-        return reportError(
-            io, makeError("cli.bad-value", "bad --format '" + format + "': expected text, csv or json"),
-            false);
-    }
-    Result<SizingRequest> request = loadSizingRequest(options->rest);
-    if (!request) {
-        return reportError(io, request.error(), json);
-    }
-    std::vector<std::uint32_t> contexts = defaultContexts(request->model.info.trainingContext);
-    if (const std::optional<std::string> list = options->value("--contexts")) {
+// The grid of --contexts x --types for the loaded model, printed in the chosen format.
+int sweep(const SizingRun& run, const std::string& format) {
+    const SizingRequest& request = run.request;
+    std::vector<std::uint32_t> contexts = defaultContexts(request.model.info.trainingContext);
+    if (const std::optional<std::string> list = run.options.value("--contexts")) {
         Result<std::vector<std::uint32_t>> parsed = parseNumberList("--contexts", *list);
         if (!parsed) {
-            return reportError(io, parsed.error(), json);
+            return run.fail(parsed.error());
         }
         contexts = std::move(*parsed);
     }
     std::vector<KvPair> pairs = defaultKvPairs();
-    if (const std::optional<std::string> types = options->value("--types")) {
+    if (const std::optional<std::string> types = run.options.value("--types")) {
         Result<std::vector<KvPair>> parsed = parseKvPairs("--types", *types);
         if (!parsed) {
-            return reportError(io, parsed.error(), json);
+            return run.fail(parsed.error());
         }
         pairs = std::move(*parsed);
     }
-    const Sweep sweep = runSweep(*request, std::move(contexts), std::move(pairs));
+    const Sweep sweep = runSweep(request, std::move(contexts), std::move(pairs));
     if (format == "csv") {
-        printCsv(io.out, sweep);
-    } else if (json) {
-        io.out << toJson(*request, sweep).dump(2) << "\n";
+        printCsv(run.io.out, sweep);
+    } else if (run.json) {
+        run.io.out << toJson(request, sweep).dump(2) << "\n";
     } else {
-        printText(io.out, *request, sweep);
+        printText(run.io.out, request, sweep);
     }
     return kExitOk;
+}
+
+std::string formatOf(const CliOptions& options) {
+    return options.has("--json") ? "json" : options.value("--format").value_or("text");
+}
+
+} // namespace
+
+int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    SizingCommand command{.name = "sweep",
+                          .usage = kUsage,
+                          .options = {{"--format", true}, {"--contexts", true}, {"--types", true}}};
+    command.jsonOutput = [](const CliOptions& options) { return formatOf(options) == "json"; };
+    command.checkOptions = [](const CliOptions& options) -> Result<bool> {
+        const std::string format = formatOf(options);
+        if (format != "text" && format != "csv" && format != "json") {
+            return makeError("cli.bad-value", "bad --format '" + format + "': expected text, csv or json");
+        }
+        return true;
+    };
+    return runSizingCommand(args, io, command,
+                            [](const SizingRun& run) { return sweep(run, formatOf(run.options)); });
 }
 
 } // namespace llamafit

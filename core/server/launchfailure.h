@@ -1,9 +1,9 @@
 #pragma once
 // Classifies a failed llama-server launch into a named reason, from what the process
-// layer saw: its full log, how it ended (exit code or signal) and any exec error. Used by
+// layer saw: its log (as kept), how it ended (exit code or signal) and any exec error. Used by
 // core/system's ServerProcess (Failed(reason)) and by `llamafit-cli launch`, which prints
 // the message; the GUI turns an allocation failure into one-click fixes. Pure function of
-// the text, Qt-free. The full log is kept in the result: nothing is summarised away.
+// the text, Qt-free. The log as given is kept in the result: nothing is summarised away.
 //
 // Recognised (llama.cpp b11669 messages; CUDA/Vulkan/Metal from ggml/src of the same era):
 //   binary missing / not executable   the caller's exec error (ENOENT / EACCES)
@@ -54,7 +54,7 @@ enum class ExecError {
 
 // What the process layer knows when the server has died (or failed to start).
 struct LaunchOutcome {
-    std::string log; // stdout and stderr, in order, complete
+    std::string log; // stdout and stderr, in order, as kept (ServerProcess: core/server/boundedlog.h)
     ExecError execError = ExecError::None;
     std::string execMessage;     // the OS / QProcess text for the exec error
     std::optional<int> exitCode; // normal exit
@@ -70,7 +70,7 @@ struct LaunchFailure {
     std::optional<AllocationFailure> allocation;
     std::string rejectedFlag;          // FlagRejected: "--no-mmap"
     std::optional<std::uint32_t> port; // PortInUse
-    std::string log;                   // the full log, as given
+    std::string log;                   // the log, as given
     bool operator==(const LaunchFailure&) const = default;
 };
 

@@ -153,7 +153,6 @@ bool ServerProcess::start(const QString& program, const QStringList& args) {
         return false;
     }
     m_log.clear();
-    m_partialLine.clear();
     m_failure = LaunchFailure{};
     m_wasReady = false;
     m_generating = false;
@@ -269,19 +268,10 @@ void ServerProcess::fail(LaunchFailure failure) {
 
 void ServerProcess::readOutput() {
     const QByteArray data = m_process->readAllStandardOutput();
-    m_log.append(data.constData(), static_cast<std::size_t>(data.size()));
-    m_partialLine.append(data.constData(), static_cast<std::size_t>(data.size()));
-    std::size_t begin = 0;
-    for (std::size_t end = m_partialLine.find('\n'); end != std::string::npos;
-         end = m_partialLine.find('\n', begin)) {
-        std::size_t length = end - begin;
-        if (length > 0 && m_partialLine[end - 1] == '\r') {
-            --length;
-        }
-        emit logLine(QString::fromUtf8(m_partialLine.data() + begin, static_cast<qsizetype>(length)));
-        begin = end + 1;
-    }
-    m_partialLine.erase(0, begin);
+    m_log.append(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
+                 [this](std::string_view line) {
+                     emit logLine(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+                 });
 }
 
 void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
@@ -290,7 +280,7 @@ void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
         return;
     }
     LaunchOutcome outcome;
-    outcome.log = m_log;
+    outcome.log = m_log.text();
     outcome.execError = execErrorFor(m_program);
     outcome.execMessage = m_process->errorString().toStdString();
     fail(classifyLaunchFailure(outcome));
@@ -298,9 +288,8 @@ void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
 
 void ServerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
     readOutput();
-    if (!m_partialLine.empty()) {
-        emit logLine(QString::fromStdString(m_partialLine));
-        m_partialLine.clear();
+    if (const std::string_view last = m_log.pendingLine(); !last.empty()) {
+        emit logLine(QString::fromUtf8(last.data(), static_cast<qsizetype>(last.size())));
     }
     m_killTimer.stop();
     m_healthTimer.stop();
@@ -309,11 +298,11 @@ void ServerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
         return;
     }
     if (m_state == State::Failed) {
-        m_failure.log = m_log; // the lines printed while it was being killed
+        m_failure.log = m_log.text(); // the lines printed while it was being killed
         return;
     }
     LaunchOutcome outcome;
-    outcome.log = m_log;
+    outcome.log = m_log.text();
     outcome.wasReady = m_wasReady;
     outcome.wasGenerating = m_generating;
 #ifdef Q_OS_WIN
@@ -389,8 +378,8 @@ void ServerProcess::checkHang() {
     failure.message = (loadTooLong ? std::string("llama-server did not become ready within ")
                                    : std::string("llama-server stopped answering /health for ")) +
                       QString::number(limitSeconds).toStdString() +
-                      " s while its process was still alive; LlamaFit killed it. The full log is kept.";
-    failure.log = m_log;
+                      " s while its process was still alive; LlamaFit killed it. The log is kept.";
+    failure.log = m_log.text();
     fail(std::move(failure));
     m_process->kill(); // a hung (or SIGSTOPped) server does not react to SIGTERM
 }

@@ -1,7 +1,9 @@
 #pragma once
 // ServerProcess: one llama-server child process as an event-driven state machine (the Kate
 // LSP client's shape). Used by `llamafit-cli launch` and, later, the GUI's launcher. Starts
-// the server with an argv list (never a shell), watches /health, keeps the full log, and
+// the server with an argv list (never a shell), watches /health, keeps its log in fixed
+// memory (BoundedLog, core/server/boundedlog.h: startup, every buffer/allocation/error line and
+// the recent output, at most kBoundedLogCapBytes however long it runs), and
 // turns every way the launch can end badly into a named LaunchFailure
 // (core/server/launchfailure.h). Never blocks: no waitFor* except in the destructor, which
 // must reap the child before the object is gone.
@@ -15,6 +17,7 @@
 // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (compiled only on Windows; untested here, Linux only).
 // A normal exit stops it through the destructor.
 
+#include "core/server/boundedlog.h"
 #include "core/server/launchfailure.h"
 
 #include <QElapsedTimer>
@@ -88,8 +91,11 @@ class ServerProcess : public QObject {
 
     State state() const { return m_state; }
     const LaunchFailure& failure() const { return m_failure; } // meaningful in Failed
-    const std::string& log() const { return m_log; }           // stdout+stderr, complete
-    QStringList arguments() const { return m_arguments; }      // as passed, with host/port added
+    // stdout+stderr as kept: all of it up to a few MiB, then the startup, the diagnostic
+    // lines and the recent output, each gap marked (BoundedLog::text()).
+    std::string log() const { return m_log.text(); }
+    const BoundedLog& boundedLog() const { return m_log; }
+    QStringList arguments() const { return m_arguments; } // as passed, with host/port added
     quint16 port() const { return m_port; }
     QUrl baseUrl() const; // http://HOST:PORT
     qint64 processId() const;
@@ -120,8 +126,7 @@ class ServerProcess : public QObject {
     QElapsedTimer m_sinceAnswer; // last /health answer of any status
     State m_state = State::Stopped;
     LaunchFailure m_failure;
-    std::string m_log;
-    std::string m_partialLine;
+    BoundedLog m_log;
     QString m_program;
     QStringList m_arguments;
     QString m_host = QStringLiteral("127.0.0.1");

@@ -16,7 +16,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace llamafit {
 namespace {
@@ -161,6 +164,34 @@ TEST(CliBinary, JsonErrorObject) {
     const Json json = parseJson(run);
     EXPECT_EQ(json["error"]["code"], "model.not-found");
     EXPECT_NE(json["error"]["message"].get<std::string>().find("/nonexistent"), std::string::npos);
+}
+
+// The preamble every sizing command shares (app/cli/sizingcommand.h): --help prints the
+// command's usage, a model that cannot be loaded is one stderr line plus, with --json, the
+// error object on stdout, and a CLI option without its value is reported as text only.
+TEST(CliBinary, SizingCommandsShareHelpAndErrorReports) {
+    for (const std::string command : {"inspect", "estimate", "fit", "sweep", "plan"}) {
+        SCOPED_TRACE(command);
+        CliRun run = runCli({command, "--help"});
+        EXPECT_EQ(run.exitCode, 0);
+        EXPECT_EQ(run.out.rfind("usage: llamafit-cli " + command + " ", 0), 0u) << run.out;
+
+        run = runCli({command, "--json", "-m", "/nonexistent"});
+        EXPECT_EQ(run.exitCode, 2);
+        EXPECT_EQ(parseJson(run)["error"]["code"], "model.not-found");
+        EXPECT_EQ(run.err.rfind("llamafit-cli: ", 0), 0u) << run.err;
+        EXPECT_NE(run.err.find(" [model.not-found]\n"), std::string::npos) << run.err;
+    }
+    for (const auto& [command, option] : std::vector<std::pair<std::string, std::string>>{
+             {"fit", "--budget-mib"}, {"sweep", "--contexts"}, {"plan", "--machine"}}) {
+        const CliRun run = runCli({command, "--json", "-m", kQwen35, option});
+        EXPECT_EQ(run.exitCode, 2) << command;
+        EXPECT_TRUE(run.out.empty()) << command << ": " << run.out;
+        EXPECT_NE(run.err.find(option + " needs a value [cli.missing-value]"), std::string::npos) << run.err;
+    }
+    const CliRun run = runCli({"inspect", "--json", kQwen35, "second"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(parseJson(run)["error"]["code"], "cli.unexpected-argument");
 }
 
 TEST(CliBinary, FlagErrorsExitTwoAndNameTheFlag) {
