@@ -2,6 +2,7 @@
 #include "ui/machinepanel.h"
 
 #include "core/common/units.h"
+#include "core/machine/backendreport.h"
 #include "core/machine/biossplitadvisor.h"
 #include "core/machine/machineprofile.h"
 #include "ui/chartstyle.h"
@@ -205,7 +206,34 @@ void MachinePanel::refreshAdvice() {
         m_adviceLabel->setText(QString::fromStdString(advice.error().message));
         return;
     }
-    m_adviceLabel->setText(QString::fromStdString(advice->reason));
+    m_adviceLabel->setText(biosAdviceText(*advice));
+}
+
+QString MachinePanel::biosAdviceText(const SplitAdvice& advice) {
+    if (!advice.recommended) {
+        return tr("No offered split fits with margin: lower the context, use a smaller quantization or move "
+                  "experts/layers to the CPU");
+    }
+    const auto gib = [](std::uint64_t bytes) { return QString::fromStdString(formatGiBShort(bytes)); };
+    const SplitEvaluation& best = advice.splits[*advice.recommended];
+    QString text =
+        tr("%1 VRAM / %2 system leaves the most system RAM (%3 free even when the prompt cache and "
+           "checkpoints are full) while the GPU side keeps %4 free")
+            .arg(gib(best.carveOutBytes), gib(best.systemBytes), gib(freeSystemBytes(best)),
+                 gib(freeGpuBytes(best)));
+    switch (advice.smallerSplit) {
+    case SmallerSplitProblem::None:
+        break;
+    case SmallerSplitProblem::TooSmallForModel:
+        text += tr("; %1 is too small for the model")
+                    .arg(gib(advice.splits[*advice.recommended - 1].carveOutBytes));
+        break;
+    case SmallerSplitProblem::TooTightOnGpu:
+        text += tr("; %1 is too tight on the GPU side")
+                    .arg(gib(advice.splits[*advice.recommended - 1].carveOutBytes));
+        break;
+    }
+    return text;
 }
 
 } // namespace llamafit

@@ -20,6 +20,7 @@ class QSpinBox;
 namespace llamafit {
 
 class SizingSession;
+struct SplitAdvice;
 
 class MachinePanel : public QWidget {
     Q_OBJECT
@@ -40,6 +41,8 @@ class MachinePanel : public QWidget {
     void onCarveOutChosen();
     void refreshCarveOuts();
     void refreshAdvice();
+    // The core's BIOS split advice (numbers and ids) worded for the user, translated.
+    static QString biosAdviceText(const SplitAdvice& advice);
 
     SizingSession* m_session;
     std::vector<Machine> m_machines; // combo order

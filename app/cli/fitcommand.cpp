@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.h"
 
+#include "app/cli/advicetext.h"
 #include "app/cli/jsonoutput.h"
 #include "app/cli/kvpairs.h"
 #include "app/cli/sizingcommand.h"
@@ -38,14 +39,17 @@ Exit status: 0 answered (also when nothing fits), 2 bad model, flag or setting.
 )";
 
 Json contextFitJson(const ContextFit& fit) {
-    return {
-        {"type_k", ggmlTypeName(fit.typeK)},   {"type_v", ggmlTypeName(fit.typeV)}, {"fits", fit.fits},
-        {"context_tokens", fit.contextTokens}, {"total_bytes", fit.totalBytes},     {"reason", fit.reason}};
+    return {{"type_k", ggmlTypeName(fit.typeK)},
+            {"type_v", ggmlTypeName(fit.typeV)},
+            {"fits", fit.fits},
+            {"context_tokens", fit.contextTokens},
+            {"total_bytes", fit.totalBytes},
+            {"reason", fitFailureReason(fit)}};
 }
 
 std::string fitText(const ContextFit& fit) {
     if (!fit.fits) {
-        return "does not fit: " + fit.reason;
+        return "does not fit: " + fitFailureReason(fit);
     }
     return kvPairName({fit.typeK, fit.typeV}) + " (-ctk " + std::string(ggmlTypeName(fit.typeK)) + " -ctv " +
            std::string(ggmlTypeName(fit.typeV)) + ", total " + formatMiB(fit.totalBytes) + " MiB)";
@@ -73,7 +77,7 @@ void printText(std::ostream& out, const SizingRequest& request, const MemoryBudg
     for (const ContextFit& fit : results.largest) {
         table.addRow({kvPairName({fit.typeK, fit.typeV}), fit.fits ? "yes" : "no",
                       fit.fits ? std::to_string(fit.contextTokens) : "-",
-                      fit.fits ? formatMiB(fit.totalBytes) : "-", fit.reason});
+                      fit.fits ? formatMiB(fit.totalBytes) : "-", fitFailureReason(fit)});
     }
     table.print(out);
     if (results.best) {

@@ -24,13 +24,6 @@ Result<GgmlType> cacheType(std::string_view option, std::string_view name) {
 
 } // namespace
 
-std::vector<KvPair> defaultKvPairs() {
-    return {{GgmlType::F16, GgmlType::F16},
-            {GgmlType::Q8_0, GgmlType::Q8_0},
-            {GgmlType::Q4_0, GgmlType::Q4_0},
-            {GgmlType::F16, GgmlType::Q8_0}};
-}
-
 Result<std::vector<KvPair>> parseKvPairs(std::string_view option, std::string_view text) {
     std::vector<KvPair> pairs;
     std::size_t start = 0;
@@ -50,10 +43,6 @@ Result<std::vector<KvPair>> parseKvPairs(std::string_view option, std::string_vi
         start = end + 1;
     }
     return pairs;
-}
-
-std::string kvPairName(const KvPair& pair) {
-    return std::string(ggmlTypeName(pair.first)) + "/" + std::string(ggmlTypeName(pair.second));
 }
 
 } // namespace llamafit

@@ -1,6 +1,7 @@
 // Text and JSON of `plan` and `machines`; see planoutput.h.
 #include "app/cli/planoutput.h"
 
+#include "app/cli/advicetext.h"
 #include "app/cli/commandline.h"
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
@@ -58,7 +59,7 @@ Json adviceJson(const SplitAdvice& advice) {
     return {{"splits", std::move(splits)},
             {"recommended_carve_out_bytes",
              advice.recommended ? Json(advice.splits[*advice.recommended].carveOutBytes) : Json(nullptr)},
-            {"reason", advice.reason}};
+            {"reason", biosSplitReason(advice)}};
 }
 
 void printPool(std::ostream& out, const PoolLoad& load) {
@@ -110,7 +111,7 @@ void printAdvice(std::ostream& out, const SplitAdvice& advice) {
              signedMiB(split.hostSide.worstHeadroomBytes), mark});
     }
     table.print(out);
-    out << "  " << advice.reason << "\n";
+    out << "  " << biosSplitReason(advice) << "\n";
 }
 
 } // namespace

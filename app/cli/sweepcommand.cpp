@@ -9,6 +9,7 @@
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/sweepgrid.h"
 
 #include <ostream>
 
@@ -29,49 +30,11 @@ dim) shows n/a (text), empty cells (csv) or its error (json).
   --format FORMAT        text (default), csv or json; --json is the same as --format json
 )";
 
-struct Cell {
-    std::optional<MemoryEstimate> estimate;
-    Error error; // when estimate is empty
-};
-
-struct Sweep {
-    std::vector<std::uint32_t> contexts;
-    std::vector<KvPair> pairs;
-    std::vector<std::vector<Cell>> cells; // [context][pair]
-};
-
-std::vector<std::uint32_t> defaultContexts(std::uint64_t trainingContext) {
-    std::vector<std::uint32_t> contexts;
-    for (std::uint64_t c = 4096; c <= trainingContext && c <= UINT32_MAX; c *= 2) {
-        contexts.push_back(static_cast<std::uint32_t>(c));
-    }
-    if (contexts.empty()) {
-        contexts.push_back(trainingContext > 0 ? static_cast<std::uint32_t>(trainingContext) : 4096);
-    }
-    return contexts;
-}
-
-Sweep runSweep(const SizingRequest& request, std::vector<std::uint32_t> contexts, std::vector<KvPair> pairs) {
-    Sweep sweep{std::move(contexts), std::move(pairs), {}};
-    for (std::uint32_t context : sweep.contexts) {
-        std::vector<Cell>& row = sweep.cells.emplace_back();
-        for (const KvPair& pair : sweep.pairs) {
-            ServerSettings settings = request.args.settings;
-            settings.contextTokens = context;
-            settings.cacheTypeK = pair.first;
-            settings.cacheTypeV = pair.second;
-            Result<MemoryEstimate> estimate = estimateMemory(request.model.info, settings, request.args.gpus);
-            row.push_back(estimate ? Cell{*estimate, {}} : Cell{std::nullopt, estimate.error()});
-        }
-    }
-    return sweep;
-}
-
 std::string pairColumn(const KvPair& pair) {
     return std::string(ggmlTypeName(pair.first)) + "_" + std::string(ggmlTypeName(pair.second));
 }
 
-void printCsv(std::ostream& out, const Sweep& sweep) {
+void printCsv(std::ostream& out, const SweepGrid& sweep) {
     out << "context";
     for (const KvPair& pair : sweep.pairs) {
         out << ",total_bytes_" << pairColumn(pair) << ",kv_bytes_" << pairColumn(pair);
@@ -79,9 +42,9 @@ void printCsv(std::ostream& out, const Sweep& sweep) {
     out << "\n";
     for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
         out << sweep.contexts[r];
-        for (const Cell& cell : sweep.cells[r]) {
-            if (cell.estimate) {
-                out << "," << cell.estimate->totals.totalBytes() << "," << cell.estimate->totals.kvBytes;
+        for (std::size_t p = 0; p < sweep.pairs.size(); ++p) {
+            if (const Result<MemoryEstimate>& cell = sweep.at(r, p)) {
+                out << "," << cell->totals.totalBytes() << "," << cell->totals.kvBytes;
             } else {
                 out << ",,";
             }
@@ -90,7 +53,7 @@ void printCsv(std::ostream& out, const Sweep& sweep) {
     }
 }
 
-void printText(std::ostream& out, const SizingRequest& request, const Sweep& sweep) {
+void printText(std::ostream& out, const SizingRequest& request, const SweepGrid& sweep) {
     out << "Model     " << modelLine(request.model) << "\n";
     out << "Cells     total MiB (KV MiB)\n\n";
     std::vector<std::string> header{"-c"};
@@ -102,10 +65,11 @@ void printText(std::ostream& out, const SizingRequest& request, const Sweep& swe
     TextTable table(std::move(header), std::move(align));
     for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
         std::vector<std::string> row{std::to_string(sweep.contexts[r])};
-        for (const Cell& cell : sweep.cells[r]) {
-            row.push_back(cell.estimate ? formatMiB(cell.estimate->totals.totalBytes()) + " (" +
-                                              formatMiB(cell.estimate->totals.kvBytes) + ")"
-                                        : "n/a");
+        for (std::size_t p = 0; p < sweep.pairs.size(); ++p) {
+            const Result<MemoryEstimate>& cell = sweep.at(r, p);
+            row.push_back(cell ? formatMiB(cell->totals.totalBytes()) + " (" +
+                                     formatMiB(cell->totals.kvBytes) + ")"
+                               : "n/a");
         }
         table.addRow(std::move(row));
     }
@@ -117,7 +81,7 @@ void printText(std::ostream& out, const SizingRequest& request, const Sweep& swe
     }
 }
 
-Json toJson(const SizingRequest& request, const Sweep& sweep) {
+Json toJson(const SizingRequest& request, const SweepGrid& sweep) {
     Json json;
     json["model"] = modelJson(request.model);
     json["settings"] = {{"args", toServerArgs(request.args.settings)}};
@@ -129,13 +93,14 @@ Json toJson(const SizingRequest& request, const Sweep& sweep) {
     Json rows = Json::array();
     for (std::size_t r = 0; r < sweep.contexts.size(); ++r) {
         Json cells = Json::array();
-        for (const Cell& cell : sweep.cells[r]) {
-            if (cell.estimate) {
-                cells.push_back({{"n_ctx", cell.estimate->context.nCtx},
-                                 {"total_bytes", cell.estimate->totals.totalBytes()},
-                                 {"kv_bytes", cell.estimate->totals.kvBytes}});
+        for (std::size_t p = 0; p < sweep.pairs.size(); ++p) {
+            if (const Result<MemoryEstimate>& cell = sweep.at(r, p)) {
+                cells.push_back({{"n_ctx", cell->context.nCtx},
+                                 {"total_bytes", cell->totals.totalBytes()},
+                                 {"kv_bytes", cell->totals.kvBytes}});
             } else {
-                cells.push_back({{"error", {{"code", cell.error.code}, {"message", cell.error.message}}}});
+                cells.push_back(
+                    {{"error", {{"code", cell.error().code}, {"message", cell.error().message}}}});
             }
         }
         rows.push_back({{"context", sweep.contexts[r]}, {"cells", std::move(cells)}});
@@ -149,7 +114,7 @@ Json toJson(const SizingRequest& request, const Sweep& sweep) {
 // The grid of --contexts x --types for the loaded model, printed in the chosen format.
 int sweep(const SizingRun& run, const std::string& format) {
     const SizingRequest& request = run.request;
-    std::vector<std::uint32_t> contexts = defaultContexts(request.model.info.trainingContext);
+    std::vector<std::uint32_t> contexts = powerOfTwoContexts(request.model.info.trainingContext);
     if (const std::optional<std::string> list = run.options.value("--contexts")) {
         Result<std::vector<std::uint32_t>> parsed = parseNumberList("--contexts", *list);
         if (!parsed) {
@@ -165,7 +130,8 @@ int sweep(const SizingRun& run, const std::string& format) {
         }
         pairs = std::move(*parsed);
     }
-    const Sweep sweep = runSweep(request, std::move(contexts), std::move(pairs));
+    const SweepGrid sweep = estimateSweepGrid(prepareModel(request.model.info), request.args.settings,
+                                              request.args.gpus, std::move(contexts), std::move(pairs));
     if (format == "csv") {
         printCsv(run.io.out, sweep);
     } else if (run.json) {

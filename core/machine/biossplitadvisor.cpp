@@ -1,7 +1,6 @@
 // Evaluates each offered carve-out and picks one; see biossplitadvisor.h.
 #include "core/machine/biossplitadvisor.h"
 
-#include "core/machine/backendreport.h"
 #include "core/sizing/estimator.h"
 
 #include <algorithm>
@@ -24,33 +23,15 @@ int rank(FitVerdict verdict) {
     return 3;
 }
 
-std::string splitName(const SplitEvaluation& split) {
-    return formatGiBShort(split.carveOutBytes) + " VRAM / " + formatGiBShort(split.systemBytes) + " system";
-}
-
-std::string explain(const SplitAdvice& advice) {
-    if (!advice.recommended) {
-        return "No offered split fits with margin: lower the context, use a smaller quantization or move "
-               "experts/layers to the CPU";
-    }
-    const SplitEvaluation& best = advice.splits[*advice.recommended];
-    std::string text =
-        splitName(best) + " leaves the most system RAM (" +
-        formatGiBShort(
-            static_cast<std::uint64_t>(std::max<std::int64_t>(0, best.hostSide.worstHeadroomBytes))) +
-        " free even when the prompt cache and checkpoints are full) while the GPU side keeps " +
-        formatGiBShort(static_cast<std::uint64_t>(std::max<std::int64_t>(0, best.gpuSide.headroomBytes))) +
-        " free";
-    if (*advice.recommended > 0) {
-        const SplitEvaluation& smaller = advice.splits[*advice.recommended - 1];
-        text += "; " + formatGiBShort(smaller.carveOutBytes) + " is " +
-                (smaller.gpuSide.verdict == FitVerdict::DoesNotFit ? "too small for the model"
-                                                                   : "too tight on the GPU side");
-    }
-    return text;
-}
-
 } // namespace
+
+std::uint64_t freeSystemBytes(const SplitEvaluation& split) {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, split.hostSide.worstHeadroomBytes));
+}
+
+std::uint64_t freeGpuBytes(const SplitEvaluation& split) {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, split.gpuSide.headroomBytes));
+}
 
 Result<SplitAdvice> adviseBiosSplit(const ModelInfo& model, const ServerSettings& settings,
                                     const Machine& machine, const PlacementOptions& options,
@@ -101,7 +82,12 @@ Result<SplitAdvice> adviseBiosSplit(const ModelInfo& model, const ServerSettings
             break;
         }
     }
-    advice.reason = explain(advice);
+    if (advice.recommended && *advice.recommended > 0) {
+        const SplitEvaluation& smaller = advice.splits[*advice.recommended - 1];
+        advice.smallerSplit = smaller.gpuSide.verdict == FitVerdict::DoesNotFit
+                                  ? SmallerSplitProblem::TooSmallForModel
+                                  : SmallerSplitProblem::TooTightOnGpu;
+    }
     return advice;
 }
 

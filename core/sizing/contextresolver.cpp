@@ -15,12 +15,14 @@ inline constexpr std::uint32_t kAutoSlots = 4;
 Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSettings& settings) {
     ResolvedContext ctx;
     if (settings.parallelSlots && *settings.parallelSlots == 0) {
-        return makeError("settings.bad-value", "-np 0: at least one slot is needed");
+        return makeError("settings.bad-value", "-np 0: at least one slot is needed", {Setting::Parallel});
     }
     if (settings.batchTokens == 0 || settings.ubatchTokens == 0) {
-        return makeError("settings.bad-value", "-b and -ub must be at least 1 (got -b " +
-                                                   std::to_string(settings.batchTokens) + " -ub " +
-                                                   std::to_string(settings.ubatchTokens) + ")");
+        return makeError("settings.bad-value",
+                         "-b and -ub must be at least 1 (got -b " + std::to_string(settings.batchTokens) +
+                             " -ub " + std::to_string(settings.ubatchTokens) + ")",
+                         {settings.batchTokens == 0 ? Setting::Batch : Setting::Ubatch,
+                          settings.batchTokens == 0 ? Setting::Ubatch : Setting::Batch});
     }
     ctx.nSeqMax = settings.parallelSlots.value_or(kAutoSlots);
     // tools/server/server.cpp: "n_parallel is set to auto, using n_parallel = 4 and kv_unified = true"
@@ -33,11 +35,13 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     const std::uint64_t requested =
         settings.contextTokens.value_or(0) == 0 ? model.trainingContext : *settings.contextTokens;
     if (requested == 0) {
-        return makeError("settings.bad-value", "-c is 0 (or not set) and the model has no training context");
+        return makeError("settings.bad-value", "-c is 0 (or not set) and the model has no training context",
+                         {Setting::Context});
     }
     if (requested > 0xFFFFFF00u) {
         return makeError("settings.bad-value",
-                         "context of " + std::to_string(requested) + " tokens is too large");
+                         "context of " + std::to_string(requested) + " tokens is too large",
+                         {Setting::Context});
     }
 
     // llama-context.cpp: n_batch = min(n_ctx, n_batch) for causal models -- taken before n_ctx is
@@ -53,12 +57,14 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
         nCtxSeq = padTo(nCtx / ctx.nSeqMax, 256);
         if (nCtxSeq == 0) {
             return makeError("settings.bad-value",
-                             "n_ctx_seq == 0: -c is too small for " + std::to_string(ctx.nSeqMax) + " slots");
+                             "n_ctx_seq == 0: -c is too small for " + std::to_string(ctx.nSeqMax) + " slots",
+                             {Setting::Parallel, Setting::Context});
         }
         nCtx = nCtxSeq * ctx.nSeqMax;
     }
     if (nCtx > 0xFFFFFFFFu) {
-        return makeError("settings.bad-value", "context of " + std::to_string(nCtx) + " tokens is too large");
+        return makeError("settings.bad-value", "context of " + std::to_string(nCtx) + " tokens is too large",
+                         {Setting::Context});
     }
     ctx.nCtx = static_cast<std::uint32_t>(nCtx);
     ctx.nCtxSeq = static_cast<std::uint32_t>(nCtxSeq);

@@ -54,13 +54,15 @@ Result<LayerPlacement> placeLayers(const ModelInfo& model, const ServerSettings&
         return placement; // llama-model.cpp: act_gpu_layers = 0 without devices
     }
     if (settings.tensorSplit.size() > gpus.size()) {
-        return makeError("settings.bad-value", "-ts has " + std::to_string(settings.tensorSplit.size()) +
-                                                   " entries but only " + std::to_string(gpus.size()) +
-                                                   " GPUs are given");
+        return makeError("settings.bad-value",
+                         "-ts has " + std::to_string(settings.tensorSplit.size()) + " entries but only " +
+                             std::to_string(gpus.size()) + " GPUs are given",
+                         {Setting::TensorSplit});
     }
     for (double share : settings.tensorSplit) {
         if (share < 0.0) {
-            return makeError("settings.bad-value", "-ts entries must not be negative");
+            return makeError("settings.bad-value", "-ts entries must not be negative",
+                             {Setting::TensorSplit});
         }
     }
     const std::vector<float> splits = splitPoints(settings, gpus);

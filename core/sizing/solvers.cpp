@@ -2,20 +2,11 @@
 // knows (SWA, hybrids, GPUs) the solvers know too.
 #include "core/sizing/solvers.h"
 
-#include "core/common/units.h"
-
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace llamafit {
 namespace {
-
-std::string mib(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f MiB", toMiB(bytes));
-    return text;
-}
 
 // Quality of a cache type for bestKvPairForContext: lower is better; f16 and bf16 tie.
 int qualityRank(GgmlType type) {
@@ -42,23 +33,22 @@ int qualityRank(GgmlType type) {
     }
 }
 
-// Why an estimate does not fit: the first device over its budget.
-std::string overBudget(const MemoryEstimate& estimate, const MemoryBudget& budget) {
+} // namespace
+
+std::optional<BudgetOverrun> firstOverrun(const MemoryEstimate& estimate, const MemoryBudget& budget) {
     for (std::size_t i = 0; i < estimate.devices.size(); ++i) {
         const std::uint64_t limit =
             i == 0 ? budget.hostBytes : (i - 1 < budget.gpuBytes.size() ? budget.gpuBytes[i - 1] : 0);
         const std::uint64_t used = estimate.devices[i].bytes.totalBytes();
         if (limit != 0 && used > limit) {
-            return estimate.devices[i].name + " needs " + mib(used) + " of " + mib(limit);
+            return BudgetOverrun{estimate.devices[i].name, used, limit};
         }
     }
-    return {};
+    return std::nullopt;
 }
 
-} // namespace
-
 bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget) {
-    return overBudget(estimate, budget).empty();
+    return !firstOverrun(estimate, budget).has_value();
 }
 
 // The ModelInfo forms prepare the model once: each solver runs tens to hundreds of estimates.
@@ -98,7 +88,9 @@ std::vector<ContextFit> largestContextPerKvPair(const SizingModel& model, const 
         static_cast<std::uint32_t>(std::max<std::uint64_t>(1, model.model().trainingContext / 256));
     std::vector<ContextFit> out;
     for (const auto& [typeK, typeV] : pairs) {
-        ContextFit fit{typeK, typeV, false, 0, 0, {}};
+        ContextFit fit;
+        fit.typeK = typeK;
+        fit.typeV = typeV;
         ServerSettings trial = settings;
         trial.cacheTypeK = typeK;
         trial.cacheTypeV = typeV;
@@ -108,12 +100,14 @@ std::vector<ContextFit> largestContextPerKvPair(const SizingModel& model, const 
         };
         auto smallest = at(1);
         if (!smallest.ok()) {
-            fit.reason = smallest.error().message;
+            fit.failure = FitFailure::Refused;
+            fit.refusal = smallest.error();
             out.push_back(fit);
             continue;
         }
-        if (!fitsBudget(smallest.value(), budget)) {
-            fit.reason = "does not fit even at 256 tokens: " + overBudget(smallest.value(), budget);
+        if (const std::optional<BudgetOverrun> overrun = firstOverrun(smallest.value(), budget)) {
+            fit.failure = FitFailure::OverBudgetAtSmallest;
+            fit.overrun = *overrun;
             fit.totalBytes = smallest->totals.totalBytes();
             out.push_back(fit);
             continue;
@@ -160,8 +154,9 @@ ContextFit bestKvPairForContext(const SizingModel& model, const ServerSettings& 
     const std::uint32_t contextTokens = settings.contextTokens.value_or(0) == 0
                                             ? static_cast<std::uint32_t>(model.model().trainingContext)
                                             : *settings.contextTokens;
-    ContextFit best{GgmlType::F16, GgmlType::F16, false, contextTokens, 0, {}};
-    std::string lastReason = "no K/V pair is accepted for this model and settings";
+    ContextFit best;
+    best.contextTokens = contextTokens;
+    best.failure = FitFailure::NoPairAccepted;
     for (const auto& [typeK, typeV] : pairs) {
         ServerSettings trial = settings;
         trial.cacheTypeK = typeK;
@@ -170,16 +165,22 @@ ContextFit bestKvPairForContext(const SizingModel& model, const ServerSettings& 
         if (!estimate.ok()) {
             continue; // e.g. a quantized V with -fa off, or a head dim the block does not divide
         }
-        if (fitsBudget(estimate.value(), budget)) {
-            return {typeK, typeV, true, contextTokens, estimate->totals.totalBytes(), {}};
+        const std::optional<BudgetOverrun> overrun = firstOverrun(estimate.value(), budget);
+        if (!overrun) {
+            ContextFit fit;
+            fit.typeK = typeK;
+            fit.typeV = typeV;
+            fit.fits = true;
+            fit.contextTokens = contextTokens;
+            fit.totalBytes = estimate->totals.totalBytes();
+            return fit;
         }
-        lastReason = "even " + std::string(ggmlTypeName(typeK)) + "/" + std::string(ggmlTypeName(typeV)) +
-                     " does not fit: " + overBudget(estimate.value(), budget);
+        best.failure = FitFailure::OverBudget;
+        best.overrun = *overrun;
         best.typeK = typeK;
         best.typeV = typeV;
         best.totalBytes = estimate->totals.totalBytes();
     }
-    best.reason = lastReason;
     return best;
 }
 

@@ -11,18 +11,40 @@
 #include "core/sizing/sizingmodel.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace llamafit {
 
 // How much memory may be used. A device with no budget entry is unconstrained.
 struct MemoryBudget {
-    std::uint64_t hostBytes = 0;        // 0 = unconstrained
+    std::uint64_t hostBytes = 0;         // 0 = unconstrained
     std::vector<std::uint64_t> gpuBytes; // one per GpuDevice, same order; 0 = unconstrained
     bool operator==(const MemoryBudget&) const = default;
 };
 
 bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget);
+
+// The first device over its budget: the numbers behind "CPU needs 9000.00 MiB of 8192.00 MiB".
+struct BudgetOverrun {
+    std::string device; // "CPU", "CUDA0", ...
+    std::uint64_t neededBytes = 0;
+    std::uint64_t budgetBytes = 0;
+    bool operator==(const BudgetOverrun&) const = default;
+};
+
+// The first device of `estimate` over its budget, or nullopt when every device fits.
+std::optional<BudgetOverrun> firstOverrun(const MemoryEstimate& estimate, const MemoryBudget& budget);
+
+// Why a solver found nothing (fits == false); the front ends word it.
+enum class FitFailure {
+    None,                 // it fits
+    Refused,              // llama-server refuses the pair: ContextFit::refusal
+    OverBudgetAtSmallest, // even -c 256 is over budget: ContextFit::overrun
+    OverBudget,           // bestKvPairForContext: even the smallest pair (typeK/typeV) is over: overrun
+    NoPairAccepted,       // bestKvPairForContext: llama-server refuses every pair for the model
+};
 
 struct ContextFit {
     GgmlType typeK = GgmlType::F16;
@@ -30,16 +52,20 @@ struct ContextFit {
     bool fits = false;
     std::uint32_t contextTokens = 0; // largest -c (multiple of 256, <= training context) that fits
     std::uint64_t totalBytes = 0;    // estimate at that context
-    std::string reason;              // why not, when fits == false
+    FitFailure failure = FitFailure::None;
+    Error refusal;         // FitFailure::Refused: the estimator's error
+    BudgetOverrun overrun; // FitFailure::OverBudget*: the device over its budget
     bool operator==(const ContextFit&) const = default;
 };
 
 // Largest context per K/V pair (every pair of allowedCacheTypes() unless `pairs` is given).
 std::vector<ContextFit> largestContextPerKvPair(const ModelInfo& model, const ServerSettings& settings,
-                                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
+                                                const std::vector<GpuDevice>& gpus,
+                                                const MemoryBudget& budget,
                                                 std::vector<std::pair<GgmlType, GgmlType>> pairs = {});
 std::vector<ContextFit> largestContextPerKvPair(const SizingModel& model, const ServerSettings& settings,
-                                                const std::vector<GpuDevice>& gpus, const MemoryBudget& budget,
+                                                const std::vector<GpuDevice>& gpus,
+                                                const MemoryBudget& budget,
                                                 std::vector<std::pair<GgmlType, GgmlType>> pairs = {});
 
 // The highest-quality K/V pair that fits `settings.contextTokens` (quality order:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <tuple>
 
 namespace llamafit {
 namespace {
@@ -32,7 +33,8 @@ Result<bool> checkHeadDims(const ModelInfo& model, GgmlType type, bool key) {
                              std::string(key ? "K" : "V") + " cache type " + name(type) +
                                  " with block size " + std::to_string(traits.blockSize) +
                                  " does not divide n_embd_head_" + (key ? "k" : "v") + "=" +
-                                 std::to_string(headDim));
+                                 std::to_string(headDim),
+                             {key ? Setting::CacheTypeK : Setting::CacheTypeV, Setting::FlashAttention});
         }
     }
     return true;
@@ -54,7 +56,8 @@ Result<bool> checkRowWidths(const ModelInfo& model, GgmlType type, bool key) {
                                  " with block size " + std::to_string(traits.blockSize) +
                                  " does not divide the " + (key ? "K" : "V") + " row of layer " +
                                  std::to_string(il) + " (n_embd_" + (key ? "k" : "v") +
-                                 "_gqa=" + std::to_string(width) + ")");
+                                 "_gqa=" + std::to_string(width) + ")",
+                             {key ? Setting::CacheTypeK : Setting::CacheTypeV});
         }
     }
     return true;
@@ -72,26 +75,30 @@ const std::vector<GgmlType>& allowedCacheTypes() {
 
 Result<bool> validateSettings(const ModelInfo& model, const ServerSettings& settings) {
     const auto& allowed = allowedCacheTypes();
-    for (const auto& [flag, type] :
-         {std::pair{"-ctk", settings.cacheTypeK}, std::pair{"-ctv", settings.cacheTypeV}}) {
+    for (const auto& [flag, type, setting] : {std::tuple{"-ctk", settings.cacheTypeK, Setting::CacheTypeK},
+                                              std::tuple{"-ctv", settings.cacheTypeV, Setting::CacheTypeV}}) {
         if (std::find(allowed.begin(), allowed.end(), type) == allowed.end()) {
             return makeError("settings.unsupported-cache-type",
                              std::string(flag) + " " + name(type) +
-                                 ": Unsupported cache type (allowed: " + typeList() + ")");
+                                 ": Unsupported cache type (allowed: " + typeList() + ")",
+                             {setting});
         }
     }
     if (settings.parallelSlots && *settings.parallelSlots == 0) {
-        return makeError("settings.bad-value", "-np 0: at least one slot is needed");
+        return makeError("settings.bad-value", "-np 0: at least one slot is needed", {Setting::Parallel});
     }
     if (settings.batchTokens == 0 || settings.ubatchTokens == 0) {
-        return makeError("settings.bad-value", "-b and -ub must be at least 1");
+        return makeError("settings.bad-value", "-b and -ub must be at least 1",
+                         {settings.batchTokens == 0 ? Setting::Batch : Setting::Ubatch,
+                          settings.batchTokens == 0 ? Setting::Ubatch : Setting::Batch});
     }
     for (const auto& item : settings.tensorOverrides) {
         try {
             std::regex pattern(item.pattern);
         } catch (const std::regex_error& e) {
             return makeError("settings.bad-value",
-                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what());
+                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what(),
+                             {Setting::TensorOverrides});
         }
     }
 
@@ -99,7 +106,8 @@ Result<bool> validateSettings(const ModelInfo& model, const ServerSettings& sett
     if (model.mla && settings.cacheTypeK != settings.cacheTypeV) {
         return makeError("settings.mla-kv-types-differ",
                          "model does not support different K (" + name(settings.cacheTypeK) + ") and V (" +
-                             name(settings.cacheTypeV) + ") cache types (MLA)");
+                             name(settings.cacheTypeV) + ") cache types (MLA)",
+                         {Setting::CacheTypeK, Setting::CacheTypeV});
     }
     const bool quantizedK = ggmlTypeTraits(settings.cacheTypeK).quantized;
     const bool quantizedV = ggmlTypeTraits(settings.cacheTypeV).quantized;
@@ -109,7 +117,8 @@ Result<bool> validateSettings(const ModelInfo& model, const ServerSettings& sett
     if (quantizedV && flashAttentionOff) {
         return makeError("settings.quantized-v-needs-fa",
                          "quantized V cache requires flash_attn to be enabled (-ctv " +
-                             name(settings.cacheTypeV) + " with -fa off)");
+                             name(settings.cacheTypeV) + " with -fa off)",
+                         {Setting::CacheTypeV, Setting::FlashAttention});
     }
     if (!flashAttentionOff) {
         if (quantizedK) {

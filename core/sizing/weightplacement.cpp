@@ -27,8 +27,10 @@ Result<std::vector<PatternOverride>> compilePatterns(const ServerSettings& setti
             const auto it = std::find_if(gpus.begin(), gpus.end(),
                                          [&](const GpuDevice& gpu) { return gpu.name == item.bufferType; });
             if (it == gpus.end()) {
-                return makeError("settings.bad-value", "-ot " + item.pattern + "=" + item.bufferType +
-                                                           ": unknown buffer type " + item.bufferType);
+                return makeError("settings.bad-value",
+                                 "-ot " + item.pattern + "=" + item.bufferType + ": unknown buffer type " +
+                                     item.bufferType,
+                                 {Setting::TensorOverrides});
             }
             out.device = static_cast<int>(it - gpus.begin());
         }
@@ -36,7 +38,8 @@ Result<std::vector<PatternOverride>> compilePatterns(const ServerSettings& setti
             out.pattern = std::regex(item.pattern);
         } catch (const std::regex_error& e) {
             return makeError("settings.bad-value",
-                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what());
+                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what(),
+                             {Setting::TensorOverrides});
         }
         compiled.push_back(std::move(out));
     }

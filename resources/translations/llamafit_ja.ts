@@ -278,6 +278,22 @@ llama-server: %5</translation>
         <source>Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound</source>
         <translation>デコード速度 ≤ %1 t/s (%2 スロットが満杯) · ≤ %3 t/s (半分): 上限値</translation>
     </message>
+    <message>
+        <source>%1 needs %2 of %3</source>
+        <translation>%1 には %2 必要ですが、予算は %3 です</translation>
+    </message>
+    <message>
+        <source>does not fit even at 256 tokens: %1</source>
+        <translation>256 トークンでも収まりません: %1</translation>
+    </message>
+    <message>
+        <source>even K %1 / V %2 does not fit: %3</source>
+        <translation>K %1 / V %2 でも収まりません: %3</translation>
+    </message>
+    <message>
+        <source>llama-server accepts no K/V types for this model and settings</source>
+        <translation>このモデルと設定で llama-server が受け付ける K/V 型がありません</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::ComparisonTable</name>
@@ -763,6 +779,22 @@ llama-server: %5</translation>
     <message>
         <source>size unknown</source>
         <translation>サイズ不明</translation>
+    </message>
+    <message>
+        <source>No offered split fits with margin: lower the context, use a smaller quantization or move experts/layers to the CPU</source>
+        <translation>マージンを残して収まる割り当てがありません。コンテキストを減らすか、より小さい量子化を使うか、エキスパートやレイヤーを CPU に移してください</translation>
+    </message>
+    <message>
+        <source>%1 VRAM / %2 system leaves the most system RAM (%3 free even when the prompt cache and checkpoints are full) while the GPU side keeps %4 free</source>
+        <translation>VRAM %1 / システム %2 が最も多くのシステム RAM を残します (プロンプトキャッシュとチェックポイントが満杯でも空き %3)。GPU 側の空きは %4 です</translation>
+    </message>
+    <message>
+        <source>; %1 is too small for the model</source>
+        <translation>。%1 ではモデルが収まりません</translation>
+    </message>
+    <message>
+        <source>; %1 is too tight on the GPU side</source>
+        <translation>。%1 では GPU 側の余裕が足りません</translation>
     </message>
 </context>
 <context>

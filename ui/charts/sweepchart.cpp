@@ -105,7 +105,7 @@ void SweepChart::recompute() {
     const ServerSettings& settings = m_session->settings();
     const KvPair current{settings.cacheTypeK, settings.cacheTypeV};
     m_data = computeSweep(m_session->sizingModel(), settings, m_session->gpus(), m_session->budget(),
-                          sweepPairs(current));
+                          defaultKvPairsWith(current));
     rebuildGraphs();
     setGraphData();
     updateNote();
@@ -220,7 +220,7 @@ void SweepChart::updateNote() {
     for (const SweepSeries& series : m_data.series) {
         if (series.refused) {
             lines << tr("%1 left out: llama-server refuses it for this model (%2)")
-                         .arg(pairName(series.pair), QString::fromStdString(series.refusal));
+                         .arg(pairName(series.pair), QString::fromStdString(series.refusal.message));
         }
     }
     m_noteLabel->setText(lines.join(u'\n'));

@@ -10,7 +10,7 @@
 // QCustomPlot and graphs. Recomputes at most once per event-loop turn (estimateChanged only
 // starts a zero-timer), then queues one replot. Thread: GUI. Units: tokens; GiB on the axis.
 
-#include "ui/charts/sweepseries.h"
+#include "core/sizing/contextsweep.h"
 
 #include <QTimer>
 #include <QVector>
@@ -48,8 +48,8 @@ class SweepChart : public QWidget {
     QCPGraph* seriesGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when omitted
     QCPGraph* markerGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when nothing fits
     QString deviceName() const;
-    int sweepCount() const { return m_sweepCount; }   // sweeps computed (a context change alone computes none)
-    double currentContextLine() const;                // x of the "current context" line; 0 when hidden
+    int sweepCount() const { return m_sweepCount; } // sweeps computed (a context change alone computes none)
+    double currentContextLine() const;              // x of the "current context" line; 0 when hidden
 
   signals:
     // After each (coalesced) recompute: data set, replot queued.

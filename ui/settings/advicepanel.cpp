@@ -115,7 +115,7 @@ void AdvicePanel::adviseLargestContext() {
     const ContextFit fit = fits.empty() ? ContextFit{} : fits.front();
     const QString pair = tr("K %1 / V %2").arg(typeName(settings.cacheTypeK), typeName(settings.cacheTypeV));
     if (!fit.fits) {
-        showResult(tr("Does not fit with %1: %2").arg(pair, QString::fromStdString(fit.reason)), false);
+        showResult(tr("Does not fit with %1: %2").arg(pair, fitFailureText(fit)), false);
         return;
     }
     settings.contextTokens = fit.contextTokens;
@@ -127,12 +127,32 @@ void AdvicePanel::adviseLargestContext() {
                true);
 }
 
+QString AdvicePanel::fitFailureText(const ContextFit& fit) {
+    const QString overrun =
+        tr("%1 needs %2 of %3")
+            .arg(QString::fromStdString(fit.overrun.device), formatMiBText(fit.overrun.neededBytes),
+                 formatMiBText(fit.overrun.budgetBytes));
+    switch (fit.failure) {
+    case FitFailure::None:
+        break;
+    case FitFailure::Refused:
+        return QString::fromStdString(fit.refusal.message); // llama.cpp's words
+    case FitFailure::OverBudgetAtSmallest:
+        return tr("does not fit even at 256 tokens: %1").arg(overrun);
+    case FitFailure::OverBudget:
+        return tr("even K %1 / V %2 does not fit: %3").arg(typeName(fit.typeK), typeName(fit.typeV), overrun);
+    case FitFailure::NoPairAccepted:
+        return tr("llama-server accepts no K/V types for this model and settings");
+    }
+    return {};
+}
+
 void AdvicePanel::adviseBestKvPair() {
     ServerSettings settings = m_session->settings();
     const ContextFit fit =
         bestKvPairForContext(m_session->sizingModel(), settings, m_session->gpus(), m_session->budget());
     if (!fit.fits) {
-        showResult(tr("No K/V types fit this context: %1").arg(QString::fromStdString(fit.reason)), false);
+        showResult(tr("No K/V types fit this context: %1").arg(fitFailureText(fit)), false);
         return;
     }
     settings.cacheTypeK = fit.typeK;

@@ -23,6 +23,7 @@ class QPushButton;
 namespace llamafit {
 
 class SizingSession;
+struct ContextFit;
 
 class AdvicePanel : public QWidget {
     Q_OBJECT
@@ -37,6 +38,8 @@ class AdvicePanel : public QWidget {
     void showMachine();  // the GPU button on or off
     void showEstimate(); // the decode-speed label and the bandwidth spin
     void showResult(const QString& text, bool fits);
+    // Why a solver found nothing (ContextFit::failure and its numbers), worded and translated.
+    static QString fitFailureText(const ContextFit& fit);
 
     SizingSession* m_session;
     QPushButton* m_largestContextButton = nullptr;

@@ -414,12 +414,13 @@ void SettingsPanel::markCacheTypeItems(QComboBox* combo, CacheSide side) {
     const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
     for (int i = 0; i < combo->count(); ++i) {
         const auto type = static_cast<GgmlType>(combo->itemData(i).toInt());
-        const std::optional<std::string> refusal =
+        const std::optional<Error> refusal =
             cacheTypeRefusal(m_session->model().info, m_session->settings(), side, type);
-        const QString text = refusal ? tr("%1 — %2").arg(typeName(type), fromStd(*refusal)) : typeName(type);
+        const QString reason = refusal ? fromStd(refusal->message) : QString();
+        const QString text = refusal ? tr("%1 — %2").arg(typeName(type), reason) : typeName(type);
         if (combo->itemText(i) != text) { // a slider drag re-checks every step; repaint only on change
             combo->setItemText(i, text);
-            combo->setItemData(i, refusal ? QVariant(fromStd(*refusal)) : QVariant(), Qt::ToolTipRole);
+            combo->setItemData(i, refusal ? QVariant(reason) : QVariant(), Qt::ToolTipRole);
             combo->setItemIcon(i, refusal ? warning : QIcon());
         }
     }

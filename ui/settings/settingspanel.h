@@ -16,8 +16,9 @@
 // swaFullCheck, loadModeCombo, extraFlagsEdit, extraFlagsNote, settingsErrorLabel, kvTypeNote.
 // An offending control has the dynamic property "invalid" set to true.
 
+#include "core/sizing/contextstops.h"
 #include "core/sizing/serversettings.h"
-#include "ui/contextstops.h"
+#include "core/sizing/settingsvalidity.h"
 #include "ui/settings/settingsvalidity.h"
 
 #include <QString>

@@ -1,61 +1,59 @@
 // Refusals mapped onto the settings panel's controls; see settingsvalidity.h.
 #include "ui/settings/settingsvalidity.h"
 
-#include "core/sizing/estimator.h"
+#include <algorithm>
 
 namespace llamafit {
 
-std::vector<SettingsControl> offendingControls(const Error& error) {
-    const std::string& code = error.code;
-    const std::string& message = error.message;
-    using enum SettingsControl;
-    if (code == "settings.unsupported-cache-type") {
-        return {message.starts_with("-ctk") ? CacheTypeK : CacheTypeV};
+std::optional<SettingsControl> controlFor(Setting setting) {
+    switch (setting) {
+    case Setting::Context:
+        return SettingsControl::Context;
+    case Setting::Parallel:
+        return SettingsControl::Slots;
+    case Setting::CacheTypeK:
+        return SettingsControl::CacheTypeK;
+    case Setting::CacheTypeV:
+        return SettingsControl::CacheTypeV;
+    case Setting::GpuLayers:
+        return SettingsControl::GpuLayers;
+    case Setting::Batch:
+        return SettingsControl::Batch;
+    case Setting::Ubatch:
+        return SettingsControl::Ubatch;
+    case Setting::FlashAttention:
+        return SettingsControl::FlashAttention;
+    case Setting::KvUnified:
+        return SettingsControl::KvUnified;
+    case Setting::SwaFull:
+        return SettingsControl::SwaFull;
+    case Setting::LoadMode:
+        return SettingsControl::LoadMode;
+    case Setting::KvOffload:
+    case Setting::TensorSplit:
+    case Setting::TensorOverrides:
+    case Setting::CpuMoe:
+    case Setting::CpuMoeLayers:
+    case Setting::Repack:
+    case Setting::CacheRam:
+    case Setting::ContextCheckpoints:
+        break;
     }
-    if (code == "settings.block-size-mismatch") {
-        // validation.cpp words it "K cache type ..." / "V cache type ..."; the head-dim form is the
-        // flash-attention one (llama.cpp src/llama-context.cpp checks it only with FA not off).
-        std::vector<SettingsControl> controls{message.starts_with("K ") ? CacheTypeK : CacheTypeV};
-        if (message.find("n_embd_head") != std::string::npos) {
-            controls.push_back(FlashAttention);
-        }
-        return controls;
-    }
-    if (code == "settings.quantized-v-needs-fa") {
-        return {CacheTypeV, FlashAttention};
-    }
-    if (code == "settings.mla-kv-types-differ") {
-        return {CacheTypeK, CacheTypeV};
-    }
-    if (message.starts_with("-np") || message.starts_with("n_ctx_seq")) {
-        return {Slots, Context};
-    }
-    if (message.starts_with("-b ")) {
-        return {Batch, Ubatch};
-    }
-    if (message.starts_with("-c ") || message.starts_with("context of")) {
-        return {Context};
-    }
-    return {ExtraFlags};
+    return std::nullopt;
 }
 
-std::optional<std::string> cacheTypeRefusal(const ModelInfo& model, const ServerSettings& settings,
-                                            CacheSide side, GgmlType type) {
-    // The other side is set to f16 (block size 1, never refused alone) unless the model is MLA,
-    // where llama.cpp wants K == V and a mismatch is this type's fault too.
-    ServerSettings trial = settings;
-    (side == CacheSide::K ? trial.cacheTypeK : trial.cacheTypeV) = type;
-    if (!model.mla) {
-        (side == CacheSide::K ? trial.cacheTypeV : trial.cacheTypeK) = GgmlType::F16;
+std::vector<SettingsControl> offendingControls(const Error& error) {
+    std::vector<SettingsControl> controls;
+    for (Setting setting : error.settings) {
+        const SettingsControl control = controlFor(setting).value_or(SettingsControl::ExtraFlags);
+        if (std::find(controls.begin(), controls.end(), control) == controls.end()) {
+            controls.push_back(control);
+        }
     }
-    ServerSettings neutral = settings;
-    neutral.cacheTypeK = GgmlType::F16;
-    neutral.cacheTypeV = GgmlType::F16;
-    const Result<bool> valid = validateSettings(model, trial);
-    if (valid.ok() || !validateSettings(model, neutral).ok()) {
-        return std::nullopt;
+    if (controls.empty()) {
+        controls.push_back(SettingsControl::ExtraFlags);
     }
-    return valid.error().message;
+    return controls;
 }
 
 } // namespace llamafit

@@ -2,6 +2,7 @@
 // message's placeholders, and, compiled into the app (:/i18n) and installed, turns the real
 // MainWindow Japanese; removing it brings English back.
 #include "core/machine/machineprofile.h"
+#include "ui/machinepanel.h"
 #include "ui/mainwindow.h"
 #include "ui/sizingsession.h"
 #include "ui/translation.h"
@@ -281,6 +282,32 @@ TEST(Translation, MainWindowIsJapaneseAndEnglishReturnsWhenRemoved) {
         EXPECT_EQ(englishAgain.dockTitle(QStringLiteral("modelsDock")), QStringLiteral("Models"));
     }
     EXPECT_EQ(QCoreApplication::instance()->findChildren<QTranslator*>().size(), translatorsBefore);
+}
+
+// The BIOS split advice is the core's numbers worded by the panel: Japanese in the Japanese UI.
+QString biosAdvice() {
+    SizingSession session(*findBuiltinMachine(defaultMachineId())); // the EVO-X2, an APU
+    MachinePanel panel(&session);
+    const auto* label = panel.findChild<QLabel*>(QStringLiteral("biosAdviceLabel"));
+    return label ? label->text() : QStringLiteral("<no biosAdviceLabel>");
+}
+
+TEST(Translation, BiosSplitAdviceInTheMachinePanelIsJapanese) {
+    const QString english = biosAdvice();
+    ASSERT_TRUE(english.contains(QStringLiteral("leaves the most system RAM")) ||
+                english.contains(QStringLiteral("No offered split fits")))
+        << english.toStdString();
+    JapaneseTranslation japanese;
+    ASSERT_EQ(japanese.language(), QStringLiteral("ja"));
+    const QString translated = biosAdvice();
+    EXPECT_NE(translated, english);
+    EXPECT_TRUE(translated.contains(QStringLiteral("システム RAM を残します")) ||
+                translated.contains(QStringLiteral("収まる割り当てがありません")))
+        << translated.toStdString();
+    for (const QString& word : {QStringLiteral("leaves"), QStringLiteral("free"), QStringLiteral("system"),
+                                QStringLiteral("split")}) {
+        EXPECT_FALSE(translated.contains(word)) << translated.toStdString();
+    }
 }
 
 TEST(Translation, EnglishScanFindsTheUntranslatedWindow) {

@@ -30,8 +30,8 @@ constexpr int kWaitMs = 10000;
 std::vector<KvPair> expectedPairs(const ServerSettings& settings) {
     std::vector<KvPair> pairs{{GgmlType::F16, GgmlType::F16},
                               {GgmlType::Q8_0, GgmlType::Q8_0},
-                              {GgmlType::F16, GgmlType::Q8_0},
-                              {GgmlType::Q4_0, GgmlType::Q4_0}};
+                              {GgmlType::Q4_0, GgmlType::Q4_0},
+                              {GgmlType::F16, GgmlType::Q8_0}};
     const KvPair current{settings.cacheTypeK, settings.cacheTypeV};
     if (std::find(pairs.begin(), pairs.end(), current) == pairs.end()) {
         pairs.push_back(current);

@@ -5,6 +5,7 @@
 #include "core/machine/bandwidth.h"
 #include "core/sizing/solvers.h"
 #include "tests/gui/settings/settingstestmodels.h"
+#include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
 #include <QDoubleSpinBox>
@@ -45,7 +46,7 @@ TEST(AdvicePanel, LargestContextSetsTheSolversAnswerForTheCurrentPair) {
     const std::vector<ContextFit> solved = largestContextPerKvPair(
         session.model().info, settings, session.gpus(), session.budget(), {{GgmlType::Q8_0, GgmlType::Q8_0}});
     ASSERT_EQ(solved.size(), 1u);
-    ASSERT_TRUE(solved.front().fits) << solved.front().reason;
+    ASSERT_TRUE(solved.front().fits) << solved.front().overrun.device;
     ASSERT_NE(solved.front().contextTokens, 4096u);
     ASSERT_LT(solved.front().contextTokens, session.model().info.trainingContext); // the budget binds
 
@@ -70,7 +71,11 @@ TEST(AdvicePanel, NothingFitsIsSaidWithTheReasonAndChangesNothing) {
     EXPECT_EQ(session.settings(), before);
     EXPECT_TRUE(resultText(panel).contains(QStringLiteral("Does not fit")))
         << resultText(panel).toStdString();
-    EXPECT_TRUE(resultText(panel).contains(QString::fromStdString(solved.front().reason)))
+    // The solver's numbers, worded by the panel: the device over budget and what it needs.
+    ASSERT_EQ(solved.front().failure, FitFailure::OverBudgetAtSmallest);
+    EXPECT_TRUE(resultText(panel).contains(QString::fromStdString(solved.front().overrun.device)))
+        << resultText(panel).toStdString();
+    EXPECT_TRUE(resultText(panel).contains(formatMiBText(solved.front().overrun.neededBytes)))
         << resultText(panel).toStdString();
 }
 
@@ -85,7 +90,7 @@ TEST(AdvicePanel, BestKvSetsTheSolversPairForTheCurrentContext) {
     AdvicePanel panel(&session);
     const ContextFit solved =
         bestKvPairForContext(session.model().info, settings, session.gpus(), session.budget());
-    ASSERT_TRUE(solved.fits) << solved.reason;
+    ASSERT_TRUE(solved.fits);
     control<QPushButton>(panel, "bestKvButton")->click();
     ServerSettings expected = settings;
     expected.cacheTypeK = solved.typeK;

@@ -290,6 +290,10 @@ TEST(CliBinary, FitAnswersAndDoesNotFitIsNotAnError) {
     ASSERT_FALSE(json["largest_context"].empty());
     for (const Json& fit : json["largest_context"]) {
         EXPECT_FALSE(fit["fits"].get<bool>());
+        // The solver's numbers (FitFailure, BudgetOverrun), worded in English by the CLI.
+        const std::string reason = fit["reason"].get<std::string>();
+        EXPECT_EQ(reason.rfind("does not fit even at 256 tokens: CPU needs ", 0), 0u) << reason;
+        EXPECT_NE(reason.find(" MiB of 1.00 MiB"), std::string::npos) << reason;
     }
 
     run = runCli({"fit", "--json", "-m", "llama-3-8b-q4_k_m", "--budget-mib", "16384", "--types", "q8_0"});

@@ -59,6 +59,14 @@ TEST(PlanCommand, SeedPlanFitsAndRecommends32Of32) {
     EXPECT_EQ(json["verdict"], "fits");
     EXPECT_EQ(json["machine"]["id"], "gmktec-evo-x2-64gb-32-32");
     EXPECT_EQ(json["bios_split"]["recommended_carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
+    // The core's advice values, worded in English by the CLI (the GUI words them with tr()).
+    const std::string reason = json["bios_split"]["reason"].get<std::string>();
+    EXPECT_EQ(reason.rfind("32 GiB VRAM / 32 GiB system leaves the most system RAM (", 0), 0u) << reason;
+    EXPECT_NE(
+        reason.find(" free even when the prompt cache and checkpoints are full) while the GPU side keeps "),
+        std::string::npos)
+        << reason;
+    EXPECT_NE(reason.find(" is too small for the model"), std::string::npos) << reason;
     EXPECT_EQ(json["backend"][0]["reported_free_bytes"].get<std::uint64_t>(), 46522 * kMiB);
     EXPECT_NE(json["backend"][0]["explanation"].get<std::string>().find("46,522 MiB"), std::string::npos);
     const Json& carve = json["pools"][0];
@@ -128,8 +136,7 @@ TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
 // Discovery pointed at the EVO-X2 fixture tree (amdgpu sysfs only): a GPU is found, so the plan
 // is for the detected machine, and the output says so.
 TEST(PlanCommand, DetectedMachineFromAFixtureTree) {
-    const std::filesystem::path machine =
-        std::filesystem::path(LLAMAFIT_TEST_SYSFS_DIR) / "evo-x2-64g-32-32";
+    const std::filesystem::path machine = std::filesystem::path(LLAMAFIT_TEST_SYSFS_DIR) / "evo-x2-64g-32-32";
     const PlanRun run =
         runCli(std::string(kSeedFlags) + " --no-vulkan --no-nvml --proc-dir '" + (machine / "proc").string() +
                "' --drm-dir '" + (machine / "sys/class/drm").string() + "'");

@@ -36,7 +36,7 @@ TEST(Solvers, LargestContextFitsAndOneMoreStepDoesNot) {
     ASSERT_EQ(fits.size(), 3u);
     std::uint32_t previous = 0;
     for (const auto& fit : fits) {
-        ASSERT_TRUE(fit.fits) << fit.reason;
+        ASSERT_TRUE(fit.fits) << fit.overrun.device;
         EXPECT_EQ(fit.contextTokens % 256, 0u);
         EXPECT_LE(hostTotal(model, s, fit.contextTokens, fit.typeK, fit.typeV), budget.hostBytes);
         EXPECT_GT(hostTotal(model, s, fit.contextTokens + 256, fit.typeK, fit.typeV), budget.hostBytes);
@@ -54,7 +54,7 @@ TEST(Solvers, LargestContextIsMonotoneInTheBudget) {
     for (std::uint64_t gib : {36, 37, 38, 40}) {
         const auto fits =
             largestContextPerKvPair(model, s, {}, {gib * kGiB, {}}, {{GgmlType::Q8_0, GgmlType::Q8_0}});
-        ASSERT_TRUE(fits[0].fits) << fits[0].reason;
+        ASSERT_TRUE(fits[0].fits) << fits[0].overrun.device;
         EXPECT_GE(fits[0].contextTokens, previous);
         EXPECT_LE(fits[0].contextTokens, model.trainingContext);
         previous = fits[0].contextTokens;
@@ -69,12 +69,16 @@ TEST(Solvers, DoesNotFitIsAResultWithAReason) {
         largestContextPerKvPair(test::llama3_8B(), s, {}, {1 * kGiB, {}}, {{GgmlType::F16, GgmlType::F16}});
     ASSERT_EQ(fits.size(), 1u);
     EXPECT_FALSE(fits[0].fits);
-    EXPECT_NE(fits[0].reason.find("CPU needs"), std::string::npos);
+    EXPECT_EQ(fits[0].failure, FitFailure::OverBudgetAtSmallest);
+    EXPECT_EQ(fits[0].overrun.device, "CPU");
+    EXPECT_EQ(fits[0].overrun.budgetBytes, 1 * kGiB);
+    EXPECT_GT(fits[0].overrun.neededBytes, 1 * kGiB);
     // An invalid pair is reported, not thrown: q4_0 K with head dim 80.
     const auto bad = largestContextPerKvPair(test::llamaHeadDim80(), s, {}, {64 * kGiB, {}},
                                              {{GgmlType::Q4_0, GgmlType::F16}});
     EXPECT_FALSE(bad[0].fits);
-    EXPECT_NE(bad[0].reason.find("does not divide"), std::string::npos);
+    EXPECT_EQ(bad[0].failure, FitFailure::Refused);
+    EXPECT_EQ(bad[0].refusal.code, "settings.block-size-mismatch");
     // Every allowed pair by default.
     EXPECT_EQ(largestContextPerKvPair(test::llama1B(), s, {}, {64 * kGiB, {}}).size(), 81u);
 }
@@ -96,7 +100,8 @@ TEST(Solvers, BestKvPairDegradesAsTheBudgetShrinks) {
     EXPECT_NE(tight.typeV, GgmlType::F16);
     const ContextFit none = bestKvPairForContext(model, s, {}, {1 * kGiB, {}});
     EXPECT_FALSE(none.fits);
-    EXPECT_FALSE(none.reason.empty());
+    EXPECT_EQ(none.failure, FitFailure::OverBudget);
+    EXPECT_EQ(none.overrun.budgetBytes, 1 * kGiB);
 }
 
 TEST(Solvers, MostGpuLayersFillsTheGpuBudget) {

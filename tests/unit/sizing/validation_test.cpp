@@ -27,6 +27,9 @@ TEST(Validation, AllowsExactlyTheNineServerCacheTypes) {
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().code, "settings.unsupported-cache-type");
     EXPECT_NE(bad.error().message.find("q4_K"), std::string::npos);
+    EXPECT_EQ(bad.error().settings, std::vector<Setting>{Setting::CacheTypeK});
+    EXPECT_EQ(validateSettings(test::llama1B(), kvTypes(GgmlType::F16, GgmlType::Q6_K)).error().settings,
+              std::vector<Setting>{Setting::CacheTypeV});
 }
 
 TEST(Validation, QuantizedKWithHeadDim80NeedsFlashAttentionOff) {
@@ -35,6 +38,11 @@ TEST(Validation, QuantizedKWithHeadDim80NeedsFlashAttentionOff) {
     ASSERT_FALSE(both.ok());
     EXPECT_EQ(both.error().code, "settings.block-size-mismatch");
     EXPECT_EQ(both.error().message, "K cache type q4_0 with block size 32 does not divide n_embd_head_k=80");
+    // The head-dim check runs only with flash attention on, so turning it off is the other way out.
+    EXPECT_EQ(both.error().settings, (std::vector<Setting>{Setting::CacheTypeK, Setting::FlashAttention}));
+    EXPECT_EQ(
+        validateSettings(test::llamaHeadDim80(), kvTypes(GgmlType::F16, GgmlType::Q4_0)).error().settings,
+        (std::vector<Setting>{Setting::CacheTypeV, Setting::FlashAttention}));
     // Row 13: -ctk q4_0 -fa off loads (the K row of 8 x 80 = 640 values divides into blocks).
     EXPECT_TRUE(
         validateSettings(test::llamaHeadDim80(), kvTypes(GgmlType::Q4_0, GgmlType::F16, FlashAttention::Off))
@@ -47,6 +55,7 @@ TEST(Validation, QuantizedVWithFlashAttentionOffIsRefused) {
         validateSettings(test::llama1B(), kvTypes(GgmlType::F16, GgmlType::Q8_0, FlashAttention::Off));
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, "settings.quantized-v-needs-fa");
+    EXPECT_EQ(result.error().settings, (std::vector<Setting>{Setting::CacheTypeV, Setting::FlashAttention}));
     EXPECT_TRUE(validateSettings(test::llama1B(), kvTypes(GgmlType::F16, GgmlType::Q8_0)).ok());
 }
 
@@ -54,6 +63,7 @@ TEST(Validation, MlaNeedsEqualKAndVTypes) {
     auto result = validateSettings(test::deepseekMlaLite(), kvTypes(GgmlType::Q8_0, GgmlType::F16));
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, "settings.mla-kv-types-differ");
+    EXPECT_EQ(result.error().settings, (std::vector<Setting>{Setting::CacheTypeK, Setting::CacheTypeV}));
     EXPECT_TRUE(validateSettings(test::deepseekMlaLite(), kvTypes(GgmlType::Q8_0, GgmlType::Q8_0)).ok());
 }
 
@@ -61,12 +71,18 @@ TEST(Validation, RejectsBadValues) {
     ServerSettings zeroUbatch = kvTypes(GgmlType::F16, GgmlType::F16);
     zeroUbatch.ubatchTokens = 0;
     EXPECT_EQ(validateSettings(test::llama1B(), zeroUbatch).error().code, "settings.bad-value");
+    EXPECT_EQ(validateSettings(test::llama1B(), zeroUbatch).error().settings,
+              (std::vector<Setting>{Setting::Ubatch, Setting::Batch}));
     ServerSettings zeroSlots = kvTypes(GgmlType::F16, GgmlType::F16);
     zeroSlots.parallelSlots = 0;
     EXPECT_EQ(validateSettings(test::llama1B(), zeroSlots).error().code, "settings.bad-value");
+    EXPECT_EQ(validateSettings(test::llama1B(), zeroSlots).error().settings,
+              std::vector<Setting>{Setting::Parallel});
     ServerSettings badRegex = kvTypes(GgmlType::F16, GgmlType::F16);
     badRegex.tensorOverrides.push_back({"blk\\.(", "CPU"});
     EXPECT_EQ(validateSettings(test::llama1B(), badRegex).error().code, "settings.bad-value");
+    EXPECT_EQ(validateSettings(test::llama1B(), badRegex).error().settings,
+              std::vector<Setting>{Setting::TensorOverrides});
 }
 
 TEST(Validation, EstimateReportsTheSameErrors) {

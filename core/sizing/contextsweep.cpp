@@ -1,12 +1,9 @@
-// The context sweep's numbers; see sweepseries.h.
-#include "ui/charts/sweepseries.h"
+// The context sweep's numbers; see contextsweep.h.
+#include "core/sizing/contextsweep.h"
 
-#include "ui/contextstops.h"
-
+#include "core/sizing/contextstops.h"
 #include "core/sizing/estimator.h"
-
-#include <algorithm>
-#include <limits>
+#include "core/sizing/sweepgrid.h"
 
 namespace llamafit {
 
@@ -25,17 +22,6 @@ std::uint64_t deviceTotal(const MemoryEstimate& estimate, const std::string& dev
 
 std::vector<std::uint32_t> sweepContexts(std::uint64_t trainingContext) {
     return ContextStops(trainingContext).tokens(); // the context slider's own stops
-}
-
-std::vector<KvPair> sweepPairs(const KvPair& current) {
-    std::vector<KvPair> pairs{{GgmlType::F16, GgmlType::F16},
-                              {GgmlType::Q8_0, GgmlType::Q8_0},
-                              {GgmlType::F16, GgmlType::Q8_0},
-                              {GgmlType::Q4_0, GgmlType::Q4_0}};
-    if (std::find(pairs.begin(), pairs.end(), current) == pairs.end()) {
-        pairs.push_back(current);
-    }
-    return pairs;
 }
 
 bool sweepOnGpu(const SizingModel& model, const ServerSettings& settings,
@@ -58,29 +44,29 @@ SweepData computeSweep(const SizingModel& model, const ServerSettings& settings,
     // The solver itself, with the same settings, GPUs, budget and pairs: its answer is the
     // chart's marker, by construction.
     data.fits = largestContextPerKvPair(model, settings, gpus, budget, pairs);
-    const std::vector<std::uint32_t> stops = sweepContexts(model.model().trainingContext);
+    const SweepGrid grid =
+        estimateSweepGrid(model, settings, gpus, sweepContexts(model.model().trainingContext), pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         SweepSeries series;
         series.pair = pairs[i];
         series.fit = data.fits[i];
-        ServerSettings trial = settings;
-        trial.cacheTypeK = pairs[i].first;
-        trial.cacheTypeV = pairs[i].second;
-        for (std::uint32_t contextTokens : stops) {
-            trial.contextTokens = contextTokens;
-            const Result<MemoryEstimate> estimate = estimateMemory(model, trial, gpus);
+        for (std::size_t c = 0; c < grid.contexts.size(); ++c) {
+            const Result<MemoryEstimate>& estimate = grid.at(c, i);
             if (!estimate.ok()) {
                 // Type refusals (block size, -fa off, MLA) do not depend on the context.
                 series.refused = true;
-                series.refusal = estimate.error().message;
+                series.refusal = estimate.error();
                 series.contexts.clear();
                 series.deviceBytes.clear();
                 break;
             }
-            series.contexts.push_back(contextTokens);
+            series.contexts.push_back(grid.contexts[c]);
             series.deviceBytes.push_back(deviceTotal(*estimate, data.deviceName));
         }
         if (!series.refused && series.fit.fits) {
+            ServerSettings trial = settings;
+            trial.cacheTypeK = pairs[i].first;
+            trial.cacheTypeV = pairs[i].second;
             trial.contextTokens = series.fit.contextTokens;
             const Result<MemoryEstimate> estimate = estimateMemory(model, trial, gpus);
             series.fitDeviceBytes = estimate.ok() ? deviceTotal(*estimate, data.deviceName) : 0;

@@ -1,6 +1,6 @@
 // ContextStops: powers of two from 256 with quarter steps between, multiples of 256, ending at
 // the training context; nearest-stop lookup.
-#include "ui/contextstops.h"
+#include "core/sizing/contextstops.h"
 
 #include <gtest/gtest.h>
 

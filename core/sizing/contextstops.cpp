@@ -1,5 +1,5 @@
 // The context slider's stops; see contextstops.h.
-#include "ui/contextstops.h"
+#include "core/sizing/contextstops.h"
 
 #include <algorithm>
 #include <limits>
