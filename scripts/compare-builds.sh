@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare-builds.sh DIR [--build-dir DIR]
+# compare-builds.sh DIR [--build-dir DIR] [--runs RUNS]
 #
 # The first step of every llama.cpp version bump: says what changed between the build
 # LlamaFit is validated against (tests/data/recorded/, tests/data/server/help-0.7.0.txt) and
@@ -8,6 +8,8 @@
 #   2. for every case of the integration matrix, run against DIR's server
 #      (scripts/record-server-runs.sh), the allocation lines that differ from the recording,
 #      and the cases that now fail to load or now load.
+# --runs RUNS compares with runs already recorded from DIR's server
+# (scripts/record-server-runs.sh --server DIR/llama-server --out RUNS) instead of running the matrix.
 # Prints "no differences" when there are none. Exit status 0 either way (it reports, it
 # does not judge); 1 when it cannot run. Takes as long as the matrix (a few minutes).
 
@@ -24,12 +26,17 @@ die() {
     exit 1
 }
 
-[[ $# -ge 1 ]] || die "usage: $0 DIR [--build-dir DIR]   (DIR from scripts/fetch-llama-server.sh --latest DIR)"
+[[ $# -ge 1 ]] || die "usage: $0 DIR [--build-dir DIR] [--runs RUNS]   (DIR from scripts/fetch-llama-server.sh --latest DIR)"
 server="$(cd "$1" && pwd)/llama-server"
 shift
-if [[ "${1:-}" == "--build-dir" ]]; then
-    build_dir="$2"
-fi
+runs=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --build-dir) build_dir="$2" && shift 2 ;;
+    --runs) runs="$(cd "$2" && pwd)" && shift 2 ;;
+    *) die "unknown argument '$1'" ;;
+    esac
+done
 [[ -x "${server}" ]] || die "${server} is not executable: run scripts/fetch-llama-server.sh --latest DIR first"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/llamafit-compare-XXXXXX")"
@@ -67,8 +74,12 @@ if ! diff -q "${old_help}" "${work}/help-new.txt" >/dev/null; then
 fi
 
 echo "== integration matrix against the recordings"
-"${script_dir}/record-server-runs.sh" --server "${server}" --out "${work}/new" --build-dir "${build_dir}" |
-    sed 's/^/  /'
+if [[ -n "${runs}" ]]; then
+    cp -r "${runs}" "${work}/new"
+else
+    "${script_dir}/record-server-runs.sh" --server "${server}" --out "${work}/new" --build-dir "${build_dir}" |
+        sed 's/^/  /'
+fi
 
 # What a recording says, for comparing builds: the log lines without the build line and the
 # reserve timing (they differ between any two builds and say nothing about sizes).
@@ -98,7 +109,7 @@ for old in "${recorded}"/*.txt; do
     fi
     if ! diff -q <(comparable "${old}") <(comparable "${new}") >/dev/null; then
         echo "${name}:"
-        diff <(comparable "${old}") <(comparable "${new}") | grep -E '^[<>]' |
+        { diff <(comparable "${old}") <(comparable "${new}") || true; } | grep -E '^[<>]' |
             sed 's/^</  recorded:/; s/^>/  new:     /'
         changed_cases=$((changed_cases + 1))
     fi
