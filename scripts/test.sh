@@ -31,7 +31,7 @@ ctest --test-dir "$build_dir" -LE bench --output-on-failure -j "$(nproc)" | tee 
     ctest_status=$?
 
 if [[ -n "${live_unavailable}" ]]; then
-    skipped="$(grep -c '(Skipped)' "$build_dir/ctest-output.txt" || true)"
-    echo "live llama-server tests skipped (${skipped}): ${live_unavailable}"
+    skipped="$(grep -c '(Skipped)$' "$build_dir/ctest-output.txt" || true)"
+    echo "live llama-server tests skipped: ${live_unavailable} (ctest skipped ${skipped} tests in all)"
 fi
 exit "${ctest_status}"
