@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # fetch-llama-server.sh [DEST]
+# fetch-llama-server.sh --latest DEST
 #
 # Installs the llama-server LlamaFit's sizing is checked against -- Debian sid's
 # llama.cpp 0.7.0 (upstream build b11669) -- into DEST (default <repo>/.llama-server)
@@ -18,20 +19,46 @@
 #
 # Idempotent: a DEST whose server already reports 0.7.0 (build 11669) is not downloaded
 # again. No sudo; run it as any user on Debian/Ubuntu (apt-get and dpkg must exist).
+#
+# --latest DEST: the same private setup without version pins: whatever llama.cpp sid has
+# now (the first step of a version bump: scripts/compare-builds.sh DEST then says what changed).
+#
+# Exit status:
+#   0  ready
+#   3  the pinned build cannot be fetched here (the archive has moved on, no network, not a
+#      Debian amd64 system): DEST/UNAVAILABLE holds the reason on one line, and the tests
+#      that need the live server report "skipped" with it (tests/support/llamaserverrun.h).
+#   1  anything else (a broken unpack, no C compiler for the shim)
+# A successful run removes DEST/UNAVAILABLE.
+#
+# LLAMAFIT_FETCH_LLAMA_VERSION=V pins llama.cpp-tools/libllama0 to V instead of the version
+# below: with a version sid does not have, it shows the "archive has moved on" path.
 
 set -euo pipefail
 
 # Pinned versions: the runtime LlamaFit's numbers are validated against.
-readonly LLAMA_VERSION="1:0.7.0+dfsg-2"
+readonly LLAMA_VERSION="${LLAMAFIT_FETCH_LLAMA_VERSION:-1:0.7.0+dfsg-2}"
 readonly GGML_VERSION="0.27.0-1"
 readonly EXPECTED_VERSION_TEXT="0.7.0 (build 11669"
 readonly PINNED_PACKAGES=("llama.cpp-tools=${LLAMA_VERSION}" "libllama0=${LLAMA_VERSION}" "libggml0=${GGML_VERSION}")
+# --latest: the server package; its llama/ggml libraries are added from its Depends.
+readonly LATEST_PACKAGE="llama.cpp-tools"
+readonly EXIT_UNAVAILABLE=3
 # Runtime libraries: whatever sid has now (they are backwards compatible).
 readonly RUNTIME_PACKAGES=(libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 zlib1g libzstd1)
 readonly ARCHIVE_LINE="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main"
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "${script_dir}/.." && pwd)"
+latest=0
+if [[ "${1:-}" == "--latest" ]]; then
+    latest=1
+    shift
+    [[ $# -eq 1 ]] || {
+        echo "usage: $0 --latest DEST" >&2
+        exit 2
+    }
+fi
 dest="${1:-${repo_dir}/.llama-server}"
 mkdir -p "${dest}"
 dest="$(cd "${dest}" && pwd)"
@@ -45,6 +72,21 @@ die() {
     exit 1
 }
 
+# The pinned build cannot be had here: say why, on stderr and in DEST/UNAVAILABLE (one line,
+# read by the tests to report "skipped"), and exit with the status scripts/test.sh tells apart.
+unavailable() {
+    local reason="$1"
+    shift
+    echo "fetch-llama-server: UNAVAILABLE: ${reason}" >&2
+    local detail
+    for detail in "$@"; do
+        echo "${detail}" >&2
+    done
+    echo "${reason}" >"${dest}/UNAVAILABLE"
+    rm -rf "${dest}/apt"
+    exit "${EXIT_UNAVAILABLE}"
+}
+
 # Runs the unpacked server directly (no wrapper, no preload) and prints its version text.
 unpacked_version() {
     [[ -x "${root}/usr/bin/llama-server" && -x "${loader}" ]] || return 0
@@ -53,11 +95,12 @@ unpacked_version() {
 }
 
 download_and_unpack() {
-    command -v apt-get >/dev/null || die "apt-get not found: this script needs a Debian-based system"
-    command -v dpkg >/dev/null || die "dpkg not found: this script needs a Debian-based system"
-    [[ "$(dpkg --print-architecture)" == "amd64" ]] || die "only amd64 is supported (Debian's x86-64 CPU backends)"
+    command -v apt-get >/dev/null || unavailable "apt-get not found: fetching llama-server needs a Debian-based system"
+    command -v dpkg >/dev/null || unavailable "dpkg not found: fetching llama-server needs a Debian-based system"
+    [[ "$(dpkg --print-architecture)" == "amd64" ]] ||
+        unavailable "only amd64 is supported (Debian's x86-64 CPU backends), this is $(dpkg --print-architecture)"
     [[ -r /usr/share/keyrings/debian-archive-keyring.gpg ]] ||
-        die "/usr/share/keyrings/debian-archive-keyring.gpg missing: install debian-archive-keyring"
+        unavailable "/usr/share/keyrings/debian-archive-keyring.gpg missing: install debian-archive-keyring"
 
     local apt_dir="${dest}/apt"
     rm -rf "${apt_dir}"
@@ -85,10 +128,28 @@ download_and_unpack() {
     fi
 
     echo "fetch-llama-server: reading the Debian sid package index"
-    apt-get "${apt_options[@]}" -qq update || die "apt-get update of Debian sid failed (network? keyring?)"
+    # apt-get update succeeds (with warnings) when it cannot connect: look for the index itself.
+    apt-get "${apt_options[@]}" -qq update ||
+        unavailable "apt-get update of Debian sid failed (no network to deb.debian.org?)"
+    compgen -G "${apt_dir}/lists/*_sid_main_binary-amd64_Packages*" >/dev/null ||
+        unavailable "could not read Debian sid's package index (no network to deb.debian.org?)"
+
+    local packages=("${PINNED_PACKAGES[@]}")
+    if [[ "${latest}" == "1" ]]; then
+        # No pins: the server and the llama/ggml libraries it depends on, as sid has them now.
+        packages=("${LATEST_PACKAGE}")
+        local depends
+        depends="$(apt-cache "${apt_options[@]}" depends "${LATEST_PACKAGE}" 2>/dev/null |
+            awk '$1 == "Depends:" && $2 ~ /^lib(llama|ggml)/ {print $2}' | sort -u)" ||
+            unavailable "sid has no ${LATEST_PACKAGE}"
+        [[ -n "${depends}" ]] || unavailable "sid has no ${LATEST_PACKAGE} (or it depends on no libllama/libggml)"
+        # shellcheck disable=SC2206 # package names have no spaces
+        packages+=(${depends})
+    fi
 
     local spec name version
-    for spec in "${PINNED_PACKAGES[@]}"; do
+    for spec in "${packages[@]}"; do
+        [[ "${spec}" == *=* ]] || continue
         name="${spec%%=*}"
         version="${spec#*=}"
         # `apt-cache show pkg=ver` succeeds even for a missing version; madison lists the real ones.
@@ -96,17 +157,18 @@ download_and_unpack() {
             awk -F'|' -v want="${version}" '{gsub(/ /, "", $2)} $2 == want {found = 1} END {exit !found}'; then
             local now
             now="$(apt-cache "${apt_options[@]}" policy "${name}" 2>/dev/null | awk '/Candidate:/ {print $2}')"
-            die "the Debian archive has moved on: ${name} ${version} is no longer in sid (sid now has: ${now:-nothing}).
-LlamaFit's sizing rules are validated against llama.cpp 0.7.0 (build b11669). Either fetch the
-old debs from https://snapshot.debian.org (and unpack them into ${root} with dpkg -x), or move the
-project to the new version: update the pinned versions at the top of ${BASH_SOURCE[0]}, the
-expected version text (\"${EXPECTED_VERSION_TEXT}\"), and re-measure the test vectors."
+            unavailable "the Debian archive has moved on: ${name} ${version} is not in sid (any more; sid now has: ${now:-nothing})" \
+                "LlamaFit's sizing rules are validated against llama.cpp 0.7.0 (build b11669); the unit tests still" \
+                "check them against the recordings in tests/data/recorded/. To run the live tests, either fetch the" \
+                "old debs from https://snapshot.debian.org (and unpack them into ${root} with dpkg -x), or move the" \
+                "project to the new version: scripts/fetch-llama-server.sh --latest DIR, then scripts/compare-builds.sh DIR" \
+                "(see tests/data/recorded/README.md), then update the pins at the top of ${BASH_SOURCE[0]}."
         fi
     done
 
-    echo "fetch-llama-server: downloading ${PINNED_PACKAGES[*]} ${RUNTIME_PACKAGES[*]}"
-    (cd "${apt_dir}/debs" && apt-get "${apt_options[@]}" -qq download "${PINNED_PACKAGES[@]}" "${RUNTIME_PACKAGES[@]}") ||
-        die "apt-get download failed"
+    echo "fetch-llama-server: downloading ${packages[*]} ${RUNTIME_PACKAGES[*]}"
+    (cd "${apt_dir}/debs" && apt-get "${apt_options[@]}" -qq download "${packages[@]}" "${RUNTIME_PACKAGES[@]}") ||
+        unavailable "apt-get download of ${packages[*]} from Debian sid failed (network?)"
 
     rm -rf "${root}"
     mkdir -p "${root}"
@@ -115,6 +177,13 @@ expected version text (\"${EXPECTED_VERSION_TEXT}\"), and re-measure the test ve
         dpkg -x "${deb}" "${root}"
     done
     rm -rf "${apt_dir}"
+    if [[ "${latest}" == "1" ]]; then
+        # The backend folder is named after ggml's soname (backends0 for libggml0).
+        local found
+        found="$(find "${lib_dir}/ggml" -name libggml-cpu-haswell.so 2>/dev/null | head -n 1)"
+        [[ -n "${found}" ]] || die "no libggml-cpu-haswell.so under ${lib_dir}/ggml in sid's ${LATEST_PACKAGE}"
+        backend="${found}"
+    fi
 }
 
 build_shim() {
@@ -133,16 +202,17 @@ build_shim() {
 
 write_wrapper() {
     local wrapper="${dest}/llama-server"
-    cat >"${wrapper}.tmp" <<'EOF'
+    local backend_in_root="${backend#"${root}/"}"
+    sed "s|@BACKEND@|${backend_in_root}|" >"${wrapper}.tmp" <<'EOF'
 #!/bin/sh
-# Written by scripts/fetch-llama-server.sh: runs the unpacked Debian llama-server 0.7.0
+# Written by scripts/fetch-llama-server.sh: runs the unpacked Debian llama-server
 # with its own glibc (bundled ld.so, --library-path) and the haswell CPU backend, so
 # results do not depend on the host's libraries or on which CPU variant ggml would pick.
 # LLAMAFIT_NO_POPULATE=1 preloads libnopopulate.so (see tests/support/nopopulate.c).
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/root"
 lib="$root/usr/lib/x86_64-linux-gnu"
-GGML_BACKEND_PATH="$lib/ggml/backends0/libggml-cpu-haswell.so"
+GGML_BACKEND_PATH="$root/@BACKEND@"
 export GGML_BACKEND_PATH
 if [ "${LLAMAFIT_NO_POPULATE:-0}" = "1" ]; then
     exec "$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$lib:$lib/llama" \
@@ -155,7 +225,10 @@ EOF
     mv "${wrapper}.tmp" "${wrapper}"
 }
 
-if [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]]; then
+if [[ "${latest}" == "1" ]]; then
+    download_and_unpack
+    [[ -n "$(unpacked_version)" ]] || die "the unpacked llama-server from sid does not run"
+elif [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]]; then
     echo "fetch-llama-server: ${root} already holds llama-server ${EXPECTED_VERSION_TEXT})"
 else
     download_and_unpack
@@ -164,6 +237,7 @@ else
 fi
 build_shim
 write_wrapper
+rm -f "${dest}/UNAVAILABLE"
 
 # The wrapper with the shim preloaded must run: this proves the shim loads under sid's glibc.
 LLAMAFIT_NO_POPULATE=1 "${dest}/llama-server" --version 2>&1 | head -n 1

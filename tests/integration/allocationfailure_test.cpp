@@ -11,8 +11,9 @@
 #include "core/server/failurefixes.h"
 #include "core/server/launchfailure.h"
 #include "core/sizing/serverargs.h"
-#include "tests/integration/integrationcases.h"
 #include "tests/integration/scratchdirectory.h"
+#include "tests/support/integrationcases.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -51,6 +52,7 @@ Result<ServerRunResult> runUnderLimit(const std::string& server, const std::stri
 }
 
 TEST(RealAllocationFailureTest, KvCacheOverAddressSpaceLimitGetsAContextThatFits) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     if (!std::filesystem::exists(kPrlimit)) {
         GTEST_SKIP() << kPrlimit << " (util-linux) is needed to set RLIMIT_AS in the child";
     }

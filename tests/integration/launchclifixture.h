@@ -5,6 +5,7 @@
 // Used by launchcli_test.cpp and launchmemory_test.cpp.
 
 #include "tests/integration/scratchdirectory.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -23,6 +24,7 @@ class LaunchCliFixture : public ::testing::Test {
     explicit LaunchCliFixture(std::string modelFileName) : m_modelFileName(std::move(modelFileName)) {}
 
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         const auto server = findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;
         m_server = QString::fromStdString(*server);

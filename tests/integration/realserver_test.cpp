@@ -12,10 +12,11 @@
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/serverargs.h"
-#include "tests/integration/integrationcases.h"
 #include "tests/integration/scratchdirectory.h"
-#include "tests/integration/servercomparison.h"
+#include "tests/support/integrationcases.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
+#include "tests/support/servercomparison.h"
 
 #include <gtest/gtest.h>
 
@@ -37,10 +38,21 @@ std::string tail(const std::string& log, std::size_t bytes = 3000) {
     return log.size() <= bytes ? log : "..." + log.substr(log.size() - bytes);
 }
 
-void keepLog(const std::string& name, const std::string& log) {
+// LLAMAFIT_KEEP_LOGS=DIR: NAME.log (the whole log), NAME.argv (the arguments after the
+// executable, the runner's --host/--port appended), or NAME.skipped (why the case did not run).
+// scripts/record-server-runs.sh turns these into tests/data/recorded/.
+void keep(const std::string& name, const std::string& extension, const std::string& text) {
     if (const char* dir = std::getenv("LLAMAFIT_KEEP_LOGS"); dir && *dir) {
-        std::ofstream(std::string(dir) + "/" + name + ".log") << log;
+        std::ofstream(std::string(dir) + "/" + name + extension) << text;
     }
+}
+
+std::string argvText(const ServerRunOptions& options, const ServerRunResult& run) {
+    std::string text;
+    for (const std::string& arg : options.args) {
+        text += arg + "\n";
+    }
+    return text + "--host\n127.0.0.1\n--port\n" + std::to_string(run.port) + "\n";
 }
 
 // Memory the server really touches: the KV/RS caches are cleared at creation, repacked
@@ -63,14 +75,6 @@ std::uint64_t touchLimitBytes() {
     return mib * 1024 * 1024;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& line : lines) {
-        text += "\n  " + line;
-    }
-    return text;
-}
-
 // readGgufModel + interpretModel, once per model file in this process (a shape has ~20 cases).
 Result<ModelInfo> modelOf(const std::string& path) {
     static std::map<std::string, Result<ModelInfo>> models;
@@ -86,6 +90,7 @@ Result<ModelInfo> modelOf(const std::string& path) {
 class RealServerTest : public ::testing::TestWithParam<IntegrationCase> {};
 
 TEST_P(RealServerTest, AllocationMatchesEstimate) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     const IntegrationCase& testCase = GetParam();
     const auto server = findLlamaServer();
     ASSERT_TRUE(server.ok()) << server.error().message;
@@ -99,9 +104,12 @@ TEST_P(RealServerTest, AllocationMatchesEstimate) {
     ASSERT_TRUE(model.ok()) << model.error().code << ": " << model.error().message;
     const auto estimate = estimateMemory(*model, testCase.settings);
     if (estimate.ok() && touchedBytes(*estimate) > touchLimitBytes()) {
-        GTEST_SKIP() << "the server would touch " << touchedBytes(*estimate) / (1024 * 1024)
-                     << " MiB of real memory (LLAMAFIT_INTEGRATION_MAX_MIB is "
-                     << touchLimitBytes() / (1024 * 1024) << ")";
+        const std::string reason = "the server would touch " +
+                                   std::to_string(touchedBytes(*estimate) / (1024 * 1024)) +
+                                   " MiB of real memory (LLAMAFIT_INTEGRATION_MAX_MIB is " +
+                                   std::to_string(touchLimitBytes() / (1024 * 1024)) + ")";
+        keep(testCase.name(), ".skipped", reason + "\n");
+        GTEST_SKIP() << reason;
     }
 
     ServerRunOptions options;
@@ -114,25 +122,19 @@ TEST_P(RealServerTest, AllocationMatchesEstimate) {
     options.stopGrace = std::chrono::seconds(3);
     const auto run = runLlamaServer(options);
     ASSERT_TRUE(run.ok()) << run.error().message;
-    keepLog(testCase.name(), run->log);
+    keep(testCase.name(), ".log", run->log);
+    keep(testCase.name(), ".argv", argvText(options, *run));
     ASSERT_FALSE(run->timedOut) << "llama-server did not finish allocating within the timeout:\n"
                                 << tail(run->log);
 
     const auto log = parseAllocationLog(run->log);
     ASSERT_TRUE(log.ok()) << log.error().message;
-    if (!estimate.ok()) {
-        EXPECT_TRUE(log->loadFailed) << "the estimate refuses these settings (" << estimate.error().code
-                                     << ": " << estimate.error().message << ") but llama-server loaded them";
-        return;
+    const RunVerdict verdict = judgeServerRun(estimate, *log);
+    if (!verdict.summary.empty()) {
+        std::cout << "[ compare  ] " << testCase.name() << ": " << verdict.summary << std::endl;
     }
-    ASSERT_TRUE(log->reserveComplete)
-        << "llama-server failed where the estimate expects it to load:" << joined(log->errorLines) << "\n"
-        << tail(run->log);
-
-    const ServerComparison comparison = compareWithServer(*estimate, *log);
-    std::cout << "[ compare  ] " << testCase.name() << ": " << comparison.summary << std::endl;
-    EXPECT_TRUE(comparison.ok()) << testCase.name()
-                                 << " differs from llama-server:" << joined(comparison.mismatches);
+    EXPECT_TRUE(verdict.passed) << testCase.name() << ": " << verdict.failure
+                                << (log->reserveComplete || !estimate.ok() ? "" : "\n" + tail(run->log));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, RealServerTest, ::testing::ValuesIn(integrationCases()),

@@ -5,6 +5,7 @@
 
 #include "core/server/buildargv.h"
 #include "core/system/serverbinaryprobe.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 
 #include <QSignalSpy>
@@ -18,6 +19,7 @@ namespace {
 class ServerBinaryProbeTest : public ::testing::Test {
   protected:
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         const auto server = test::findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;
         m_server = QString::fromStdString(*server);

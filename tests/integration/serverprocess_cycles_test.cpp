@@ -5,6 +5,7 @@
 
 #include "core/system/serverprocess.h"
 #include "tests/integration/scratchdirectory.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -57,6 +58,7 @@ bool waitUntil(ServerProcess& process, QSignalSpy& spy, std::initializer_list<St
 }
 
 TEST(ServerProcessCycles, HundredStartKillCyclesLeaveNoServer) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     const auto server = test::findLlamaServer();
     ASSERT_TRUE(server.ok()) << server.error().message;
     std::string error;

@@ -6,6 +6,7 @@
 
 #include "core/system/serverprocess.h"
 #include "tests/integration/scratchdirectory.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -26,6 +27,7 @@ class ServerProcessFixture : public ::testing::Test {
     explicit ServerProcessFixture(std::string modelFileName) : m_modelFileName(std::move(modelFileName)) {}
 
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         const auto server = findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;
         m_server = QString::fromStdString(*server);

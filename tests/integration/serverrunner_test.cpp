@@ -4,6 +4,7 @@
 
 #include "core/server/allocationlog.h"
 #include "tests/integration/scratchdirectory.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 
@@ -20,6 +21,7 @@ namespace {
 class ServerRunnerTest : public ::testing::Test {
   protected:
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         const auto server = findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;
         m_server = *server;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
 #include <random>
@@ -140,7 +141,26 @@ int millisecondsUntil(Clock::time_point deadline) {
 
 } // namespace
 
+std::optional<std::string> liveServerUnavailableReason() {
+    if (const char* fromEnv = std::getenv("LLAMAFIT_LLAMA_SERVER"); fromEnv && *fromEnv) {
+        return std::nullopt;
+    }
+#ifdef LLAMAFIT_LLAMA_SERVER_ROOT
+    std::ifstream file(std::string(LLAMAFIT_LLAMA_SERVER_ROOT) + "/UNAVAILABLE");
+    if (file) {
+        std::string reason;
+        std::getline(file, reason);
+        return reason.empty() ? std::string("scripts/fetch-llama-server.sh could not fetch the pinned build")
+                              : reason;
+    }
+#endif
+    return std::nullopt;
+}
+
 Result<std::string> findLlamaServer() {
+    if (const auto reason = liveServerUnavailableReason()) {
+        return makeError("test.server-unavailable", *reason);
+    }
     if (const char* fromEnv = std::getenv("LLAMAFIT_LLAMA_SERVER"); fromEnv && *fromEnv) {
         if (isExecutableFile(fromEnv)) {
             return std::string(fromEnv);

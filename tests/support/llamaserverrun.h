@@ -7,8 +7,9 @@
 // SIGTERM, a grace period for the exit-time log lines, then SIGKILL. Waits on events
 // (poll on the pipe and a pidfd), never sleeps. Test support only; Linux only.
 //
-// Error codes: test.server-not-found (with how to install it), test.spawn-failed,
-// test.no-free-port, test.io-failed.
+// Error codes: test.server-not-found (with how to install it), test.server-unavailable (the
+// fetch script could not get the pinned build here; the message is its reason),
+// test.spawn-failed, test.no-free-port, test.io-failed.
 
 #include "core/common/result.h"
 
@@ -27,6 +28,13 @@ namespace llamafit::test {
 // scripts/fetch-llama-server.sh writes), else the wrapper in the folder configured with the
 // CMake cache variable LLAMAFIT_LLAMA_SERVER_ROOT (default <repo>/.llama-server).
 Result<std::string> findLlamaServer();
+
+// Why the live llama-server cannot be used here: the one line scripts/fetch-llama-server.sh
+// leaves in LLAMAFIT_LLAMA_SERVER_ROOT/UNAVAILABLE when it cannot fetch the pinned build (the
+// archive has moved on, no network). nullopt when that file is absent or $LLAMAFIT_LLAMA_SERVER
+// names a server. The tests that need the live server skip with it (tests/support/liveserverskip.h);
+// a server that is merely missing, with no such file, stays a failure.
+std::optional<std::string> liveServerUnavailableReason();
 
 // A TCP port on 127.0.0.1 that is free right now, from 18000-18999 (picked at random and
 // checked by binding it), else any port the kernel hands out.

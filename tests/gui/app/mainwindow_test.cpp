@@ -9,6 +9,7 @@
 #include "core/common/units.h"
 #include "tests/gui/app/mainwindowfixture.h"
 #include "tests/gui/charts/chartfixtures.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "ui/charts/memorychart.h"
 #include "ui/charts/poolsegments.h"
@@ -276,6 +277,7 @@ TEST_F(MainWindowTest, ACorruptSettingsFileIsMovedAsideAndTheWindowOpensOnDefaul
 
 // The end-to-end test: everything from the GUI, the real llama-server, real completions.
 TEST_F(MainWindowTest, LaunchesFromTheGuiServesCompletionsShowsThemLiveAndStops) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     openWindow();
     ASSERT_NO_FATAL_FAILURE(chooseTinyInPicker());
     ASSERT_NO_FATAL_FAILURE(prepareLaunch());
@@ -335,6 +337,7 @@ TEST_F(MainWindowTest, LaunchesFromTheGuiServesCompletionsShowsThemLiveAndStops)
 }
 
 TEST_F(MainWindowTest, ClosingTheWindowStopsARunningServer) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     openWindow();
     ASSERT_NO_FATAL_FAILURE(chooseTinyInPicker());
     ASSERT_NO_FATAL_FAILURE(prepareLaunch());

@@ -9,6 +9,7 @@
 #include "core/machine/memorypools.h"
 #include "core/model/modelsource.h"
 #include "core/system/serverprocess.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 #include "ui/sizingsession.h"
@@ -58,6 +59,7 @@ class LaunchFixture : public ::testing::Test {
     using State = ServerProcess::State;
 
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         ASSERT_TRUE(m_directory.isValid());
         const auto server = findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;

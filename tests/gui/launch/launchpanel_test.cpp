@@ -28,7 +28,7 @@ class LaunchPanelTest : public test::LaunchFixture {
   protected:
     void SetUp() override {
         LaunchFixture::SetUp();
-        if (HasFatalFailure()) {
+        if (HasFatalFailure() || IsSkipped()) {
             return;
         }
         m_panel = std::make_unique<LaunchPanel>(m_session.get(), &m_process);

@@ -8,6 +8,7 @@
 
 #include "core/system/devicesampler.h"
 #include "core/system/serverprobe.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 #include "ui/live/comparisontable.h"
@@ -71,6 +72,7 @@ Machine cpuOnlyMachine() {
 class LiveViewServerTest : public ::testing::Test {
   protected:
     void SetUp() override {
+        LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
         const Result<std::string> server = test::findLlamaServer();
         ASSERT_TRUE(server.ok()) << server.error().message;
         m_server = QString::fromStdString(*server);

@@ -5,6 +5,7 @@
 // the dark theme, installed before that window is built). Exits non-zero naming the state it
 // could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
 #include "tests/gui/screenshots/screenshotdriver.h"
+#include "tests/support/llamaserverrun.h"
 #include "ui/theme.h"
 #include "ui/translation.h"
 
@@ -14,6 +15,10 @@
 #include <cstdio>
 #include <functional>
 #include <utility>
+
+namespace {
+constexpr int kSkipped = 77;
+} // namespace
 
 int main(int argc, char* argv[]) {
     QStandardPaths::setTestModeEnabled(true);
@@ -28,6 +33,12 @@ int main(int argc, char* argv[]) {
     if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
         std::printf("no X server (xvfb-run was not found): the pictures are drawn offscreen, without a "
                     "window manager\n");
+    }
+    // 04-running and 05-failure-diagnosis need the live server: skipped (ctest's SKIP_RETURN_CODE)
+    // where scripts/fetch-llama-server.sh could not fetch it.
+    if (const auto unavailable = llamafit::test::liveServerUnavailableReason()) {
+        std::printf("skipped: live llama-server unavailable: %s\n", unavailable->c_str());
+        return kSkipped;
     }
     llamafit::applyTheme(llamafit::ThemeChoice::Light);
 

@@ -1,4 +1,4 @@
-#include "tests/integration/integrationcases.h"
+#include "tests/support/integrationcases.h"
 
 #include "core/common/units.h"
 #include "tests/support/modelfiles.h"

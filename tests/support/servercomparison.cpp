@@ -1,4 +1,4 @@
-#include "tests/integration/servercomparison.h"
+#include "tests/support/servercomparison.h"
 
 #include "core/common/units.h"
 
@@ -239,6 +239,35 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
     }
     compareCaches(compare, estimate, log);
     return result;
+}
+
+RunVerdict judgeServerRun(const Result<MemoryEstimate>& estimate, const AllocationLog& log) {
+    RunVerdict verdict;
+    if (!estimate.ok()) {
+        verdict.passed = log.loadFailed;
+        if (!verdict.passed) {
+            verdict.failure = "the estimate refuses these settings (" + estimate.error().code + ": " +
+                              estimate.error().message + ") but llama-server loaded them";
+        }
+        return verdict;
+    }
+    if (!log.reserveComplete) {
+        verdict.failure = "llama-server failed where the estimate expects it to load:";
+        for (const std::string& line : log.errorLines) {
+            verdict.failure += "\n  " + line;
+        }
+        return verdict;
+    }
+    const ServerComparison comparison = compareWithServer(*estimate, log);
+    verdict.summary = comparison.summary;
+    verdict.passed = comparison.ok();
+    if (!verdict.passed) {
+        verdict.failure = "differs from llama-server:";
+        for (const std::string& mismatch : comparison.mismatches) {
+            verdict.failure += "\n  " + mismatch;
+        }
+    }
+    return verdict;
 }
 
 } // namespace llamafit::test

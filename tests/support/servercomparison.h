@@ -7,6 +7,7 @@
 // (the compute model is an approximation by design, llama-cpp-memory.md section 2.5);
 // context values and cache shapes exactly. Test support only; sizes in MiB.
 
+#include "core/common/result.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/memoryestimate.h"
 
@@ -22,5 +23,17 @@ struct ServerComparison {
 };
 
 ServerComparison compareWithServer(const MemoryEstimate& estimate, const AllocationLog& log);
+
+// The verdict on one run of the integration matrix, live (tests/integration/realserver_test.cpp)
+// or recorded (tests/unit/recorded/recordedruns_test.cpp): an estimate that refuses the settings
+// must meet a server that failed to load; an estimate must meet a server that finished
+// allocating, and then compareWithServer() decides.
+struct RunVerdict {
+    bool passed = false;
+    std::string failure; // why not, for the test's message
+    std::string summary; // compareWithServer's summary when it ran
+};
+
+RunVerdict judgeServerRun(const Result<MemoryEstimate>& estimate, const AllocationLog& log);
 
 } // namespace llamafit::test
