@@ -221,7 +221,7 @@ std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate&
         return std::nullopt;
     }
     ServerSettings changed = f.settings();
-    changed.gpuLayers = fit.gpuLayers;
+    changed.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(fit.gpuLayers));
     auto fix = f.attempt(changed);
     if (fix) {
         const std::string from = std::to_string(current.gpuLayers), to = std::to_string(fit.gpuLayers);

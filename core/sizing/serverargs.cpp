@@ -329,7 +329,7 @@ std::vector<std::string> toServerArgs(const ServerSettings& settings) {
         add("-ub", std::to_string(settings.ubatchTokens));
     }
     if (settings.gpuLayers) {
-        add("-ngl", gpuLayersText(*settings.gpuLayers));
+        add("-ngl", settings.gpuLayers->text());
     }
     if (settings.swaFull) {
         args.emplace_back("--swa-full");

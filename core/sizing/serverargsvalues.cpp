@@ -146,16 +146,13 @@ std::optional<Error> readCacheType(std::string_view flag, std::string_view value
     return std::nullopt;
 }
 
-std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out) {
-    if (value == "auto") {
-        out = -1;
-    } else if (value == "all") {
-        out = -2;
-    } else if (const std::optional<int> number = parseNumber<int>(value)) {
-        out = *number;
-    } else {
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value,
+                                   std::optional<GpuLayers>& out) {
+    const std::optional<GpuLayers> layers = GpuLayers::fromText(value);
+    if (!layers) {
         return badValue(flag, value, "a layer count, 'auto' or 'all'");
     }
+    out = *layers;
     return std::nullopt;
 }
 
@@ -296,13 +293,6 @@ std::string_view loadModeName(LoadMode mode) {
         break;
     }
     return "auto";
-}
-
-std::string gpuLayersText(int gpuLayers) {
-    if (gpuLayers == -1) {
-        return "auto";
-    }
-    return gpuLayers == -2 ? "all" : std::to_string(gpuLayers);
 }
 
 std::string tensorSplitText(const std::vector<double>& split) {

@@ -25,8 +25,9 @@ std::optional<Error> readInt32(std::string_view flag, std::string_view value, st
 std::optional<Error> readParallel(std::string_view flag, std::string_view value,
                                   std::optional<std::uint32_t>& out);
 std::optional<Error> readCacheType(std::string_view flag, std::string_view value, GgmlType& out);
-// -ngl: an integer, "auto" (-1) or "all" (-2), as llama.cpp common/arg.cpp stores them.
-std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out);
+// -ngl: an integer, "auto" or "all" (GpuLayers::fromText).
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value,
+                                   std::optional<GpuLayers>& out);
 std::optional<Error> readTensorSplit(std::string_view flag, std::string_view value, std::vector<double>& out);
 std::optional<Error> readTensorOverrides(std::string_view flag, std::string_view value,
                                          std::vector<TensorOverride>& out);
@@ -41,7 +42,6 @@ std::optional<FlashAttention> flashAttentionFromName(std::string_view value);
 
 std::string_view flashAttentionName(FlashAttention mode);
 std::string_view loadModeName(LoadMode mode);
-std::string gpuLayersText(int gpuLayers);
 std::string tensorSplitText(const std::vector<double>& split);
 
 } // namespace llamafit

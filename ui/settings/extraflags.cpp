@@ -30,7 +30,7 @@ ServerSettings sentinelSettings() {
     s.flashAttention = FlashAttention::On;
     s.batchTokens = 1000;
     s.ubatchTokens = 100;
-    s.gpuLayers = 7;
+    s.gpuLayers = GpuLayers::count(7);
     s.swaFull = true;
     s.kvOffload = false;
     s.tensorSplit = {1.0, 2.0};
