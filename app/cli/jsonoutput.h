@@ -13,7 +13,7 @@
 
 #include "app/cli/modelsource.h"
 #include "core/sizing/memoryestimate.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include <nlohmann/json.hpp>
 

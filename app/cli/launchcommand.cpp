@@ -9,7 +9,7 @@
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -190,7 +190,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     request.modelPath = parsed->model;
     request.settings = parsed->settings;
     request.argvOptions = launchArgvOptions("127.0.0.1", port != 0 ? std::optional(port) : std::nullopt,
-                                            passThroughFlags(options->rest));
+                                            passThroughWords(*parsed));
     const std::optional<Prediction> prediction = predict(*parsed, io.err);
 
     int qtArgc = 1;

@@ -6,7 +6,7 @@
 
 #include "core/common/result.h"
 #include "core/model/modelsource.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 
 #include "core/server/buildargv.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "core/system/hostmemory.h"
 #include "core/system/serverprocess.h"
 

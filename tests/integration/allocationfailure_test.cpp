@@ -10,7 +10,7 @@
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/server/launchfailure.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/integration/integrationcases.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/llamaserverrun.h"

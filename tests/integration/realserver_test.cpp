@@ -11,7 +11,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/integration/integrationcases.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/integration/servercomparison.h"

@@ -2,7 +2,7 @@
 // mmap double mapping on an iGPU, and the -cram / -ctxcp flags that set them.
 #include "core/common/units.h"
 #include "core/machine/hostterms.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/unit/machine/seedmachine.h"
 
 #include <gtest/gtest.h>

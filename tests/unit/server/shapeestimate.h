@@ -5,7 +5,7 @@
 
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/support/modelfiles.h"
 
 #include <optional>

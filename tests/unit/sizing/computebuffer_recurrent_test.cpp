@@ -6,7 +6,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/support/modelfiles.h"
 #include "tests/unit/sizing/estimatequery.h"
 

@@ -1,7 +1,7 @@
 // parseServerArgs / toServerArgs: every llama-server spelling LlamaFit reads, the older
 // spellings it maps, the flags it only lists, the errors, and the round trip.
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include "core/common/units.h"
 

@@ -1,8 +1,8 @@
 #pragma once
-// Value readers and writers for the llama-server flags serverargs.cpp turns into
+// Value readers and writers for the llama-server flags the flag table turns into
 // ServerSettings (numbers, cache types, -ngl, -ts, -ot, -lm, --gpu). Each reader returns
 // nullopt on success or an "args.bad-value" Error naming the flag and the value.
-// Internal to serverargs.cpp and its tests; units as in ServerSettings.
+// Used by the flag table's readers and writers (settingflags.cpp); units as in ServerSettings.
 
 #include "core/common/result.h"
 #include "core/sizing/serversettings.h"
@@ -22,8 +22,8 @@ std::optional<Error> readUint32(std::string_view flag, std::string_view value,
                                 std::optional<std::uint32_t>& out);
 std::optional<Error> readInt32(std::string_view flag, std::string_view value, std::int32_t& out);
 // -np: N > 0, or a negative number for "auto" (nullopt); 0 is refused like llama.cpp does.
-std::optional<Error> readParallel(std::string_view flag, std::string_view value,
-                                  std::optional<std::uint32_t>& out);
+std::optional<Error> readSlotCount(std::string_view flag, std::string_view value,
+                                   std::optional<std::uint32_t>& out);
 std::optional<Error> readCacheType(std::string_view flag, std::string_view value, GgmlType& out);
 // -ngl: an integer, "auto" or "all" (GpuLayers::fromText).
 std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value,
