@@ -225,6 +225,7 @@ constexpr auto kRows = std::to_array<FlagRow>({
     notModelled("--spec-draft-device -devd --device-draft", G::One, kDraftModel),
     notModelled("--spec-draft-ngl -ngld --gpu-layers-draft --n-gpu-layers-draft", G::One, kDraftModel),
     notModelled("--spec-draft-model -md --model-draft", G::One, kNextDraftModel),
+    notModelled("-cd --ctx-size-draft", G::One, kNextDraftModel), // builds before 0.7.0
     notModelled("--spec-type", G::One, kNextSpecType),
     passes("--spec-ngram-mod-n-min", G::One),
     passes("--spec-ngram-mod-n-max", G::One),

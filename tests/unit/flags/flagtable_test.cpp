@@ -105,6 +105,7 @@ TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
         {"--mmproj", "mmproj-f16.gguf"}, // issue 11
         {"--lora", "adapter.gguf"},      // issue 11
         {"--rpc", "127.0.0.1:50052"},    // issue 12
+        {"--ctx-size-draft", "4096"},    // issue 11, builds before 0.7.0
     };
     for (const std::vector<std::string>& args : commandLines) {
         const ParsedServerArgs parsed = parseOk(args);
