@@ -3,8 +3,8 @@
 
 #include "app/cli/commands.h"
 
-#include "core/server/exports.h"
 #include "core/flags/serverargs.h"
+#include "core/server/exports.h"
 
 #include <charconv>
 #include <ostream>

@@ -5,11 +5,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
 
+#include "core/flags/serverargs.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
-#include "core/flags/serverargs.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
