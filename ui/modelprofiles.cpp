@@ -1,7 +1,7 @@
 // Per-model settings: ProfileStore for files, QSettings for cards; see modelprofiles.h.
 #include "ui/modelprofiles.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "core/system/stringlists.h"
 
 #include <QCoreApplication>

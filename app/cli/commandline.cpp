@@ -3,7 +3,6 @@
 #include "app/cli/commandline.h"
 
 #include "core/common/units.h"
-#include "core/sizing/serverflagtable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -119,27 +118,6 @@ std::string joinArgs(const std::vector<std::string>& args) {
         text += (text.empty() ? "" : " ") + arg;
     }
     return text;
-}
-
-std::vector<std::string> passThroughFlags(const std::vector<std::string>& words) {
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string& word = words[i];
-        const std::size_t equals = word.find('=');
-        const ServerFlagInfo* info = findServerFlag(std::string_view(word).substr(0, equals));
-        if (info == nullptr) {
-            if (word == "-m" || word == "--model") {
-                ++i; // its value is the model path
-            }
-            continue;
-        }
-        kept.push_back(word);
-        const int values = equals == std::string::npos ? info->valueCount : 0;
-        for (int v = 0; v < values && i + 1 < words.size(); ++v) {
-            kept.push_back(words[++i]);
-        }
-    }
-    return kept;
 }
 
 } // namespace llamafit

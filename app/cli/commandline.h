@@ -1,8 +1,8 @@
 #pragma once
 // What every llamafit-cli command shares: the output streams, exit codes, the split of
 // LlamaFit's own options (--json, --budget-mib, ...) from the llama-server flags that go to
-// parseServerArgs(), and the error report (stderr line + JSON error object on stdout).
-// Used by the command files in app/cli; main.cpp only picks the command.
+// parseServerArgs() (core/flags/serverargs.h), and the error report (stderr line + JSON error object on
+// stdout). Used by the command files in app/cli; main.cpp only picks the command.
 
 #include "core/common/result.h"
 
@@ -59,11 +59,5 @@ Result<std::uint64_t> parseMiB(std::string_view option, std::string_view text);
 std::string formatMiB(std::uint64_t bytes); // "680.00", two decimals like llama.cpp's logs
 std::string formatGiB(std::uint64_t bytes); // "26.59"
 std::string joinArgs(const std::vector<std::string>& args);
-
-// The llama-server flags among `words` that are not ServerSettings (--metrics, -t 8, --alias x,
-// ...), copied verbatim with their values, so `launch` and `export` run the server the user
-// described; the settings themselves are re-spelled by toServerArgs(), and -m / --model (with
-// its value) is left out: the model path is passed separately.
-std::vector<std::string> passThroughFlags(const std::vector<std::string>& words);
 
 } // namespace llamafit

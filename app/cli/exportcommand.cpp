@@ -3,8 +3,8 @@
 
 #include "app/cli/commands.h"
 
+#include "core/flags/serverargs.h"
 #include "core/server/exports.h"
-#include "core/sizing/serverargs.h"
 
 #include <charconv>
 #include <ostream>
@@ -78,7 +78,7 @@ int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) 
         }
         spec.port = number;
     }
-    spec.extraArgs = passThroughFlags(options->rest);
+    spec.extraArgs = passThroughWords(*parsed);
     const Result<std::string> text = format == "sh"    ? exportShellScript(spec)
                                      : format == "bat" ? exportBatchFile(spec)
                                      : format == "ini" ? exportPresetIni(spec)

@@ -12,8 +12,8 @@
 // llama-server log line reports it (totals.note says so).
 
 #include "app/cli/modelsource.h"
+#include "core/flags/serverargs.h"
 #include "core/sizing/memoryestimate.h"
-#include "core/sizing/serverargs.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,11 +5,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
 
+#include "core/flags/serverargs.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -182,7 +182,7 @@ Result<LaunchArguments> readLaunchArguments(const CliOptions& options) {
     launch.request.modelPath = parsed->model;
     launch.request.settings = parsed->settings;
     launch.request.argvOptions = launchArgvOptions(
-        "127.0.0.1", port != 0 ? std::optional(port) : std::nullopt, passThroughFlags(options.rest));
+        "127.0.0.1", port != 0 ? std::optional(port) : std::nullopt, passThroughWords(*parsed));
     launch.parsed = std::move(*parsed);
     return launch;
 }

@@ -5,8 +5,8 @@
 // Error codes: those of parseServerArgs and loadModel.
 
 #include "core/common/result.h"
+#include "core/flags/serverargs.h"
 #include "core/model/modelsource.h"
-#include "core/sizing/serverargs.h"
 
 #include <string>
 #include <vector>

@@ -4,8 +4,8 @@
 // For scripts use --json (jsonoutput.h); this text may change.
 
 #include "app/cli/modelsource.h"
+#include "core/flags/serverargs.h"
 #include "core/sizing/memoryestimate.h"
-#include "core/sizing/serverargs.h"
 
 #include <iosfwd>
 #include <string>

@@ -1,77 +1,94 @@
-// Re-spelling of ServerSettings for one llama-server build; see buildargv.h.
+// The argv of a launch, spelled from the flag table for one build; see buildargv.h.
 
 #include "core/server/buildargv.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/flagtable.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <string_view>
 
 namespace llamafit {
 namespace {
 
-// Every spelling toServerArgs emits, with the other spellings llama.cpp has used for the
-// same option (common/arg.cpp), and what the setting is called in messages.
-struct Spelling {
-    std::string_view flag; // as toServerArgs writes it
-    bool takesValue;
-    std::array<std::string_view, 3> alternatives;
-    std::string_view setting;
-};
+// 0.7.0's spelling of the build-specific rules: with no capabilities (an unprobed binary)
+// every row is spelled as the table's first spelling and nothing is checked.
+using Capabilities = const BuildCapabilities*;
 
-constexpr std::array kSpellings{
-    Spelling{"-c", true, {"--ctx-size"}, "context size"},
-    Spelling{"-np", true, {"--parallel"}, "parallel slots"},
-    Spelling{"-kvu", false, {"--kv-unified"}, "unified KV cache"},
-    Spelling{"-no-kvu", false, {"--no-kv-unified"}, "per-slot KV cache"},
-    Spelling{"-ctk", true, {"--cache-type-k"}, "K cache type"},
-    Spelling{"-ctv", true, {"--cache-type-v"}, "V cache type"},
-    Spelling{"-fa", true, {"--flash-attn"}, "flash attention"},
-    Spelling{"-b", true, {"--batch-size"}, "batch size"},
-    Spelling{"-ub", true, {"--ubatch-size"}, "micro-batch size"},
-    Spelling{"-ngl", true, {"--gpu-layers", "--n-gpu-layers"}, "GPU layers"},
-    Spelling{"--swa-full", false, {}, "full-size SWA cache"},
-    Spelling{"-nkvo", false, {"--no-kv-offload"}, "KV cache kept on the host"},
-    Spelling{"-ts", true, {"--tensor-split"}, "tensor split"},
-    Spelling{"-ot", true, {"--override-tensor"}, "tensor override"},
-    Spelling{"-cmoe", false, {"--cpu-moe"}, "MoE experts on the CPU"},
-    Spelling{"-ncmoe", true, {"--n-cpu-moe"}, "MoE layers on the CPU"},
-    Spelling{"-lm", true, {"--load-mode"}, "load mode"},
-    Spelling{"-nr", false, {"--no-repack"}, "no weight repacking"},
-    Spelling{"-cram", true, {"--cache-ram"}, "prompt cache RAM"},
-    Spelling{"-ctxcp", true, {"--ctx-checkpoints", "--swa-checkpoints"}, "context checkpoints"},
-};
-
-const Spelling* findSpelling(std::string_view flag) {
-    for (const Spelling& spelling : kSpellings) {
-        if (spelling.flag == flag) {
-            return &spelling;
-        }
+// The first spelling of `row` the build lists, or empty; the row's first without a build.
+std::string_view knownSpelling(const FlagRow& row, Capabilities caps) {
+    if (caps == nullptr) {
+        return row.canonicalSpelling();
     }
-    return nullptr;
-}
-
-// The first spelling of the option the build lists, or empty.
-std::string_view knownSpelling(const Spelling& spelling, const BuildCapabilities& caps) {
-    if (caps.knows(spelling.flag)) {
-        return spelling.flag;
-    }
-    for (std::string_view alternative : spelling.alternatives) {
-        if (!alternative.empty() && caps.knows(alternative)) {
-            return alternative;
+    for (std::string_view spelling : row.allSpellings()) {
+        if (caps->knows(spelling)) {
+            return spelling;
         }
     }
     return {};
 }
 
-Error unsupported(const Spelling& spelling, const std::string& value, const BuildCapabilities& caps,
+std::string shownFlag(const FlagRow& row, const std::string& value) {
+    return std::string(row.canonicalSpelling()) + (value.empty() ? "" : " " + value);
+}
+
+// What a setting is called in the messages of a refused launch.
+std::string_view settingLabel(Setting setting) {
+    switch (setting) {
+    case Setting::Context:
+        return "context size";
+    case Setting::Parallel:
+        return "parallel slots";
+    case Setting::KvUnified:
+        return "unified KV cache";
+    case Setting::CacheTypeK:
+        return "K cache type";
+    case Setting::CacheTypeV:
+        return "V cache type";
+    case Setting::FlashAttention:
+        return "flash attention";
+    case Setting::Batch:
+        return "batch size";
+    case Setting::Ubatch:
+        return "micro-batch size";
+    case Setting::GpuLayers:
+        return "GPU layers";
+    case Setting::SwaFull:
+        return "full-size SWA cache";
+    case Setting::KvOffload:
+        return "KV cache kept on the host";
+    case Setting::TensorSplit:
+        return "tensor split";
+    case Setting::TensorOverrides:
+        return "tensor override";
+    case Setting::CpuMoe:
+        return "MoE experts on the CPU";
+    case Setting::CpuMoeLayers:
+        return "MoE layers on the CPU";
+    case Setting::LoadMode:
+        return "load mode";
+    case Setting::Repack:
+        return "no weight repacking";
+    case Setting::CacheRam:
+        return "prompt cache RAM";
+    case Setting::ContextCheckpoints:
+        return "context checkpoints";
+    }
+    return settingId(setting);
+}
+
+Error unsupported(const FlagRow& row, const std::string& value, const BuildCapabilities& caps,
                   std::string_view why) {
-    std::string shown = std::string(spelling.flag) + (value.empty() ? "" : " " + value);
+    const std::string_view setting = row.setting ? settingLabel(*row.setting) : row.canonicalSpelling();
+    std::vector<Setting> settings;
+    if (row.setting) {
+        settings.push_back(*row.setting);
+    }
     return makeError("build.unsupported-setting",
-                     std::string(spelling.setting) + " (" + shown + ") cannot be passed to " + caps.label() +
-                         ": " + std::string(why) + "; keep the default or use a newer llama-server");
+                     std::string(setting) + " (" + shownFlag(row, value) + ") cannot be passed to " +
+                         caps.label() + ": " + std::string(why) +
+                         "; keep the default or use a newer llama-server",
+                     std::move(settings), std::string(row.canonicalSpelling()));
 }
 
 bool looksLikeFlag(const std::string& word) {
@@ -79,116 +96,124 @@ bool looksLikeFlag(const std::string& word) {
            word[1] != '.';
 }
 
-// One flag (and its value) of toServerArgs, re-spelled; appends to out.
-Result<bool> respell(const Spelling& spelling, const std::string& value, const BuildCapabilities& caps,
-                     BuildArgv& out) {
-    const std::string shown = std::string(spelling.flag) + (value.empty() ? "" : " " + value);
+// Whether `words` hold a flag of the row `id` (any spelling, `--flag=value` too).
+bool holdsFlag(const std::vector<std::string>& words, FlagId id) {
+    const FlagRow& row = flagRow(id);
+    return std::any_of(words.begin(), words.end(),
+                       [&](const std::string& word) { return row.hasSpelling(flagName(word)); });
+}
+
+// One occurrence of a memory row, spelled for the build; appends to out.
+std::optional<Error> spell(const FlagRow& row, const FlagValues& values, Capabilities caps, BuildArgv& out) {
+    const std::string value = values.empty() ? std::string() : values.front();
     auto note = [&](const std::string& spelled) {
-        out.notes.push_back(shown + " spelled " +
+        out.notes.push_back(shownFlag(row, value) + " spelled " +
                             (spelled.empty() ? "as nothing (the build's default)" : spelled) + " for " +
-                            caps.label());
+                            caps->label());
     };
-    // -lm: 0.7.0's load mode; older builds have --no-mmap and map by default.
-    if (spelling.flag == "-lm" && !caps.hasLoadMode) {
-        if (value == "none" && caps.knows("--no-mmap")) {
-            out.args.emplace_back("--no-mmap");
-            note("--no-mmap");
-            return true;
+    if (caps != nullptr) {
+        // -lm: 0.7.0's load mode; older builds have --no-mmap and map by default.
+        if (row.setting == Setting::LoadMode && !caps->hasLoadMode) {
+            const std::string_view noMmap = knownSpelling(flagRow(FlagId::NoMmap), caps);
+            if (value == "none" && !noMmap.empty()) {
+                out.args.emplace_back(noMmap);
+                note(std::string(noMmap));
+                return std::nullopt;
+            }
+            if (value == "mmap") {
+                note("");
+                return std::nullopt;
+            }
+            return unsupported(row, value, *caps, "it has neither -lm/--load-mode nor --no-mmap");
         }
-        if (value == "mmap") {
-            note("");
-            return true;
+        // -fa: a switch (enable) before `-fa on|off|auto`; off was that switch's default.
+        if (row.setting == Setting::FlashAttention && !caps->flashAttnTakesValue &&
+            !knownSpelling(row, caps).empty()) {
+            if (value == "on") {
+                out.args.emplace_back(knownSpelling(row, caps));
+                note(std::string(knownSpelling(row, caps)));
+            } else {
+                note(""); // "off"; "auto" is never written (it is the default, no flag)
+            }
+            return std::nullopt;
         }
-        return unsupported(spelling, value, caps, "it has neither -lm/--load-mode nor --no-mmap");
-    }
-    // -fa: a switch (enable) before `-fa on|off|auto`; off was that switch's default.
-    if (spelling.flag == "-fa" && !caps.flashAttnTakesValue && knownSpelling(spelling, caps) != "") {
-        if (value == "on") {
-            out.args.emplace_back(knownSpelling(spelling, caps));
-            note(std::string(knownSpelling(spelling, caps)));
-        } else {
-            note(""); // "off"; "auto" is never written (it is the default, no flag)
+        if ((row.setting == Setting::CacheTypeK || row.setting == Setting::CacheTypeV) &&
+            !caps->cacheTypes.empty() &&
+            std::find(caps->cacheTypes.begin(), caps->cacheTypes.end(), value) == caps->cacheTypes.end()) {
+            return unsupported(row, value, *caps, "its cache types are the ones --help lists");
         }
-        return true;
-    }
-    if ((spelling.flag == "-ctk" || spelling.flag == "-ctv") && !caps.cacheTypes.empty() &&
-        std::find(caps.cacheTypes.begin(), caps.cacheTypes.end(), value) == caps.cacheTypes.end()) {
-        return unsupported(spelling, value, caps, "its cache types are the ones --help lists");
     }
     std::string outValue = value;
-    if (spelling.flag == "-ngl" && !caps.gpuLayersTakesAuto && (value == "auto" || value == "all")) {
+    if (caps != nullptr && row.setting == Setting::GpuLayers && !caps->gpuLayersTakesAuto &&
+        (value == "auto" || value == "all")) {
         if (value == "auto") {
-            return unsupported(spelling, value, caps, "its -ngl takes only a number");
+            return unsupported(row, value, *caps, "its -ngl takes only a number");
         }
         outValue = "999"; // more layers than any model has: all of them
     }
-    const std::string_view flag = knownSpelling(spelling, caps);
+    const std::string_view flag = knownSpelling(row, caps);
     if (flag.empty()) {
-        return unsupported(spelling, value, caps, "its --help does not list the option");
+        return unsupported(row, value, *caps, "its --help does not list the option");
     }
     out.args.emplace_back(flag);
-    if (spelling.takesValue) {
+    if (!values.empty()) {
         out.args.push_back(outValue);
+        out.args.insert(out.args.end(), values.begin() + 1, values.end());
     }
-    if (flag != spelling.flag || outValue != value) {
-        note(std::string(flag) + (spelling.takesValue ? " " + outValue : ""));
+    if (flag != row.canonicalSpelling() || outValue != value) {
+        note(std::string(flag) + (values.empty() ? "" : " " + outValue));
     }
-    return true;
+    return std::nullopt;
 }
 
-} // namespace
-
-Result<BuildArgv> serverArgvForBuild(const ServerSettings& settings, const std::string& modelPath,
-                                     const BuildCapabilities& caps, const LaunchArgvOptions& options) {
+// -m MODEL, each setting from its row, the extra words, then what the options ask for.
+Result<BuildArgv> spellServerArgv(const ServerSettings& settings, const std::string& modelPath,
+                                  Capabilities caps, const LaunchArgvOptions& options) {
     BuildArgv out;
-    out.args = {caps.knows("-m") || !caps.knows("--model") ? "-m" : "--model", modelPath};
-    const std::vector<std::string> canonical = toServerArgs(settings);
-    for (std::size_t i = 0; i < canonical.size(); ++i) {
-        const Spelling* spelling = findSpelling(canonical[i]);
-        if (spelling == nullptr) {
-            return makeError("build.unsupported-setting", "internal: no build spelling for " + canonical[i] +
-                                                              " (core/server/buildargv.cpp)");
+    const FlagRow& model = flagRow(FlagId::Model);
+    const std::string_view modelFlag = knownSpelling(model, caps);
+    out.args = {std::string(modelFlag.empty() ? model.canonicalSpelling() : modelFlag), modelPath};
+    for (const FlagRow& row : flagTable()) {
+        if (row.write == nullptr) {
+            continue;
         }
-        std::string value;
-        if (spelling->takesValue && i + 1 < canonical.size()) {
-            value = canonical[++i];
-        }
-        auto done = respell(*spelling, value, caps, out);
-        if (!done.ok()) {
-            return done.error();
+        for (const FlagValues& values : row.write(settings)) {
+            if (std::optional<Error> error = spell(row, values, caps, out)) {
+                return *error;
+            }
         }
     }
     for (const std::string& word : options.extraArgs) {
-        if (looksLikeFlag(word) && !caps.knows(word.substr(0, word.find('=')))) {
-            return makeError("build.unknown-flag", word + " is not an option of " + caps.label() +
-                                                       " (its --help does not list it)");
+        if (caps != nullptr && looksLikeFlag(word) && !caps->knows(flagName(word))) {
+            return makeError("build.unknown-flag",
+                             word + " is not an option of " + caps->label() +
+                                 " (its --help does not list it)",
+                             {}, std::string(flagName(word)));
         }
     }
     out.args.insert(out.args.end(), options.extraArgs.begin(), options.extraArgs.end());
-    auto has = [&](std::initializer_list<std::string_view> names) {
-        return std::any_of(options.extraArgs.begin(), options.extraArgs.end(), [&](const std::string& word) {
-            return std::find(names.begin(), names.end(), word) != names.end();
-        });
-    };
-    if (!options.host.empty() && !has({"--host"})) {
-        out.args.insert(out.args.end(), {"--host", options.host});
+    if (!options.host.empty()) {
+        out.args.emplace_back(flagRow(FlagId::Host).canonicalSpelling());
+        out.args.push_back(options.host);
     }
-    if (options.port && !has({"--port"})) {
-        out.args.insert(out.args.end(), {"--port", std::to_string(*options.port)});
+    if (options.port) {
+        out.args.emplace_back(flagRow(FlagId::Port).canonicalSpelling());
+        out.args.push_back(std::to_string(*options.port));
     }
-    if (options.metrics && !has({"--metrics"})) {
-        if (!caps.knows("--metrics")) {
-            return makeError("build.unsupported-setting", caps.label() + " has no --metrics endpoint");
+    if (options.metrics) {
+        const std::string_view metrics = knownSpelling(flagRow(FlagId::Metrics), caps);
+        if (metrics.empty()) {
+            return makeError("build.unsupported-setting", caps->label() + " has no --metrics endpoint", {},
+                             std::string(flagRow(FlagId::Metrics).canonicalSpelling()));
         }
-        out.args.emplace_back("--metrics");
+        out.args.emplace_back(metrics);
     }
-    if (options.logVerbosity && !has({"-lv", "--verbosity", "--log-verbosity"})) {
-        const std::string_view flag = caps.knows("-lv")           ? "-lv"
-                                      : caps.knows("--verbosity") ? "--verbosity"
-                                                                  : "";
+    if (options.logVerbosity) {
+        const FlagRow& verbosity = flagRow(FlagId::LogVerbosity);
+        const std::string_view flag = knownSpelling(verbosity, caps);
         if (flag.empty()) {
-            out.notes.push_back("-lv " + std::to_string(*options.logVerbosity) +
-                                " left out: " + caps.label() +
+            out.notes.push_back(std::string(verbosity.canonicalSpelling()) + " " +
+                                std::to_string(*options.logVerbosity) + " left out: " + caps->label() +
                                 " has no verbosity option, so the buffer-size lines may be missing");
         } else {
             out.args.emplace_back(flag);
@@ -196,6 +221,32 @@ Result<BuildArgv> serverArgvForBuild(const ServerSettings& settings, const std::
         }
     }
     return out;
+}
+
+} // namespace
+
+LaunchArgvOptions launchArgvOptions(const std::string& host, std::optional<std::uint16_t> port,
+                                    std::vector<std::string> extraArgs) {
+    LaunchArgvOptions options;
+    options.host = holdsFlag(extraArgs, FlagId::Host) ? std::string() : host;
+    options.port = holdsFlag(extraArgs, FlagId::Port) ? std::nullopt : port;
+    options.metrics = !holdsFlag(extraArgs, FlagId::Metrics);
+    if (holdsFlag(extraArgs, FlagId::LogVerbosity)) {
+        options.logVerbosity.reset();
+    }
+    options.extraArgs = std::move(extraArgs);
+    return options;
+}
+
+Result<BuildArgv> serverArgvForBuild(const ServerSettings& settings, const std::string& modelPath,
+                                     const BuildCapabilities& caps, const LaunchArgvOptions& options) {
+    return spellServerArgv(settings, modelPath, &caps, options);
+}
+
+std::vector<std::string> unprobedServerArgv(const std::string& modelPath, const ServerSettings& settings,
+                                            const LaunchArgvOptions& options) {
+    // Without a build nothing is refused: every row has its 0.7.0 spelling.
+    return spellServerArgv(settings, modelPath, nullptr, options)->args;
 }
 
 } // namespace llamafit

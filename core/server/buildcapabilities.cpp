@@ -2,6 +2,8 @@
 
 #include "core/server/buildcapabilities.h"
 
+#include "core/flags/flagtable.h"
+
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -108,10 +110,11 @@ std::vector<HelpEntry> parseHelp(std::string_view helpText) {
     return entries;
 }
 
-const HelpEntry* findEntry(const std::vector<HelpEntry>& entries, std::string_view spelling) {
+// The help entry of a flag-table row: the one listing any of the row's spellings.
+const HelpEntry* findEntry(const std::vector<HelpEntry>& entries, const FlagRow& row) {
     for (const HelpEntry& entry : entries) {
         for (const std::string& name : entry.spellings) {
-            if (name == spelling) {
+            if (row.hasSpelling(name)) {
                 return &entry;
             }
         }
@@ -208,22 +211,22 @@ Result<BuildCapabilities> parseBuildCapabilities(std::string_view versionText, s
     for (const HelpEntry& entry : entries) {
         caps.flags.insert(entry.spellings.begin(), entry.spellings.end());
     }
-    caps.hasLoadMode = caps.knows("--load-mode");
-    if (const HelpEntry* fa = findEntry(entries, "--flash-attn")) {
+    caps.hasLoadMode = findEntry(entries, flagRowOf(Setting::LoadMode)) != nullptr;
+    if (const HelpEntry* fa = findEntry(entries, flagRowOf(Setting::FlashAttention))) {
         caps.flashAttnTakesValue = !fa->valueHint.empty();
     }
-    if (const HelpEntry* ngl = findEntry(entries, "--gpu-layers")) {
+    if (const HelpEntry* ngl = findEntry(entries, flagRowOf(Setting::GpuLayers))) {
         caps.gpuLayersTakesAuto = ngl->description.find("'auto'") != std::string::npos;
     }
-    if (const HelpEntry* ctk = findEntry(entries, "--cache-type-k")) {
+    if (const HelpEntry* ctk = findEntry(entries, flagRowOf(Setting::CacheTypeK))) {
         caps.cacheTypes = allowedValues(ctk->description);
     }
-    if (const HelpEntry* port = findEntry(entries, "--port")) {
+    if (const HelpEntry* port = findEntry(entries, flagRow(FlagId::Port))) {
         if (const auto value = defaultNumber(port->description); value && *value > 0 && *value < 65536) {
             caps.defaultPort = static_cast<std::uint16_t>(*value);
         }
     }
-    caps.supportsArgvCheck = caps.knows("--version");
+    caps.supportsArgvCheck = findEntry(entries, flagRow(FlagId::Version)) != nullptr;
     return caps;
 }
 

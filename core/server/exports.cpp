@@ -1,6 +1,6 @@
 #include "core/server/exports.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 namespace llamafit {
 
@@ -40,13 +40,14 @@ std::string withoutDashes(std::string_view flag) {
 } // namespace
 
 std::vector<std::string> exportArguments(const ExportSpec& spec) {
-    std::vector<std::string> args{"-m", spec.modelPath};
+    auto spelling = [](FlagId id) { return std::string(flagRow(id).canonicalSpelling()); };
+    std::vector<std::string> args{spelling(FlagId::Model), spec.modelPath};
     for (std::string& arg : toServerArgs(spec.settings)) {
         args.push_back(std::move(arg));
     }
-    args.insert(args.end(), {"--host", spec.host});
+    args.insert(args.end(), {spelling(FlagId::Host), spec.host});
     if (spec.port) {
-        args.insert(args.end(), {"--port", std::to_string(*spec.port)});
+        args.insert(args.end(), {spelling(FlagId::Port), std::to_string(*spec.port)});
     }
     args.insert(args.end(), spec.extraArgs.begin(), spec.extraArgs.end());
     return args;

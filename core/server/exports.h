@@ -3,7 +3,7 @@
 // people share: a POSIX shell script, a Windows .bat, a `--models-preset` INI section for
 // llama-server's router, and a llama-swap `models:` entry. Used by `llamafit-cli export`
 // and the GUI's "copy command" actions. Pure: returns text, writes nothing. The flags come
-// from toServerArgs() (core/sizing/serverargs.h), so an export starts the same server the
+// from toServerArgs() (core/flags/serverargs.h), so an export starts the same server the
 // estimate was made for.
 //
 // Quoting, per target (each documented where it is done):

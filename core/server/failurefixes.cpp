@@ -1,6 +1,7 @@
 #include "core/server/failurefixes.h"
 
 #include "core/common/units.h"
+#include "core/flags/flagtable.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/solvers.h"
@@ -11,6 +12,11 @@
 
 namespace llamafit {
 namespace {
+
+// How a fix spells the setting it changes: 0.7.0's spelling, from the flag table.
+std::string flagOf(Setting setting) {
+    return std::string(flagRowOf(setting).canonicalSpelling());
+}
 
 std::string mib(std::uint64_t bytes) {
     char text[32];
@@ -137,9 +143,9 @@ std::optional<FailureFix> contextFix(const FixFinder& f, const MemoryEstimate& c
         const std::string to = std::to_string(fits[0].contextTokens);
         std::vector<std::string> removed;
         if (s.contextTokens) {
-            removed = {"-c", from};
+            removed = {flagOf(Setting::Context), from};
         }
-        finish(*fix, "context", "context " + from + " → " + to, removed, {"-c", to},
+        finish(*fix, "context", "context " + from + " → " + to, removed, {flagOf(Setting::Context), to},
                "Use a context of " + to + " tokens instead of " + from + " (shorter conversations)", device,
                budget);
     }
@@ -169,7 +175,9 @@ std::optional<FailureFix> cacheTypeFix(const FixFinder& f, const std::string& de
     } else {
         change = "K/V cache " + oldK + "/" + oldV + " → " + newK + "/" + newV;
     }
-    finish(*fix, "cache-types", change, {"-ctk", oldK, "-ctv", oldV}, {"-ctk", newK, "-ctv", newV},
+    finish(*fix, "cache-types", change,
+           {flagOf(Setting::CacheTypeK), oldK, flagOf(Setting::CacheTypeV), oldV},
+           {flagOf(Setting::CacheTypeK), newK, flagOf(Setting::CacheTypeV), newV},
            "Store the KV cache as " + newK + "/" + newV + " (same context, slightly lower precision)", device,
            budget);
     return fix;
@@ -185,9 +193,9 @@ std::optional<FailureFix> slotsFix(const FixFinder& f, const MemoryEstimate& cur
             const std::string from = std::to_string(slots), to = std::to_string(n);
             std::vector<std::string> removed;
             if (f.settings().parallelSlots) {
-                removed = {"-np", from};
+                removed = {flagOf(Setting::Parallel), from};
             }
-            finish(*fix, "slots", "slots " + from + " → " + to, removed, {"-np", to},
+            finish(*fix, "slots", "slots " + from + " → " + to, removed, {flagOf(Setting::Parallel), to},
                    "Serve " + to + " request" + (n == 1 ? "" : "s") + " at a time instead of " + from, device,
                    budget);
             return fix;
@@ -204,7 +212,8 @@ std::optional<FailureFix> ubatchFix(const FixFinder& f, const MemoryEstimate& cu
         changed.ubatchTokens = n;
         if (auto fix = f.attempt(changed)) {
             const std::string from = std::to_string(ubatch), to = std::to_string(n);
-            finish(*fix, "ubatch", "ubatch " + from + " → " + to, {"-ub", from}, {"-ub", to},
+            finish(*fix, "ubatch", "ubatch " + from + " → " + to, {flagOf(Setting::Ubatch), from},
+                   {flagOf(Setting::Ubatch), to},
                    "Process prompts in steps of " + to + " tokens instead of " + from +
                        " (smaller compute buffer, slower prompt processing)",
                    device, budget);
@@ -221,11 +230,11 @@ std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate&
         return std::nullopt;
     }
     ServerSettings changed = f.settings();
-    changed.gpuLayers = fit.gpuLayers;
+    changed.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(fit.gpuLayers));
     auto fix = f.attempt(changed);
     if (fix) {
         const std::string from = std::to_string(current.gpuLayers), to = std::to_string(fit.gpuLayers);
-        finish(*fix, "gpu-layers", "GPU layers " + from + " → " + to, {}, {"-ngl", to},
+        finish(*fix, "gpu-layers", "GPU layers " + from + " → " + to, {}, {flagOf(Setting::GpuLayers), to},
                "Keep " + std::to_string(current.gpuLayers - static_cast<std::uint32_t>(fit.gpuLayers)) +
                    " more layers in system memory (slower generation)",
                device, budget);

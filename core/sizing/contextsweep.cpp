@@ -30,7 +30,8 @@ bool sweepOnGpu(const SizingModel& model, const ServerSettings& settings,
         return false;
     }
     const Result<MemoryEstimate> estimate = estimateMemory(model, settings, gpus);
-    return estimate.ok() ? estimate->gpuLayers > 0 : settings.gpuLayers.value_or(-1) != 0;
+    return estimate.ok() ? estimate->gpuLayers > 0
+                         : settings.gpuLayers.value_or(GpuLayers::automatic()) != GpuLayers::count(0);
 }
 
 SweepData computeSweep(const SizingModel& model, const ServerSettings& settings,

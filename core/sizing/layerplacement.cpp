@@ -67,10 +67,12 @@ Result<LayerPlacement> placeLayers(const ModelInfo& model, const ServerSettings&
     }
     const std::vector<float> splits = splitPoints(settings, gpus);
 
-    // llama_model::n_gpu_layers(): -1 (auto) and -2 (all) both mean every layer plus output;
-    // --fit may lower auto, which the estimate does not model.
-    const int requested = settings.gpuLayers.value_or(-1);
-    const int gpuLayers = requested >= 0 ? requested : layerCount + 1;
+    // llama_model::n_gpu_layers(): auto and all both mean every layer plus output; --fit may
+    // lower auto, which the estimate does not model.
+    const int gpuLayers =
+        static_cast<int>(std::min<std::uint32_t>(settings.gpuLayers.value_or(GpuLayers::automatic())
+                                                     .requestedLayers(static_cast<std::uint32_t>(layerCount)),
+                                                 static_cast<std::uint32_t>(layerCount) + 1));
     // -ngl counts the output layer first: layer il is on a GPU iff il >= n_layer + 1 - ngl.
     const int gpuStart = std::max(layerCount + 1 - gpuLayers, 0);
     const int active = std::min(gpuLayers, layerCount + 1);

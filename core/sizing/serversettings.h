@@ -5,6 +5,7 @@
 // passed", because llama-server treats an unset -np or -c differently from any value.
 
 #include "core/gguf/ggmltype.h"
+#include "core/sizing/gpulayers.h"
 
 #include <cstdint>
 #include <optional>
@@ -22,24 +23,25 @@ enum class LoadMode {
 };
 
 struct TensorOverride {
-    std::string pattern;    // ECMAScript regex matched against tensor names (llama.cpp uses std::regex_search)
+    std::string pattern; // ECMAScript regex matched against tensor names (llama.cpp uses std::regex_search)
     std::string bufferType; // "CPU", "CUDA0", a GPU name given with --gpu ...
     bool operator==(const TensorOverride&) const = default;
 };
 
 struct ServerSettings {
-    std::optional<std::uint32_t> contextTokens;  // -c; nullopt = not passed (training context, fit may shrink it); 0 = training context
-    std::optional<std::uint32_t> parallelSlots;  // -np; nullopt = auto: 4 slots sharing one unified KV cache
-    std::optional<bool> kvUnified;               // -kvu / -no-kvu; nullopt = llama-server's choice (unified iff -np auto)
-    GgmlType cacheTypeK = GgmlType::F16;         // -ctk
-    GgmlType cacheTypeV = GgmlType::F16;         // -ctv
+    std::optional<std::uint32_t>
+        contextTokens; // -c; nullopt = not passed (training context, fit may shrink it); 0 = training context
+    std::optional<std::uint32_t> parallelSlots; // -np; nullopt = auto: 4 slots sharing one unified KV cache
+    std::optional<bool> kvUnified; // -kvu / -no-kvu; nullopt = llama-server's choice (unified iff -np auto)
+    GgmlType cacheTypeK = GgmlType::F16;                  // -ctk
+    GgmlType cacheTypeV = GgmlType::F16;                  // -ctv
     FlashAttention flashAttention = FlashAttention::Auto; // -fa
-    std::uint32_t batchTokens = 2048;            // -b
-    std::uint32_t ubatchTokens = 512;            // -ub
-    std::optional<int> gpuLayers;                // -ngl; nullopt/-1 = auto (all), counts the output layer first
-    bool swaFull = false;                        // --swa-full
-    bool kvOffload = true;                       // -nkvo sets false
-    std::vector<double> tensorSplit;             // -ts
+    std::uint32_t batchTokens = 2048;                     // -b
+    std::uint32_t ubatchTokens = 512;                     // -ub
+    std::optional<GpuLayers> gpuLayers; // -ngl; nullopt = not passed (auto), counts the output layer first
+    bool swaFull = false;               // --swa-full
+    bool kvOffload = true;              // -nkvo sets false
+    std::vector<double> tensorSplit;    // -ts
     std::vector<TensorOverride> tensorOverrides; // -ot, in order
     bool cpuMoe = false;                         // -cmoe
     std::uint32_t cpuMoeLayers = 0;              // -ncmoe N
@@ -57,10 +59,10 @@ enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Other };
 // A GPU the estimate may place layers on (from --gpu NAME=MiB, a machine profile, or
 // device discovery). No GPUs = a CPU-only run, like the test machines.
 struct GpuDevice {
-    std::string name;            // as llama.cpp names the buffer: "CUDA0", "Vulkan0", or a user label
+    std::string name; // as llama.cpp names the buffer: "CUDA0", "Vulkan0", or a user label
     std::uint64_t memoryBytes = 0;
     Backend backend = Backend::Other;
-    bool integrated = false;     // an APU's iGPU: shares physical memory with the host
+    bool integrated = false;                    // an APU's iGPU: shares physical memory with the host
     std::optional<std::uint64_t> overheadBytes; // overrides the backend's default overhead
     bool operator==(const GpuDevice&) const = default;
 };

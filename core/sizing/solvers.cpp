@@ -193,7 +193,7 @@ GpuLayerFit mostGpuLayers(const SizingModel& model, const ServerSettings& settin
     // down from every layer plus the output layer; each estimate is cheap.
     ServerSettings trial = settings;
     for (int layers = static_cast<int>(model.model().blockCount) + 1; layers >= 0; --layers) {
-        trial.gpuLayers = layers;
+        trial.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(layers));
         auto estimate = estimateMemory(model, trial, gpus);
         if (estimate.ok() && fitsBudget(estimate.value(), budget)) {
             return {true, layers, estimate->totals.totalBytes()};

@@ -2,7 +2,7 @@
 
 #include "core/system/profilestore.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -4,7 +4,7 @@
 // its size in bytes (a re-downloaded or re-quantized file under the same name starts from
 // defaults). One JSON file, profiles.json, in QStandardPaths::AppDataLocation unless a
 // folder is given; each profile holds the settings as llama-server flags (toServerArgs /
-// parseServerArgs of core/sizing/serverargs.h), readable and stable across LlamaFit versions.
+// parseServerArgs of core/flags/serverargs.h), readable and stable across LlamaFit versions.
 //
 // Nothing is silently lost: a profiles.json that does not parse is renamed
 // profiles.json.corrupt-YYYYMMDD-HHMMSS (the message says where) and defaults are used; an

@@ -6,7 +6,6 @@
 
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
-#include "core/sizing/serverargs.h"
 #include "core/system/hostmemory.h"
 #include "core/system/serverprocess.h"
 
@@ -14,58 +13,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <initializer_list>
-#include <string_view>
-#include <utility>
 
 namespace llamafit {
-
-namespace {
-
-bool hasFlag(const std::vector<std::string>& words, std::initializer_list<std::string_view> spellings) {
-    return std::any_of(words.begin(), words.end(), [&](const std::string& word) {
-        const std::string_view name = std::string_view(word).substr(0, word.find('='));
-        return std::find(spellings.begin(), spellings.end(), name) != spellings.end();
-    });
-}
-
-} // namespace
-
-LaunchArgvOptions launchArgvOptions(const std::string& host, std::optional<std::uint16_t> port,
-                                    std::vector<std::string> extraArgs) {
-    LaunchArgvOptions options;
-    options.host = hasFlag(extraArgs, {"--host"}) ? std::string() : host;
-    options.port = hasFlag(extraArgs, {"--port"}) ? std::nullopt : port;
-    options.metrics = !hasFlag(extraArgs, {"--metrics"});
-    if (hasFlag(extraArgs, {"-lv", "--verbosity", "--log-verbosity"})) {
-        options.logVerbosity.reset();
-    }
-    options.extraArgs = std::move(extraArgs);
-    return options;
-}
-
-std::vector<std::string> unprobedServerArgv(const std::string& modelPath, const ServerSettings& settings,
-                                            const LaunchArgvOptions& options) {
-    std::vector<std::string> argv{"-m", modelPath};
-    for (std::string& word : toServerArgs(settings)) {
-        argv.push_back(std::move(word));
-    }
-    argv.insert(argv.end(), options.extraArgs.begin(), options.extraArgs.end());
-    if (!options.host.empty()) {
-        argv.insert(argv.end(), {"--host", options.host});
-    }
-    if (options.port) {
-        argv.insert(argv.end(), {"--port", std::to_string(*options.port)});
-    }
-    if (options.metrics) {
-        argv.push_back("--metrics");
-    }
-    if (options.logVerbosity) {
-        // The buffer-size lines (core/server/allocationlog.h) appear only at -lv 4.
-        argv.insert(argv.end(), {"-lv", std::to_string(*options.logVerbosity)});
-    }
-    return argv;
-}
 
 Result<BuildArgv> launchArgv(const LaunchRequest& request,
                              const std::optional<BuildCapabilities>& capabilities) {

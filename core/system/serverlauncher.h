@@ -38,17 +38,6 @@ struct LaunchRequest {
     LaunchArgvOptions argvOptions; // host, port, --metrics, -lv, extra words
 };
 
-// The argv options for a launch: `host` (empty: not passed), `port` (nullopt: ServerProcess
-// picks a free one) and the extra words; --host, --metrics and -lv are not added a second
-// time when the extra words already hold them.
-LaunchArgvOptions launchArgvOptions(const std::string& host, std::optional<std::uint16_t> port,
-                                    std::vector<std::string> extraArgs);
-
-// The 0.7.0 spelling, unchecked: -m MODEL, toServerArgs(settings), the extra words, --host,
-// --port, --metrics, -lv N. Used when the binary cannot be probed.
-std::vector<std::string> unprobedServerArgv(const std::string& modelPath, const ServerSettings& settings,
-                                            const LaunchArgvOptions& options);
-
 // The argv a launch of `request` runs: spelled for `capabilities` when known, else the
 // unprobed 0.7.0 spelling. An error when the build cannot express a setting.
 Result<BuildArgv> launchArgv(const LaunchRequest& request,

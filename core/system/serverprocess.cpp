@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 
+#include "core/flags/flagtable.h"
 #include "core/server/slotsjson.h"
 
 #include <algorithm>
@@ -25,20 +26,27 @@ namespace llamafit {
 
 namespace {
 
-// The value of `--flag V` or `--flag=V` in args, empty when absent.
-QString flagValue(const QStringList& args, const QString& flag, bool* present) {
+// The value of the flag of row `id` (any spelling, `--flag V` or `--flag=V`) in args, empty when absent.
+QString flagValue(const QStringList& args, FlagId id, bool* present) {
+    const FlagRow& row = flagRow(id);
     for (qsizetype i = 0; i < args.size(); ++i) {
-        if (args[i] == flag) {
-            *present = true;
-            return i + 1 < args.size() ? args[i + 1] : QString();
+        const std::string word = args[i].toStdString();
+        const std::string_view name = flagName(word);
+        if (!row.hasSpelling(name)) {
+            continue;
         }
-        if (args[i].startsWith(flag + QLatin1Char('='))) {
-            *present = true;
-            return args[i].mid(flag.size() + 1);
+        *present = true;
+        if (name.size() < word.size()) {
+            return args[i].mid(static_cast<qsizetype>(name.size()) + 1);
         }
+        return i + 1 < args.size() ? args[i + 1] : QString();
     }
     *present = false;
     return {};
+}
+
+QString spellingOf(FlagId id) {
+    return QString::fromStdString(std::string(flagRow(id).canonicalSpelling()));
 }
 
 ExecError execErrorFor(const QString& program) {
@@ -160,16 +168,18 @@ bool ServerProcess::start(const QString& program, const QStringList& args) {
     m_arguments = args;
 
     bool hasHost = false;
-    const QString host = flagValue(args, QStringLiteral("--host"), &hasHost);
+    // The launcher (launchArgvOptions, core/server/buildargv.h) decides --host and --port; what
+    // it left out is decided here, where a free port can be found: loopback and a free port.
+    const QString host = flagValue(args, FlagId::Host, &hasHost);
     m_host = hasHost ? host : QStringLiteral("127.0.0.1");
     if (!hasHost) {
-        m_arguments << QStringLiteral("--host") << m_host;
+        m_arguments << spellingOf(FlagId::Host) << m_host;
     }
     bool hasPort = false;
-    const QString port = flagValue(args, QStringLiteral("--port"), &hasPort);
+    const QString port = flagValue(args, FlagId::Port, &hasPort);
     m_port = hasPort ? port.toUShort() : pickFreePort();
     if (!hasPort) {
-        m_arguments << QStringLiteral("--port") << QString::number(m_port);
+        m_arguments << spellingOf(FlagId::Port) << QString::number(m_port);
     }
 
     if (m_process != nullptr) {

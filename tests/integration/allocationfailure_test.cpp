@@ -5,12 +5,13 @@
 // failure fixes must propose a smaller context the estimate says fits, and that context must
 // really load under the same limit.
 
+#include "core/flags/serverargs.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/server/launchfailure.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/liveserverskip.h"

@@ -7,11 +7,12 @@
 // LLAMAFIT_KEEP_LOGS=DIR (write every server log there), LLAMAFIT_INTEGRATION_MAX_MIB
 // (real memory a case may make the server touch; default 6144).
 
+#include "core/flags/serverargs.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/liveserverskip.h"

@@ -130,7 +130,7 @@ std::vector<Variant> variants() {
         {"c4096_np1_ngl0",
          [](ServerSettings& s) {
              s.parallelSlots = 1;
-             s.gpuLayers = 0;
+             s.gpuLayers = GpuLayers::count(0);
          },
          S::DeepShapes},
         {"c32768_np4_swafull",

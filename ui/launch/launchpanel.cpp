@@ -100,13 +100,24 @@ LaunchRequest LaunchPanel::launchRequest() const {
 // the user will download, instead of an empty -m ''.
 constexpr const char* kCardModelPlaceholder = "MODEL.gguf";
 
-QString LaunchPanel::commandLine() const {
+Result<BuildArgv> LaunchPanel::argvNow() const {
     LaunchRequest request = launchRequest();
     if (request.modelPath.empty()) {
         request.modelPath = kCardModelPlaceholder;
     }
     const bool probed = m_capabilities && m_probedProgram == request.program;
-    Result<BuildArgv> argv = launchArgv(request, probed ? m_capabilities : std::nullopt);
+    return launchArgv(request, probed ? m_capabilities : std::nullopt);
+}
+
+QString LaunchPanel::commandLine() const {
+    return commandLineOf(argvNow());
+}
+
+QString LaunchPanel::commandLineOf(const Result<BuildArgv>& argv) const {
+    LaunchRequest request = launchRequest();
+    if (request.modelPath.empty()) {
+        request.modelPath = kCardModelPlaceholder;
+    }
     // A build that cannot express a setting: the 0.7.0 spelling, with the blocker shown.
     const std::vector<std::string> words =
         argv ? argv->args : unprobedServerArgv(request.modelPath, request.settings, request.argvOptions);
@@ -135,6 +146,10 @@ Result<bool> LaunchPanel::exportTo(ExportFormat format, const QString& path) con
 }
 
 QString LaunchPanel::launchBlocker() const {
+    return launchBlockerOf(argvNow());
+}
+
+QString LaunchPanel::launchBlockerOf(const Result<BuildArgv>& argv) const {
     if (m_session->model().path.empty()) {
         return tr("%1 is a built-in card with no model file: choose a GGUF file in the library to launch it.")
             .arg(QString::fromStdString(m_session->model().displayName));
@@ -146,10 +161,9 @@ QString LaunchPanel::launchBlocker() const {
     if (serverBinary().isEmpty()) {
         return tr("No llama-server binary: choose one with Browse.");
     }
-    if (m_capabilities && m_probedProgram == serverBinary()) {
-        if (Result<BuildArgv> argv = launchArgv(launchRequest(), m_capabilities); !argv) {
-            return QString::fromStdString(argv.error().message);
-        }
+    // Spelled for the probed build (argvNow): a setting it cannot express blocks the launch.
+    if (!argv) {
+        return QString::fromStdString(argv.error().message);
     }
     return {};
 }
@@ -249,13 +263,15 @@ void LaunchPanel::chooseExport(ExportFormat format) {
 }
 
 void LaunchPanel::refresh() {
-    m_commandLine->setText(commandLine());
+    // Spelled once for the command line and the blocker.
+    const Result<BuildArgv> argv = argvNow();
+    m_commandLine->setText(commandLineOf(argv));
     m_commandLine->setCursorPosition(0);
     m_hostWarning->setVisible(!host().isEmpty() && !isLoopbackHost(host()));
 
     const ServerProcess::State state = m_process->state();
     const bool running = isRunning(state) || m_launcher.busy();
-    const QString blocker = launchBlocker();
+    const QString blocker = launchBlockerOf(argv);
     m_launchButton->setEnabled(!running && blocker.isEmpty());
     m_launchButton->setToolTip(blocker.isEmpty() ? tr("Start llama-server with the command line above")
                                                  : blocker);

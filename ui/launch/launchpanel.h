@@ -86,6 +86,11 @@ class LaunchPanel : public QWidget {
     void browse();
     void chooseExport(ExportFormat format);
     void refresh(); // command line, host warning, buttons, state label
+    // The argv a launch now would run (for the probed build, else 0.7.0's spelling), built once
+    // per refresh for both the command line and the blocker.
+    Result<BuildArgv> argvNow() const;
+    QString commandLineOf(const Result<BuildArgv>& argv) const;
+    QString launchBlockerOf(const Result<BuildArgv>& argv) const;
     QString stateText(ServerProcess::State state, const QString& blocker, QString* tip) const;
 
     SizingSession* m_session;

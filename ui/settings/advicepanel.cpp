@@ -173,7 +173,7 @@ void AdvicePanel::adviseMostGpuLayers() {
                    false);
         return;
     }
-    settings.gpuLayers = fit.gpuLayers;
+    settings.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(fit.gpuLayers));
     m_session->setSettings(settings);
     showResult(
         tr("Most GPU layers that fit: %1 (%2 in all)").arg(fit.gpuLayers).arg(formatMiBText(fit.totalBytes)),

@@ -1,10 +1,7 @@
 // The "extra flags" field's words and how they are sorted; see extraflags.h.
 #include "ui/settings/extraflags.h"
 
-#include "core/sizing/serverargs.h"
-#include "core/sizing/serverflagtable.h"
-
-#include <cstddef>
+#include "core/flags/serverargs.h"
 
 namespace llamafit {
 
@@ -16,83 +13,6 @@ std::string joined(const std::vector<std::string>& words) {
         text += (text.empty() ? "" : " ") + word;
     }
     return text;
-}
-
-// A setting with every field away from llama-server's default, so that applying one flag
-// group on top of it shows which fields that group names, even when it names a default value.
-ServerSettings sentinelSettings() {
-    ServerSettings s;
-    s.contextTokens = 12288;
-    s.parallelSlots = 3;
-    s.kvUnified = false;
-    s.cacheTypeK = GgmlType::Q5_1;
-    s.cacheTypeV = GgmlType::Q5_1;
-    s.flashAttention = FlashAttention::On;
-    s.batchTokens = 1000;
-    s.ubatchTokens = 100;
-    s.gpuLayers = 7;
-    s.swaFull = true;
-    s.kvOffload = false;
-    s.tensorSplit = {1.0, 2.0};
-    s.tensorOverrides = {{"llamafit-sentinel", "CPU"}};
-    s.cpuMoe = true;
-    s.cpuMoeLayers = 3;
-    s.loadMode = LoadMode::None;
-    s.repack = false;
-    s.cacheRamMiB = 1;
-    s.contextCheckpoints = 1;
-    return s;
-}
-
-// Copies into `target` each field the group set: a field it set differs from the default when
-// parsed alone or from the sentinel when parsed on top of it.
-void mergeNamedFields(ServerSettings& target, const ServerSettings& alone, const ServerSettings& onSentinel) {
-    const ServerSettings defaults;
-    const ServerSettings sentinel = sentinelSettings();
-    auto merge = [&](auto member) {
-        if (alone.*member != defaults.*member || onSentinel.*member != sentinel.*member) {
-            target.*member = alone.*member;
-        }
-    };
-    merge(&ServerSettings::contextTokens);
-    merge(&ServerSettings::parallelSlots);
-    merge(&ServerSettings::kvUnified);
-    merge(&ServerSettings::cacheTypeK);
-    merge(&ServerSettings::cacheTypeV);
-    merge(&ServerSettings::flashAttention);
-    merge(&ServerSettings::batchTokens);
-    merge(&ServerSettings::ubatchTokens);
-    merge(&ServerSettings::gpuLayers);
-    merge(&ServerSettings::swaFull);
-    merge(&ServerSettings::kvOffload);
-    merge(&ServerSettings::tensorSplit);
-    merge(&ServerSettings::tensorOverrides);
-    merge(&ServerSettings::cpuMoe);
-    merge(&ServerSettings::cpuMoeLayers);
-    merge(&ServerSettings::loadMode);
-    merge(&ServerSettings::repack);
-    merge(&ServerSettings::cacheRamMiB);
-    merge(&ServerSettings::contextCheckpoints);
-}
-
-// How many words the flag at words[i] takes with its values.
-std::size_t groupLength(const std::vector<std::string>& words, std::size_t i) {
-    const std::string& word = words[i];
-    if (word.starts_with("--") && word.find('=') != std::string::npos) {
-        return 1;
-    }
-    if (const ServerFlagInfo* info = findServerFlag(word)) {
-        return 1 + static_cast<std::size_t>(info->valueCount);
-    }
-    // A flag read into ServerSettings: it takes a value if it fails without one; a flag whose
-    // value is optional (the old bare -fa) takes the next word when that word reads as its value.
-    const Result<ParsedServerArgs> alone = parseServerArgs({word});
-    if (!alone.ok()) {
-        return 2;
-    }
-    const bool nextIsValue =
-        i + 1 < words.size() && !words[i + 1].starts_with('-') && parseServerArgs({word, words[i + 1]}).ok();
-    return nextIsValue ? 2 : 1;
 }
 
 } // namespace
@@ -143,40 +63,31 @@ Result<std::vector<std::string>> splitShellWords(std::string_view text) {
 }
 
 Result<ExtraFlags> applyExtraFlags(const ServerSettings& base, const std::vector<std::string>& words) {
-    const Result<ParsedServerArgs> whole = parseServerArgs(words);
-    if (!whole.ok()) {
-        return whole.error();
-    }
-    if (!whole->model.empty()) {
-        return makeError("flags.not-here", "-m " + whole->model + ": choose the model in the model list");
-    }
-    if (!whole->gpus.empty()) {
-        return makeError("flags.not-here", "--gpu is LlamaFit's own flag: choose the machine instead");
+    const Result<ParsedServerArgs> parsed = parseServerArgs(words);
+    if (!parsed.ok()) {
+        return parsed.error();
     }
     ExtraFlags out;
     out.settings = base;
-    out.unmodelledFlags = whole->unmodelledFlags;
-    out.notes = whole->notes;
-    const std::vector<std::string> sentinelArgs = toServerArgs(sentinelSettings());
-    for (std::size_t i = 0; i < words.size();) {
-        const std::size_t length = std::min(groupLength(words, i), words.size() - i);
-        const std::vector<std::string> group(words.begin() + static_cast<std::ptrdiff_t>(i),
-                                             words.begin() + static_cast<std::ptrdiff_t>(i + length));
-        i += length;
-        const Result<ParsedServerArgs> alone = parseServerArgs(group);
-        std::vector<std::string> onSentinelArgs = sentinelArgs;
-        onSentinelArgs.insert(onSentinelArgs.end(), group.begin(), group.end());
-        const Result<ParsedServerArgs> onSentinel = parseServerArgs(onSentinelArgs);
-        const bool memory =
-            alone.ok() && onSentinel.ok() &&
-            (alone->settings != ServerSettings{} || onSentinel->settings != sentinelSettings());
-        if (memory) {
-            mergeNamedFields(out.settings, alone->settings, onSentinel->settings);
-            out.memoryFlags.push_back(joined(group));
-        } else {
-            out.passThrough.insert(out.passThrough.end(), group.begin(), group.end());
+    out.unmodelledFlags = parsed->unmodelledFlags;
+    out.notes = parsed->notes;
+    for (const ParsedFlag& flag : parsed->flags) {
+        if (flag.id == FlagId::Model) {
+            return makeError("flags.not-here", flag.text() + ": choose the model in the model list", {},
+                             flag.spelling);
+        }
+        if (flag.kind == FlagKind::LlamaFit) {
+            return makeError("flags.not-here",
+                             flag.spelling + " is LlamaFit's own flag: choose the machine instead", {},
+                             flag.spelling);
+        }
+        if (flag.kind == FlagKind::Memory && flag.setting) {
+            // The parse applied every flag in order, so its settings hold the last word on each.
+            copySetting(*flag.setting, parsed->settings, out.settings);
+            out.memoryFlags.push_back(joined(flag.words));
         }
     }
+    out.passThrough = passThroughWords(*parsed);
     return out;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 // The settings panel's "extra flags" field: llama-server flags typed as text. splitShellWords()
 // splits the text like a POSIX shell would (blanks separate words; '...' and "..." quote;
-// a backslash escapes the next character). applyExtraFlags() sorts the words with
-// parseServerArgs(): flags that change memory (-c, -ot, -ts, -cmoe, -nkvo, ...) are applied to the
-// settings, every other flag (-t 8, --alias x, --port ...) is passed through to the launch.
-// Used by SettingsPanel and its tests. Pure: no widgets, no I/O; any thread.
+// a backslash escapes the next character). applyExtraFlags() reads the words with the one
+// flag parser (parseServerArgs, core/flags/serverargs.h): flags that change memory (-c, -ot,
+// -ts, -cmoe, -nkvo, ...) are applied to the settings, every other flag (-t 8, --alias x,
+// --port ...) is passed through to the launch. Used by SettingsPanel and its tests. Pure: no
+// widgets, no I/O; any thread.
 //
 // Error codes: flags.unterminated-quote, flags.trailing-backslash, flags.not-here (-m or
 // LlamaFit's own --gpu, which the model picker and the machine choose), and the args.* codes of
@@ -31,7 +32,7 @@ struct ExtraFlags {
 };
 
 // Later flags win, as in llama-server; a memory flag replaces the base's value of each setting
-// it names (-ot replaces the base's tensor overrides, it does not append to them).
+// it names (the field's -ot words replace the base's tensor overrides; several -ot append).
 Result<ExtraFlags> applyExtraFlags(const ServerSettings& base, const std::vector<std::string>& words);
 
 } // namespace llamafit

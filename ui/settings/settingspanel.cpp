@@ -250,11 +250,15 @@ void SettingsPanel::connectControls() {
         edit(
             [&](ServerSettings& s) { s.cacheTypeV = static_cast<GgmlType>(currentData(m_cacheTypeVCombo)); });
     });
-    connect(m_gpuLayersSpin, &QSpinBox::valueChanged, this,
-            [edit](int layers) { edit([&](ServerSettings& s) { s.gpuLayers = layers; }); });
+    connect(m_gpuLayersSpin, &QSpinBox::valueChanged, this, [edit](int layers) {
+        edit([&](ServerSettings& s) { s.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(layers)); });
+    });
     connect(m_gpuLayersAllCheck, &QCheckBox::toggled, this, [this, edit](bool all) {
-        // -2 is -ngl all (serverargs.h); unchecked, the spin box's count applies.
-        edit([&](ServerSettings& s) { s.gpuLayers = all ? -2 : m_gpuLayersSpin->value(); });
+        // Checked is -ngl all; unchecked, the spin box's count applies.
+        edit([&](ServerSettings& s) {
+            s.gpuLayers = all ? GpuLayers::all()
+                              : GpuLayers::count(static_cast<std::uint32_t>(m_gpuLayersSpin->value()));
+        });
     });
     connect(m_batchSpin, &QSpinBox::valueChanged, this, [edit](int tokens) {
         edit([&](ServerSettings& s) { s.batchTokens = static_cast<std::uint32_t>(tokens); });
@@ -374,10 +378,12 @@ void SettingsPanel::showSettings() {
         static_cast<int>(std::min<std::uint32_t>(settings.parallelSlots.value_or(0), kMaxSlots)));
     selectData(m_cacheTypeKCombo, static_cast<int>(settings.cacheTypeK));
     selectData(m_cacheTypeVCombo, static_cast<int>(settings.cacheTypeV));
-    // -ngl auto (unset or -1) and -ngl all (-2) both put every layer on the GPUs.
-    const bool allLayers = settings.gpuLayers.value_or(-1) < 0;
+    // -ngl auto (or not passed) and -ngl all both put every layer on the GPUs.
+    const bool allLayers = settings.gpuLayers.value_or(GpuLayers::automatic()).everyLayer();
     m_gpuLayersAllCheck->setChecked(allLayers);
-    m_gpuLayersSpin->setValue(allLayers ? m_gpuLayersSpin->maximum() : *settings.gpuLayers);
+    m_gpuLayersSpin->setValue(
+        allLayers ? m_gpuLayersSpin->maximum()
+                  : static_cast<int>(std::min<std::uint32_t>(settings.gpuLayers->layerCount(), INT32_MAX)));
     m_gpuLayersSpin->setReadOnly(allLayers);
     m_batchSpin->setValue(static_cast<int>(std::min<std::uint32_t>(settings.batchTokens, kMaxBatchTokens)));
     m_ubatchSpin->setValue(static_cast<int>(std::min<std::uint32_t>(settings.ubatchTokens, kMaxBatchTokens)));

@@ -40,13 +40,15 @@ inline std::unique_ptr<SizingSession> makeSession(std::string_view machineId,
 inline ServerSettings settingsWith(std::uint32_t contextTokens, GgmlType typeK = GgmlType::F16,
                                    GgmlType typeV = GgmlType::F16,
                                    std::optional<std::uint32_t> slotCount = {},
-                                   std::optional<int> gpuLayers = {}) {
+                                   std::optional<std::uint32_t> gpuLayers = {}) {
     ServerSettings settings;
     settings.contextTokens = contextTokens;
     settings.cacheTypeK = typeK;
     settings.cacheTypeV = typeV;
     settings.parallelSlots = slotCount;
-    settings.gpuLayers = gpuLayers;
+    if (gpuLayers) {
+        settings.gpuLayers = GpuLayers::count(*gpuLayers);
+    }
     return settings;
 }
 

@@ -115,7 +115,7 @@ TEST(AdvicePanel, MostGpuLayersSetsTheSolversLayerCount) {
     EXPECT_TRUE(button->isEnabled());
     button->click();
     ServerSettings expected = settings;
-    expected.gpuLayers = solved.gpuLayers;
+    expected.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(solved.gpuLayers));
     EXPECT_EQ(session.settings(), expected);
     EXPECT_TRUE(resultText(panel).contains(QString::number(solved.gpuLayers)));
 

@@ -171,16 +171,16 @@ TEST_F(SettingsPanelGpuTest, GpuLayersCountTheOutputLayerAndAllIsMinusTwo) {
     EXPECT_EQ(layers->maximum(), static_cast<int>(m_session.model().info.trunkLayerCount()) + 1);
     layers->setValue(10);
     ServerSettings expected = panelDefaults();
-    expected.gpuLayers = 10;
+    expected.gpuLayers = GpuLayers::count(10);
     expectSession(expected);
     EXPECT_FALSE(all->isChecked());
     EXPECT_EQ(m_session.estimate()->gpuLayers, 10u);
     all->setChecked(true);
-    expected.gpuLayers = -2;
+    expected.gpuLayers = GpuLayers::all();
     expectSession(expected);
     EXPECT_EQ(m_session.estimate()->gpuLayers, m_session.model().info.trunkLayerCount() + 1);
     all->setChecked(false);
-    expected.gpuLayers = layers->maximum();
+    expected.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(layers->maximum()));
     expectSession(expected);
 }
 
@@ -301,7 +301,7 @@ TEST_F(SettingsPanelTest, ChangesFromElsewhereUpdateTheControlsWithoutWritingBac
     outside.batchTokens = 4096;
     outside.swaFull = true;
     outside.loadMode = LoadMode::Mmap;
-    outside.gpuLayers = 12;
+    outside.gpuLayers = GpuLayers::count(12);
     m_session.setSettings(outside);
     EXPECT_EQ(settingsSpy.count(), 1);
     EXPECT_EQ(m_session.settings(), outside);

@@ -1,8 +1,8 @@
 // Host-side terms: the prompt cache and context checkpoints (run-time growth, "up to"), the
 // mmap double mapping on an iGPU, and the -cram / -ctxcp flags that set them.
 #include "core/common/units.h"
+#include "core/flags/serverargs.h"
 #include "core/machine/hostterms.h"
-#include "core/sizing/serverargs.h"
 #include "tests/unit/machine/seedmachine.h"
 
 #include <gtest/gtest.h>

@@ -10,7 +10,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/servercomparison.h"

@@ -109,7 +109,7 @@ ServerSettings sampleSettings() {
     settings.cacheTypeK = GgmlType::Q8_0;
     settings.flashAttention = FlashAttention::On;
     settings.loadMode = LoadMode::None;
-    settings.gpuLayers = 12;
+    settings.gpuLayers = GpuLayers::count(12);
     return settings;
 }
 
@@ -149,7 +149,7 @@ TEST(ServerArgvForBuild, FlashAttentionOffIsTheOlderDefault) {
 
 TEST(ServerArgvForBuild, AllGpuLayersBecomesANumberOnOlderBuilds) {
     ServerSettings settings;
-    settings.gpuLayers = -2; // "all"
+    settings.gpuLayers = GpuLayers::all();
     auto current = serverArgvForBuild(settings, "m.gguf", build070());
     auto older = serverArgvForBuild(settings, "m.gguf", buildOlder());
     ASSERT_TRUE(current.ok());

@@ -1,6 +1,6 @@
 #include "core/server/exports.h"
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // as the captured logs of tests/data/logs and tests/data/server were made (their READMEs give
 // the flags). Test helper for the predicted-versus-actual and failure-fix tests.
 
+#include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
 #include "tests/support/modelfiles.h"
 
 #include <optional>

@@ -3,10 +3,10 @@
 // the realistic shapes of tests/data/shapes read through the model interpreter, and the same
 // shapes with other dimensions (n_embd, d_inner, d_state, groups, heads, LoRA ranks, n_ff) as
 // they were measured (-lv 4 --no-warmup -fit off -nr -t 2, CPU backend, FA auto).
+#include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/serverargs.h"
 #include "tests/support/modelfiles.h"
 #include "tests/unit/sizing/estimatequery.h"
 

@@ -324,7 +324,7 @@ TEST(ComputeBuffer, PipelineCopiesAndOpOffload) {
     EXPECT_EQ(split->devices[1].bytes.computeBytes, four.totalBytes);
     // Partial offload: the largest host block weight (an f16 ffn matrix, 32 MiB) is copied in.
     ServerSettings partial = s;
-    partial.gpuLayers = 5;
+    partial.gpuLayers = GpuLayers::count(5);
     auto part = estimateMemory(model, partial, {gpus[0]});
     ASSERT_TRUE(part.ok());
     EXPECT_EQ(part->devices[1].bytes.computeBytes, one.totalBytes + 2048ull * 8192 * 2);

@@ -89,7 +89,7 @@ TEST(Estimator, NotesSayWhichDefaultsWereApplied) {
     s.contextTokens = 4096;
     s.parallelSlots = 1;
     s.flashAttention = FlashAttention::On;
-    s.gpuLayers = 10;
+    s.gpuLayers = GpuLayers::count(10);
     auto quiet = estimateMemory(test::qwen35_35B_A3B(), s,
                                 {{"Vulkan0", 32 * kGiB, Backend::Vulkan, true, std::nullopt}});
     ASSERT_TRUE(quiet.ok());

@@ -28,7 +28,7 @@ std::vector<ServerSettings> placementVariety() {
     out.push_back(base);
     for (int ngl : {0, 1, 3, 10, 99}) {
         ServerSettings s = base;
-        s.gpuLayers = ngl;
+        s.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(ngl));
         out.push_back(s);
     }
     ServerSettings cmoe = base;

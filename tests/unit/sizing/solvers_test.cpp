@@ -115,7 +115,7 @@ TEST(Solvers, MostGpuLayersFillsTheGpuBudget) {
     EXPECT_GT(fit.gpuLayers, 0);
     EXPECT_LT(fit.gpuLayers, 33);
     ServerSettings more = s;
-    more.gpuLayers = fit.gpuLayers + 1;
+    more.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(fit.gpuLayers) + 1);
     EXPECT_GT(estimateMemory(model, more, gpus)->devices[1].bytes.totalBytes(), 6 * kGiB);
     EXPECT_FALSE(mostGpuLayers(model, s, {}, {}).fits);
     EXPECT_TRUE(mostGpuLayers(model, s, gpus, {0, {64 * kGiB}}).gpuLayers == 33);

@@ -115,12 +115,12 @@ TEST(WeightPlacement, NglOneOffloadsOnlyTheOutputHead) {
     const ModelInfo model = test::llama3_8B(GgmlType::Q8_0);
     const std::uint64_t outputBytes = ggmlRowBytes(GgmlType::Q8_0, 4096) * 128256 + 4096 * 4;
     ServerSettings s = basic();
-    s.gpuLayers = 1;
+    s.gpuLayers = GpuLayers::count(1);
     const MemoryEstimate one = estimate(model, s, {cuda()});
     EXPECT_EQ(one.gpuLayers, 1u);
     EXPECT_EQ(bufferBytes(one, "CUDA0", "CUDA0", Component::Model), outputBytes);
     EXPECT_EQ(one.devices[1].bytes.kvBytes, 0u); // no block, so no KV on the GPU
-    s.gpuLayers = 3;
+    s.gpuLayers = GpuLayers::count(3);
     const MemoryEstimate three = estimate(model, s, {cuda()});
     EXPECT_EQ(three.gpuLayers, 3u);
     // Blocks 30 and 31 (the last two) join the output layer.
@@ -130,7 +130,7 @@ TEST(WeightPlacement, NglOneOffloadsOnlyTheOutputHead) {
     }
     EXPECT_EQ(bufferBytes(three, "CUDA0", "CUDA0", Component::Model), outputBytes + lastTwo);
     EXPECT_EQ(three.devices[1].bytes.kvBytes, 2 * three.totals.kvBytes / 32);
-    s.gpuLayers = 0;
+    s.gpuLayers = GpuLayers::count(0);
     EXPECT_EQ(estimate(model, s, {cuda()}).devices[1].bytes.modelBytes, 0u);
     s.gpuLayers.reset(); // auto = all
     const MemoryEstimate all = estimate(model, s, {cuda()});
@@ -144,7 +144,7 @@ TEST(WeightPlacement, TiedOutputOnAGpuIsASecondCopy) {
     const ModelInfo model = test::llama1B();
     const std::uint64_t embd = ggmlRowBytes(GgmlType::F16, 2048) * 128256;
     ServerSettings s = basic();
-    s.gpuLayers = 1;
+    s.gpuLayers = GpuLayers::count(1);
     const MemoryEstimate e = estimate(model, s, {cuda()});
     EXPECT_EQ(bufferBytes(e, "CUDA0", "CUDA0", Component::Model), embd + 2048 * 4);
     EXPECT_EQ(bufferBytes(e, "CPU", "CPU_Mapped", Component::Model), model.fileBytes - 2048 * 4);
@@ -153,7 +153,7 @@ TEST(WeightPlacement, TiedOutputOnAGpuIsASecondCopy) {
 
 TEST(WeightPlacement, NoMmapWithAGpuUsesThePinnedHostBuffer) {
     ServerSettings s = basic();
-    s.gpuLayers = 9;
+    s.gpuLayers = GpuLayers::count(9);
     s.loadMode = LoadMode::None;
     const MemoryEstimate e = estimate(test::llama1B(GgmlType::Q4_0), s, {cuda()});
     EXPECT_GT(bufferBytes(e, "CPU", "CUDA_Host", Component::Model), 0u);
@@ -162,7 +162,7 @@ TEST(WeightPlacement, NoMmapWithAGpuUsesThePinnedHostBuffer) {
 
 TEST(WeightPlacement, IntegratedVulkanTurnsMmapOff) {
     ServerSettings s = basic();
-    s.gpuLayers = 0;
+    s.gpuLayers = GpuLayers::count(0);
     const MemoryEstimate e =
         estimate(test::llama1B(), s, {{"Vulkan0", 32 * kGiB, Backend::Vulkan, true, std::nullopt}});
     EXPECT_EQ(bufferBytes(e, "CPU", "Vulkan_Host", Component::Model), e.totals.modelBytes);

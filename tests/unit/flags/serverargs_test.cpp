@@ -1,7 +1,7 @@
 // parseServerArgs / toServerArgs: every llama-server spelling LlamaFit reads, the older
 // spellings it maps, the flags it only lists, the errors, and the round trip.
 
-#include "core/sizing/serverargs.h"
+#include "core/flags/serverargs.h"
 
 #include "core/common/units.h"
 
@@ -94,11 +94,15 @@ TEST(ServerArgs, BatchSizes) {
 }
 
 TEST(ServerArgs, GpuLayersNumberAutoAll) {
-    EXPECT_EQ(parseOk({"-ngl", "20"}).settings.gpuLayers, 20);
-    EXPECT_EQ(parseOk({"--n-gpu-layers", "0"}).settings.gpuLayers, 0);
-    EXPECT_EQ(parseOk({"--gpu-layers", "99"}).settings.gpuLayers, 99);
-    EXPECT_EQ(parseOk({"-ngl", "auto"}).settings.gpuLayers, -1);
-    EXPECT_EQ(parseOk({"-ngl", "all"}).settings.gpuLayers, -2);
+    EXPECT_EQ(parseOk({"-ngl", "20"}).settings.gpuLayers, GpuLayers::count(20));
+    EXPECT_EQ(parseOk({"--n-gpu-layers", "0"}).settings.gpuLayers, GpuLayers::count(0));
+    EXPECT_EQ(parseOk({"--gpu-layers", "99"}).settings.gpuLayers, GpuLayers::count(99));
+    EXPECT_EQ(parseOk({"-ngl", "auto"}).settings.gpuLayers, GpuLayers::automatic());
+    EXPECT_EQ(parseOk({"-ngl", "all"}).settings.gpuLayers, GpuLayers::all());
+    // llama.cpp stores auto as -1 and all as -2; any negative count puts every layer on the GPUs.
+    EXPECT_EQ(parseOk({"-ngl", "-1"}).settings.gpuLayers, GpuLayers::automatic());
+    EXPECT_EQ(parseOk({"-ngl", "-2"}).settings.gpuLayers, GpuLayers::all());
+    EXPECT_EQ(parseOk({"-ngl", "-7"}).settings.gpuLayers, GpuLayers::all());
     EXPECT_EQ(parseError({"-ngl", "most"}).code, "args.bad-value");
 }
 
@@ -250,7 +254,7 @@ TEST(ServerArgs, EverySettingRoundTrips) {
     settings.flashAttention = FlashAttention::Off;
     settings.batchTokens = 1024;
     settings.ubatchTokens = 256;
-    settings.gpuLayers = 17;
+    settings.gpuLayers = GpuLayers::count(17);
     settings.swaFull = true;
     settings.kvOffload = false;
     settings.tensorSplit = {0.1, 2.5, 1.0 / 3.0};
@@ -261,13 +265,14 @@ TEST(ServerArgs, EverySettingRoundTrips) {
     settings.repack = false;
     EXPECT_EQ(parseOk(toServerArgs(settings)).settings, settings);
 
-    for (int layers : {-2, -1, 0, 49}) {
+    for (GpuLayers layers :
+         {GpuLayers::all(), GpuLayers::automatic(), GpuLayers::count(0), GpuLayers::count(49)}) {
         ServerSettings ngl;
         ngl.gpuLayers = layers;
         ngl.kvUnified = false;
         ngl.flashAttention = FlashAttention::On;
         ngl.contextTokens = 0;
-        EXPECT_EQ(parseOk(toServerArgs(ngl)).settings, ngl) << layers;
+        EXPECT_EQ(parseOk(toServerArgs(ngl)).settings, ngl) << layers.text();
     }
 }
 

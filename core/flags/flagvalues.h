@@ -1,8 +1,8 @@
 #pragma once
-// Value readers and writers for the llama-server flags serverargs.cpp turns into
+// Value readers and writers for the llama-server flags the flag table turns into
 // ServerSettings (numbers, cache types, -ngl, -ts, -ot, -lm, --gpu). Each reader returns
 // nullopt on success or an "args.bad-value" Error naming the flag and the value.
-// Internal to serverargs.cpp and its tests; units as in ServerSettings.
+// Used by the flag table's readers and writers (settingflags.cpp); units as in ServerSettings.
 
 #include "core/common/result.h"
 #include "core/sizing/serversettings.h"
@@ -22,11 +22,12 @@ std::optional<Error> readUint32(std::string_view flag, std::string_view value,
                                 std::optional<std::uint32_t>& out);
 std::optional<Error> readInt32(std::string_view flag, std::string_view value, std::int32_t& out);
 // -np: N > 0, or a negative number for "auto" (nullopt); 0 is refused like llama.cpp does.
-std::optional<Error> readParallel(std::string_view flag, std::string_view value,
-                                  std::optional<std::uint32_t>& out);
+std::optional<Error> readSlotCount(std::string_view flag, std::string_view value,
+                                   std::optional<std::uint32_t>& out);
 std::optional<Error> readCacheType(std::string_view flag, std::string_view value, GgmlType& out);
-// -ngl: an integer, "auto" (-1) or "all" (-2), as llama.cpp common/arg.cpp stores them.
-std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out);
+// -ngl: an integer, "auto" or "all" (GpuLayers::fromText).
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value,
+                                   std::optional<GpuLayers>& out);
 std::optional<Error> readTensorSplit(std::string_view flag, std::string_view value, std::vector<double>& out);
 std::optional<Error> readTensorOverrides(std::string_view flag, std::string_view value,
                                          std::vector<TensorOverride>& out);
@@ -41,7 +42,6 @@ std::optional<FlashAttention> flashAttentionFromName(std::string_view value);
 
 std::string_view flashAttentionName(FlashAttention mode);
 std::string_view loadModeName(LoadMode mode);
-std::string gpuLayersText(int gpuLayers);
 std::string tensorSplitText(const std::vector<double>& split);
 
 } // namespace llamafit

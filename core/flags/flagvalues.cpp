@@ -1,7 +1,7 @@
-// Flag value readers/writers; see serverargsvalues.h. Where llama.cpp is lenient by
+// Flag value readers/writers; see flagvalues.h. Where llama.cpp is lenient by
 // accident (std::stoi reads "4096k" as 4096) we are strict: the whole value must parse.
 
-#include "core/sizing/serverargsvalues.h"
+#include "core/flags/flagvalues.h"
 
 #include "core/common/units.h"
 #include "core/sizing/estimator.h"
@@ -119,8 +119,8 @@ std::optional<Error> readInt32(std::string_view flag, std::string_view value, st
     return std::nullopt;
 }
 
-std::optional<Error> readParallel(std::string_view flag, std::string_view value,
-                                  std::optional<std::uint32_t>& out) {
+std::optional<Error> readSlotCount(std::string_view flag, std::string_view value,
+                                   std::optional<std::uint32_t>& out) {
     const std::optional<std::int64_t> number = parseNumber<std::int64_t>(value);
     // llama.cpp common/arg.cpp: "-np 0" throws "invalid value for n_parallel"; tools/server/server.cpp
     // treats any negative value as auto (4 slots, unified KV).
@@ -146,16 +146,13 @@ std::optional<Error> readCacheType(std::string_view flag, std::string_view value
     return std::nullopt;
 }
 
-std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value, std::optional<int>& out) {
-    if (value == "auto") {
-        out = -1;
-    } else if (value == "all") {
-        out = -2;
-    } else if (const std::optional<int> number = parseNumber<int>(value)) {
-        out = *number;
-    } else {
+std::optional<Error> readGpuLayers(std::string_view flag, std::string_view value,
+                                   std::optional<GpuLayers>& out) {
+    const std::optional<GpuLayers> layers = GpuLayers::fromText(value);
+    if (!layers) {
         return badValue(flag, value, "a layer count, 'auto' or 'all'");
     }
+    out = *layers;
     return std::nullopt;
 }
 
@@ -296,13 +293,6 @@ std::string_view loadModeName(LoadMode mode) {
         break;
     }
     return "auto";
-}
-
-std::string gpuLayersText(int gpuLayers) {
-    if (gpuLayers == -1) {
-        return "auto";
-    }
-    return gpuLayers == -2 ? "all" : std::to_string(gpuLayers);
 }
 
 std::string tensorSplitText(const std::vector<double>& split) {
