@@ -1,5 +1,7 @@
 // machineProfileJson (the explicit form of machineprofile.h) and the profile files.
+
 #include "core/common/units.h"
+#include "core/common/utf8path.h"
 #include "core/machine/machineprofile.h"
 
 #include <nlohmann/json.hpp>
@@ -85,7 +87,7 @@ std::string machineProfileJson(const Machine& machine) {
 }
 
 Result<Machine> loadMachineProfile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
+    std::ifstream file(pathFromUtf8(path), std::ios::binary);
     if (!file) {
         return makeError("machine.unreadable", "cannot open machine profile '" + path + "'");
     }

@@ -9,6 +9,8 @@
 #include "tests/support/ggufwriter.h"
 #include "tests/support/modelfiles.h"
 
+#include "tests/support/tempfolder.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,12 +24,7 @@ namespace llamafit::test {
 // A fresh folder under GoogleTest's TempDir(), removed with everything in it at the end.
 class LibraryDir {
   public:
-    LibraryDir() {
-        std::string pattern = ::testing::TempDir() + "llamafit-library-XXXXXX";
-        if (const char* made = ::mkdtemp(pattern.data())) {
-            m_path = made;
-        }
-    }
+    LibraryDir() { m_path = makeTempFolder("llamafit-library-"); }
     ~LibraryDir() {
         std::error_code ec;
         if (!m_path.empty()) {
