@@ -97,7 +97,8 @@ Result<OllamaManifest> parseOllamaManifest(std::string_view json) {
 std::string ollamaBlobPath(const std::string& modelsRoot, const std::string& digest) {
     std::string file = digest;
     std::replace(file.begin(), file.end(), ':', '-');
-    return utf8FromPath(pathFromUtf8(modelsRoot) / "blobs" / file);
+    // With the platform's separators, as the library lists every other path.
+    return utf8FromPath((pathFromUtf8(modelsRoot) / "blobs" / file).make_preferred());
 }
 
 std::string ollamaModelName(const std::string& host, const std::string& nameSpace, const std::string& model,

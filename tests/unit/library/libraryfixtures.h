@@ -36,11 +36,12 @@ class LibraryDir {
 
     bool valid() const { return !m_path.empty(); }
     const std::string& root() const { return m_path; }
-    // The full path of `relative`, its parent folders created.
+    // The full path of `relative`, its parent folders created, with the platform's separators
+    // (the library lists paths that way: backslashes on Windows).
     std::string path(const std::string& relative) const {
-        const std::filesystem::path full = std::filesystem::path(m_path) / relative;
+        std::filesystem::path full = std::filesystem::path(m_path) / relative;
         std::filesystem::create_directories(full.parent_path());
-        return full.string();
+        return full.make_preferred().string();
     }
 
   private:
