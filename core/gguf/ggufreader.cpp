@@ -1,5 +1,6 @@
 #include "core/gguf/ggufreader.h"
 
+#include "core/common/utf8path.h"
 #include "core/gguf/ggufparser.h"
 
 #include <algorithm>
@@ -75,16 +76,18 @@ Result<GgufFile> parseGguf(std::span<const std::uint8_t> header, std::uint64_t f
 
 Result<GgufFile> readGgufFile(const std::string& path, const GgufReadLimits& limits) {
     std::error_code ec;
+    // The UTF-8 path as the file system spells it (on Windows: not through the ANSI code page).
+    const std::filesystem::path file = pathFromUtf8(path);
     // A regular file only: a FIFO or /dev/zero has no size and would never end.
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    if (!std::filesystem::is_regular_file(file, ec)) {
         return makeError("gguf.open-failed",
                          path + ": not a regular file" + (ec ? " (" + ec.message() + ")" : ""));
     }
-    const std::uint64_t fileBytes = std::filesystem::file_size(path, ec);
+    const std::uint64_t fileBytes = std::filesystem::file_size(file, ec);
     if (ec) {
         return makeError("gguf.open-failed", path + ": cannot read its size (" + ec.message() + ")");
     }
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
         return makeError("gguf.open-failed", path + ": cannot open it for reading");
     }

@@ -1,5 +1,6 @@
 #include "core/gguf/ggufsplit.h"
 
+#include "core/common/utf8path.h"
 #include "core/gguf/ggufreader.h"
 
 #include <cctype>
@@ -140,7 +141,7 @@ Result<GgufFile> readGgufModel(const std::string& path, const GgufReadLimits& li
     for (std::uint32_t number = 1; number <= name->count; ++number) {
         paths.push_back(ggufSplitPartPath(name->prefix, number, name->count));
         std::error_code ec;
-        if (!std::filesystem::exists(paths.back(), ec)) {
+        if (!std::filesystem::exists(pathFromUtf8(paths.back()), ec)) {
             missing += (missing.empty() ? "" : ", ") + paths.back();
         }
     }

@@ -1,5 +1,6 @@
 #include "core/library/libraryscan.h"
 
+#include "core/common/utf8path.h"
 #include "core/gguf/ggufreader.h"
 #include "core/gguf/ggufsplit.h"
 #include "core/library/librarywalk.h"
@@ -21,15 +22,15 @@ namespace fs = std::filesystem;
 
 std::string canonicalOr(const std::string& path) {
     std::error_code ec;
-    const fs::path canonical = fs::canonical(path, ec);
-    return ec ? path : canonical.string();
+    const fs::path canonical = fs::canonical(pathFromUtf8(path), ec);
+    return ec ? path : utf8FromPath(canonical);
 }
 
 std::uint64_t sizeOnDisk(const std::vector<std::string>& paths) {
     std::uint64_t total = 0;
     for (const auto& path : paths) {
         std::error_code ec;
-        const auto bytes = fs::file_size(path, ec); // follows symlinks (HF snapshot -> blob)
+        const auto bytes = fs::file_size(pathFromUtf8(path), ec); // follows symlinks (HF snapshot -> blob)
         total += ec ? 0 : static_cast<std::uint64_t>(bytes);
     }
     return total;
@@ -90,7 +91,7 @@ class Scan {
         std::vector<std::vector<std::string>> models; // each: the parts, in part order
         std::map<std::pair<std::string, std::uint32_t>, std::map<std::uint32_t, std::string>> splits;
         for (const auto& file : folder.files) {
-            if (isProjectorFileName(fs::path(file).filename().string())) {
+            if (isProjectorFileName(utf8FromPath(pathFromUtf8(file).filename()))) {
                 projectors.push_back(file);
                 done(file);
             } else if (const auto split = parseGgufSplitName(file)) {
@@ -123,7 +124,7 @@ class Scan {
 
     void scanOllamaManifest(const LibraryRoot& root, const OllamaManifestFile& manifestFile) {
         std::vector<LibraryEntry> entries;
-        std::ifstream in(manifestFile.path, std::ios::binary);
+        std::ifstream in(pathFromUtf8(manifestFile.path), std::ios::binary);
         std::stringstream text;
         text << in.rdbuf();
         const auto manifest = parseOllamaManifest(text.str());
@@ -293,20 +294,20 @@ LibraryScanResult scanLibrary(const LibraryRoots& roots, std::stop_token stop,
 }
 
 std::string libraryEntryName(const LibraryRoot& root, const std::string& modelPath) {
-    std::string file = fs::path(modelPath).filename().string();
+    std::string file = utf8FromPath(pathFromUtf8(modelPath).filename());
     if (const auto split = parseGgufSplitName(modelPath)) {
-        file = fs::path(split->prefix).filename().string();
+        file = utf8FromPath(pathFromUtf8(split->prefix).filename());
     } else if (file.size() > 5) {
-        file = fs::path(file).stem().string();
+        file = utf8FromPath(pathFromUtf8(file).stem());
     }
     if (root.kind != LibraryRootKind::HfHubCache) {
         return file;
     }
     // huggingface_hub layout: models--<org>--<repo>/snapshots/<commit>/<file, maybe in folders>.
-    const fs::path relative = fs::path(modelPath).lexically_relative(root.path);
+    const fs::path relative = pathFromUtf8(modelPath).lexically_relative(pathFromUtf8(root.path));
     std::vector<std::string> parts;
     for (const auto& part : relative) {
-        parts.push_back(part.string());
+        parts.push_back(utf8FromPath(part));
     }
     constexpr std::string_view repoPrefix = "models--";
     if (parts.size() < 4 || parts[0].rfind(repoPrefix, 0) != 0 || parts[1] != "snapshots") {

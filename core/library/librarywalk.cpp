@@ -1,5 +1,7 @@
 #include "core/library/librarywalk.h"
 
+#include "core/common/utf8path.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -11,14 +13,15 @@ namespace {
 namespace fs = std::filesystem;
 
 bool hasGgufExtension(const fs::path& path) {
-    std::string extension = path.extension().string();
+    std::string extension = utf8FromPath(path.extension());
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return extension == ".gguf";
 }
 
 Error unreadable(const fs::path& dir, const std::error_code& ec) {
-    return makeError("library.unreadable-folder", "cannot read folder " + dir.string() + ": " + ec.message());
+    return makeError("library.unreadable-folder",
+                     "cannot read folder " + utf8FromPath(dir) + ": " + ec.message());
 }
 
 } // namespace
@@ -27,14 +30,14 @@ LibraryWalk walkLibraryRoot(const std::string& root, std::stop_token stop,
                             const std::function<void(std::uint64_t, const std::string&)>& onFolder) {
     LibraryWalk walk;
     std::error_code ec;
-    if (!fs::exists(root, ec)) {
+    if (!fs::exists(pathFromUtf8(root), ec)) {
         walk.rootMissing = true;
         return walk;
     }
     // Folders are identified by their canonical path (symlinks resolved): a link back to an
     // ancestor, or two links to one folder, lead to a folder already visited and are skipped.
     std::set<fs::path> visited;
-    std::vector<fs::path> pending{fs::path(root)};
+    std::vector<fs::path> pending{pathFromUtf8(root)};
     while (!pending.empty()) {
         if (stop.stop_requested()) {
             walk.cancelled = true;
@@ -55,7 +58,7 @@ LibraryWalk walkLibraryRoot(const std::string& root, std::stop_token stop,
             walk.errors.push_back(unreadable(dir, ec));
             continue;
         }
-        LibraryFolder folder{dir.string(), {}};
+        LibraryFolder folder{utf8FromPath(dir), {}};
         std::vector<fs::path> subfolders;
         for (; it != fs::directory_iterator(); it.increment(ec)) {
             std::error_code typeError;
@@ -63,7 +66,7 @@ LibraryWalk walkLibraryRoot(const std::string& root, std::stop_token stop,
             if (it->is_directory(typeError)) {
                 subfolders.push_back(it->path());
             } else if (it->is_regular_file(typeError) && hasGgufExtension(it->path())) {
-                folder.files.push_back(it->path().string());
+                folder.files.push_back(utf8FromPath(it->path()));
             }
         }
         if (ec) {
@@ -78,7 +81,7 @@ LibraryWalk walkLibraryRoot(const std::string& root, std::stop_token stop,
             walk.folders.push_back(std::move(folder));
         }
         if (onFolder) {
-            onFolder(walk.fileCount, dir.string());
+            onFolder(walk.fileCount, utf8FromPath(dir));
         }
     }
     return walk;

@@ -1,5 +1,7 @@
 #include "core/library/ollamamanifest.h"
 
+#include "core/common/utf8path.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -29,7 +31,7 @@ std::vector<fs::path> children(const fs::path& dir, bool wantDirectories, std::v
     fs::directory_iterator it(dir, ec);
     if (ec) {
         errors.push_back(makeError("library.unreadable-folder",
-                                   "cannot read folder " + dir.string() + ": " + ec.message()));
+                                   "cannot read folder " + utf8FromPath(dir) + ": " + ec.message()));
         return out;
     }
     for (; it != fs::directory_iterator(); it.increment(ec)) {
@@ -41,8 +43,8 @@ std::vector<fs::path> children(const fs::path& dir, bool wantDirectories, std::v
         }
     }
     if (ec) {
-        errors.push_back(makeError("library.unreadable-folder",
-                                   "cannot finish reading folder " + dir.string() + ": " + ec.message()));
+        errors.push_back(makeError("library.unreadable-folder", "cannot finish reading folder " +
+                                                                    utf8FromPath(dir) + ": " + ec.message()));
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -95,7 +97,8 @@ Result<OllamaManifest> parseOllamaManifest(std::string_view json) {
 std::string ollamaBlobPath(const std::string& modelsRoot, const std::string& digest) {
     std::string file = digest;
     std::replace(file.begin(), file.end(), ':', '-');
-    return (fs::path(modelsRoot) / "blobs" / file).string();
+    // With the platform's separators, as the library lists every other path.
+    return utf8FromPath((pathFromUtf8(modelsRoot) / "blobs" / file).make_preferred());
 }
 
 std::string ollamaModelName(const std::string& host, const std::string& nameSpace, const std::string& model,
@@ -110,7 +113,7 @@ std::string ollamaModelName(const std::string& host, const std::string& nameSpac
 std::vector<OllamaManifestFile> findOllamaManifests(const std::string& modelsRoot, std::vector<Error>& errors,
                                                     std::stop_token stop) {
     std::vector<OllamaManifestFile> found;
-    const fs::path manifests = fs::path(modelsRoot) / "manifests";
+    const fs::path manifests = pathFromUtf8(modelsRoot) / "manifests";
     std::error_code ec;
     if (!fs::is_directory(manifests, ec)) {
         return found;
@@ -122,9 +125,10 @@ std::vector<OllamaManifestFile> findOllamaManifests(const std::string& modelsRoo
                     return found;
                 }
                 for (const auto& tag : children(model, false, errors)) {
-                    found.push_back({tag.string(),
-                                     ollamaModelName(host.filename().string(), nameSpace.filename().string(),
-                                                     model.filename().string(), tag.filename().string())});
+                    found.push_back(
+                        {utf8FromPath(tag),
+                         ollamaModelName(utf8FromPath(host.filename()), utf8FromPath(nameSpace.filename()),
+                                         utf8FromPath(model.filename()), utf8FromPath(tag.filename()))});
                 }
             }
         }

@@ -1,6 +1,7 @@
 // machineProfileJson (the explicit form of machineprofile.h, written by machinejson.h) and the
 // profile files.
 #include "core/machine/machinejson.h"
+#include "core/common/utf8path.h"
 #include "core/machine/machineprofile.h"
 
 #include <fstream>
@@ -13,7 +14,7 @@ std::string machineProfileJson(const Machine& machine) {
 }
 
 Result<Machine> loadMachineProfile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
+    std::ifstream file(pathFromUtf8(path), std::ios::binary);
     if (!file) {
         return makeError("machine.unreadable", "cannot open machine profile '" + path + "'");
     }

@@ -2,6 +2,7 @@
 
 #include "core/model/modelsource.h"
 
+#include "core/common/utf8path.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
@@ -21,7 +22,7 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
 
     std::error_code ec;
     // A file on disk wins over a card of the same name: the user pointed at real bytes.
-    if (std::filesystem::exists(pathOrCardId, ec)) {
+    if (std::filesystem::exists(pathFromUtf8(pathOrCardId), ec)) {
         Result<GgufFile> file = readGgufModel(pathOrCardId);
         if (!file) {
             return file.error();
@@ -32,9 +33,8 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
         }
         loaded.info = std::move(*info);
         loaded.path = pathOrCardId;
-        loaded.displayName = loaded.info.name.empty()
-                                 ? std::filesystem::path(pathOrCardId).filename().string()
-                                 : loaded.info.name;
+        loaded.displayName =
+            loaded.info.name.empty() ? utf8FromPath(pathFromUtf8(pathOrCardId).filename()) : loaded.info.name;
         loaded.source = "file";
         return loaded;
     }

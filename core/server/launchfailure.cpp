@@ -9,6 +9,10 @@
 
 namespace llamafit {
 
+#ifndef _WIN32
+static_assert(kPosixSigAbrt == SIGABRT && kPosixSigKill == SIGKILL && kPosixSigSegv == SIGSEGV);
+#endif
+
 namespace {
 
 using logformats::contains;
@@ -140,11 +144,11 @@ LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
     if (outcome.signal) {
         const int signal = *outcome.signal;
         std::string name = "signal " + std::to_string(signal);
-        if (signal == SIGKILL) {
+        if (signal == kPosixSigKill) {
             name += " (SIGKILL: killed, e.g. by the kernel's OOM killer)";
-        } else if (signal == SIGSEGV) {
+        } else if (signal == kPosixSigSegv) {
             name += " (SIGSEGV)";
-        } else if (signal == SIGABRT) {
+        } else if (signal == kPosixSigAbrt) {
             name += " (SIGABRT: an assertion or abort in llama.cpp; see the last error lines)";
         }
         return set(LaunchFailureReason::CrashedBySignal,

@@ -52,6 +52,12 @@ enum class ExecError {
     NotExecutable, // EACCES / ENOEXEC
 };
 
+// The POSIX signal numbers LaunchOutcome::signal is compared with, spelled out because
+// Windows' <csignal> has no SIGKILL and numbers SIGABRT 22.
+inline constexpr int kPosixSigAbrt = 6;
+inline constexpr int kPosixSigKill = 9;
+inline constexpr int kPosixSigSegv = 11;
+
 // What the process layer knows when the server has died (or failed to start).
 struct LaunchOutcome {
     std::string log; // stdout and stderr, in order, as kept (ServerProcess: core/server/boundedlog.h)

@@ -1,18 +1,19 @@
 #include "tests/support/ggufwriter.h"
 
 #include "core/common/units.h"
+#include "core/common/utf8path.h"
 
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 #include <vector>
 
 namespace llamafit::test {
 namespace {
 
 class ByteSink {
-public:
+  public:
     template <typename T> void put(T value) {
         // GGUF is little-endian, like every host we build for. resize + memcpy rather than
         // insert, which g++ 12 -O3 flags as overflowing an empty vector (-Wstringop-overflow).
@@ -31,7 +32,7 @@ public:
     }
     std::vector<std::uint8_t>& bytes() { return m_bytes; }
 
-private:
+  private:
     std::vector<std::uint8_t> m_bytes;
 };
 
@@ -39,18 +40,42 @@ void putArray(ByteSink& out, const GgufArray& array);
 
 void putScalar(ByteSink& out, const GgufValue& value) {
     switch (value.type) {
-    case GgufValueType::Uint8: out.put<std::uint8_t>(static_cast<std::uint8_t>(std::get<std::uint64_t>(value.data))); break;
-    case GgufValueType::Int8: out.put<std::int8_t>(static_cast<std::int8_t>(std::get<std::int64_t>(value.data))); break;
-    case GgufValueType::Uint16: out.put<std::uint16_t>(static_cast<std::uint16_t>(std::get<std::uint64_t>(value.data))); break;
-    case GgufValueType::Int16: out.put<std::int16_t>(static_cast<std::int16_t>(std::get<std::int64_t>(value.data))); break;
-    case GgufValueType::Uint32: out.put<std::uint32_t>(static_cast<std::uint32_t>(std::get<std::uint64_t>(value.data))); break;
-    case GgufValueType::Int32: out.put<std::int32_t>(static_cast<std::int32_t>(std::get<std::int64_t>(value.data))); break;
-    case GgufValueType::Float32: out.put<float>(static_cast<float>(std::get<double>(value.data))); break;
-    case GgufValueType::Bool: out.put<std::uint8_t>(std::get<bool>(value.data) ? 1 : 0); break;
-    case GgufValueType::String: out.putString(std::get<std::string>(value.data)); break;
-    case GgufValueType::Uint64: out.put<std::uint64_t>(std::get<std::uint64_t>(value.data)); break;
-    case GgufValueType::Int64: out.put<std::int64_t>(std::get<std::int64_t>(value.data)); break;
-    case GgufValueType::Float64: out.put<double>(std::get<double>(value.data)); break;
+    case GgufValueType::Uint8:
+        out.put<std::uint8_t>(static_cast<std::uint8_t>(std::get<std::uint64_t>(value.data)));
+        break;
+    case GgufValueType::Int8:
+        out.put<std::int8_t>(static_cast<std::int8_t>(std::get<std::int64_t>(value.data)));
+        break;
+    case GgufValueType::Uint16:
+        out.put<std::uint16_t>(static_cast<std::uint16_t>(std::get<std::uint64_t>(value.data)));
+        break;
+    case GgufValueType::Int16:
+        out.put<std::int16_t>(static_cast<std::int16_t>(std::get<std::int64_t>(value.data)));
+        break;
+    case GgufValueType::Uint32:
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(std::get<std::uint64_t>(value.data)));
+        break;
+    case GgufValueType::Int32:
+        out.put<std::int32_t>(static_cast<std::int32_t>(std::get<std::int64_t>(value.data)));
+        break;
+    case GgufValueType::Float32:
+        out.put<float>(static_cast<float>(std::get<double>(value.data)));
+        break;
+    case GgufValueType::Bool:
+        out.put<std::uint8_t>(std::get<bool>(value.data) ? 1 : 0);
+        break;
+    case GgufValueType::String:
+        out.putString(std::get<std::string>(value.data));
+        break;
+    case GgufValueType::Uint64:
+        out.put<std::uint64_t>(std::get<std::uint64_t>(value.data));
+        break;
+    case GgufValueType::Int64:
+        out.put<std::int64_t>(std::get<std::int64_t>(value.data));
+        break;
+    case GgufValueType::Float64:
+        out.put<double>(std::get<double>(value.data));
+        break;
     case GgufValueType::Array:
         putArray(out, *value.array());
         break;
@@ -114,43 +139,41 @@ std::string writeGguf(const std::string& path, const GgufFile& file, const GgufW
     std::uint64_t alignment = file.getUint("general.alignment").value_or(32);
     dataBytes = padTo(dataBytes, alignment);
 
-    const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-    if (fd < 0) {
-        return "cannot create " + path + ": " + std::strerror(errno);
+    // Standard streams and std::filesystem, not POSIX open/pwrite/ftruncate, so the same
+    // writer serves the Windows build of the unit tests (scripts/test-windows-core.sh).
+    const std::filesystem::path filePath = pathFromUtf8(path);
+    std::ofstream out(filePath, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        return "cannot create " + path;
     }
-    auto writeAll = [fd](const std::uint8_t* data, std::size_t size) {
-        while (size > 0) {
-            const ssize_t n = ::write(fd, data, size);
-            if (n <= 0) {
-                return false;
-            }
-            data += n;
-            size -= static_cast<std::size_t>(n);
-        }
-        return true;
-    };
-    std::string failure;
-    if (!writeAll(header.data(), header.size())) {
-        failure = "write failed for " + path;
+    out.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));
+    if (!out) {
+        return "write failed for " + path;
     }
-    if (failure.empty() && options.fill) {
+    if (options.fill) {
         std::vector<std::uint8_t> buffer;
         for (const auto& tensor : file.tensors) {
             buffer.assign(tensor.bytes, 0);
             options.fill(tensor, buffer);
-            if (::pwrite(fd, buffer.data(), buffer.size(), static_cast<off_t>(header.size() + tensor.dataOffset)) !=
-                static_cast<ssize_t>(buffer.size())) {
-                failure = "write failed for " + path;
-                break;
+            out.seekp(static_cast<std::streamoff>(header.size() + tensor.dataOffset));
+            out.write(reinterpret_cast<const char*>(buffer.data()),
+                      static_cast<std::streamsize>(buffer.size()));
+            if (!out) {
+                return "write failed for " + path;
             }
         }
     }
-    // The data region (or its unwritten padding) becomes a hole: truncate's trick.
-    if (failure.empty() && ::ftruncate(fd, static_cast<off_t>(header.size() + dataBytes)) != 0) {
-        failure = "ftruncate failed for " + path + ": " + std::strerror(errno);
+    out.close();
+    if (!out) {
+        return "write failed for " + path;
     }
-    ::close(fd);
-    return failure;
+    // The data region (or its unwritten padding) becomes a hole: truncate's trick.
+    std::error_code ec;
+    std::filesystem::resize_file(filePath, header.size() + dataBytes, ec);
+    if (ec) {
+        return "cannot extend " + path + " to its data size: " + ec.message();
+    }
+    return {};
 }
 
 } // namespace llamafit::test

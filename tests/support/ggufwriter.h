@@ -1,6 +1,6 @@
 #pragma once
 // Writes a GgufFile (header, metadata, tensor table) to disk in GGUF v3 (or v2) layout,
-// then either real tensor data or a sparse data region made with ftruncate, so a
+// then either real tensor data or a sparse data region made by extending the file (a hole), so a
 // realistic 30 GB model costs no disk. llama-server loads these files (mmap, --no-warmup).
 // Test support only.
 
@@ -18,7 +18,7 @@ using TensorDataFiller = std::function<void(const GgufTensorInfo& tensor, std::s
 
 struct GgufWriteOptions {
     std::uint32_t version = 3;
-    TensorDataFiller fill; // empty: data region is a hole made with ftruncate
+    TensorDataFiller fill; // empty: data region is a hole (the file extended)
 };
 
 // Returns an empty string on success, else a message naming what failed.

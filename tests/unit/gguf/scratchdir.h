@@ -2,6 +2,8 @@
 // ScratchDir: a fresh directory under GoogleTest's TempDir() for one test, removed with
 // everything in it when the test ends. Test code only.
 
+#include "tests/support/tempfolder.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,12 +17,7 @@ namespace llamafit::test {
 
 class ScratchDir {
   public:
-    ScratchDir() {
-        std::string pattern = ::testing::TempDir() + "llamafit-gguf-XXXXXX";
-        if (const char* made = ::mkdtemp(pattern.data())) {
-            m_path = made;
-        }
-    }
+    ScratchDir() { m_path = makeTempFolder("llamafit-gguf-"); }
     ~ScratchDir() {
         std::error_code ec;
         if (!m_path.empty()) {

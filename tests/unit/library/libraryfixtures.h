@@ -9,6 +9,8 @@
 #include "tests/support/ggufwriter.h"
 #include "tests/support/modelfiles.h"
 
+#include "tests/support/tempfolder.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,12 +24,7 @@ namespace llamafit::test {
 // A fresh folder under GoogleTest's TempDir(), removed with everything in it at the end.
 class LibraryDir {
   public:
-    LibraryDir() {
-        std::string pattern = ::testing::TempDir() + "llamafit-library-XXXXXX";
-        if (const char* made = ::mkdtemp(pattern.data())) {
-            m_path = made;
-        }
-    }
+    LibraryDir() { m_path = makeTempFolder("llamafit-library-"); }
     ~LibraryDir() {
         std::error_code ec;
         if (!m_path.empty()) {
@@ -39,11 +36,12 @@ class LibraryDir {
 
     bool valid() const { return !m_path.empty(); }
     const std::string& root() const { return m_path; }
-    // The full path of `relative`, its parent folders created.
+    // The full path of `relative`, its parent folders created, with the platform's separators
+    // (the library lists paths that way: backslashes on Windows).
     std::string path(const std::string& relative) const {
-        const std::filesystem::path full = std::filesystem::path(m_path) / relative;
+        std::filesystem::path full = std::filesystem::path(m_path) / relative;
         std::filesystem::create_directories(full.parent_path());
-        return full.string();
+        return full.make_preferred().string();
     }
 
   private:

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 namespace llamafit {
 namespace {
 
@@ -36,7 +38,9 @@ TEST(OllamaManifest, BadManifestsAreNamedErrors) {
 }
 
 TEST(OllamaManifest, BlobPathsAndNames) {
-    EXPECT_EQ(ollamaBlobPath("/m", "sha256:" + kHex), "/m/blobs/sha256-" + kHex);
+    // Compared as paths: on Windows the blob path has backslash separators.
+    EXPECT_EQ(std::filesystem::path(ollamaBlobPath("/m", "sha256:" + kHex)),
+              std::filesystem::path("/m/blobs/sha256-" + kHex));
     EXPECT_EQ(ollamaModelName("registry.ollama.ai", "library", "qwen3", "8b"), "qwen3:8b");
     EXPECT_EQ(ollamaModelName("registry.ollama.ai", "someone", "tool", "latest"), "someone/tool:latest");
     EXPECT_EQ(ollamaModelName("hf.co", "org", "repo", "Q4_K_M"), "hf.co/org/repo:Q4_K_M");

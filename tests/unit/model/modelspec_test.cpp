@@ -350,10 +350,14 @@ TEST_F(ModelFilesOnDisk, SparseFileTakesNoDataBlocks) {
     const auto written = test::writeSpecAsGguf(*spec, file);
     ASSERT_TRUE(written.ok());
     EXPECT_GT(std::filesystem::file_size(file), spec->file.tensorBytes());
+#ifdef _WIN32
+    GTEST_SKIP() << "Windows has no st_blocks to count allocated blocks; the file's size is checked above";
+#else
     struct stat info {};
     ASSERT_EQ(::stat(file.c_str(), &info), 0);
     // The 2.3 GiB data region is a hole: only the header (tokenizer) takes blocks.
     EXPECT_LT(static_cast<std::uint64_t>(info.st_blocks) * 512u, 64u * kMiB);
+#endif
 }
 
 std::vector<char> readAll(const std::string& file) {

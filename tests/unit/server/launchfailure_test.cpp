@@ -103,7 +103,7 @@ TEST(LaunchFailureTest, VulkanOutOfDeviceMemoryWithPhaseFromProgress) {
                   "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
                   "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n"
                   "ggml_gallocr_reserve_n_impl: failed to allocate Vulkan0 buffer of size 4294967296\n";
-    outcome.signal = SIGABRT;
+    outcome.signal = kPosixSigAbrt;
     const LaunchFailure failure = classifyLaunchFailure(outcome);
     ASSERT_EQ(failure.reason, LaunchFailureReason::AllocationFailed);
     EXPECT_EQ(failure.allocation->bufferType, "Vulkan0");
@@ -129,7 +129,7 @@ TEST(LaunchFailureTest, SignalsAndExitsAfterReady) {
     LaunchOutcome outcome;
     outcome.log = readServerCapture("run-np2-generate.log");
     outcome.wasReady = true;
-    outcome.signal = SIGKILL;
+    outcome.signal = kPosixSigKill;
     outcome.wasGenerating = true;
     LaunchFailure failure = classifyLaunchFailure(outcome);
     EXPECT_EQ(failure.reason, LaunchFailureReason::CrashedBySignal);

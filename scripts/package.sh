@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the Debian package llamafit_<version>_amd64.deb on Debian 12 or 13: the build
+# dependencies (apt), a Release build of llamafit and llamafit-cli, `cpack -G DEB`, then
+# checks it: the version agrees everywhere (CMake, both programs, the package, the metainfo,
+# CHANGELOG.md), `appstreamcli validate` passes and `lintian` reports no errors.
+# The package lands in the build folder and its path is printed last.
+#   LLAMAFIT_PACKAGE_BUILD_DIR  build folder (default build-package)
+#   LLAMAFIT_PACKAGE_BUILD_TYPE CMake build type (default Release)
+#   LLAMAFIT_PACKAGE_CMAKE_ARGS extra CMake arguments (e.g. a compiler launcher)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-build-deps.sh
+# What packaging needs on top of the build: PNG icons (rsvg-convert), shlibdeps
+# (dpkg-shlibdeps in dpkg-dev, file), and the checks (appstreamcli, desktop-file-validate, lintian).
+packaging_packages=(librsvg2-bin dpkg-dev file appstream desktop-file-utils lintian)
+missing=()
+for p in "${packaging_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo_cmd=()
+    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+    echo "package: installing ${missing[*]}"
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${LLAMAFIT_PACKAGE_BUILD_DIR:-build-package}
+build_type=${LLAMAFIT_PACKAGE_BUILD_TYPE:-Release}
+read -r -a extra_args <<<"${LLAMAFIT_PACKAGE_CMAKE_ARGS:-}"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_INSTALL_PREFIX=/usr \
+    -DLLAMAFIT_BUILD_TESTS=OFF -DLLAMAFIT_BUILD_BENCHMARKS=OFF "${extra_args[@]}"
+cmake --build "$build_dir" -j "$(nproc)"
+rm -f "$build_dir"/llamafit_*.deb
+(cd "$build_dir" && cpack -G DEB)
+
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build_dir/CMakeCache.txt")
+deb="$build_dir/llamafit_${version}_amd64.deb"
+[[ -f $deb ]] || { echo "package: $deb was not made" >&2; exit 1; }
+
+fail() { echo "package: $*" >&2; exit 1; }
+# One version everywhere.
+[[ $(dpkg-deb -f "$deb" Version) == "$version" ]] || fail "the package's version is not $version"
+"$build_dir/app/cli/llamafit-cli" --version | grep -q "^llamafit-cli $version " ||
+    fail "llamafit-cli --version does not say $version"
+QT_QPA_PLATFORM=offscreen "$build_dir/app/gui/llamafit" --version | grep -qx "LlamaFit $version" ||
+    fail "llamafit --version does not say $version"
+metainfo="$build_dir/packaging/io.github.llamafit.LlamaFit.metainfo.xml"
+grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no release $version"
+grep -q "^## \[$version\] - " CHANGELOG.md || fail "CHANGELOG.md has no entry for $version"
+release_date=$(sed -n "s/^## \[$version\] - //p" CHANGELOG.md)
+grep -q "<release version=\"$version\" date=\"$release_date\"" "$metainfo" ||
+    fail "CHANGELOG.md dates $version $release_date, the metainfo does not"
+
+# The files a desktop program brings.
+contents=$(dpkg-deb -c "$deb")
+for path in usr/bin/llamafit usr/bin/llamafit-cli usr/share/applications/llamafit.desktop \
+    usr/share/icons/hicolor/scalable/apps/llamafit.svg usr/share/icons/hicolor/48x48/apps/llamafit.png \
+    usr/share/icons/hicolor/256x256/apps/llamafit.png usr/share/metainfo/io.github.llamafit.LlamaFit.metainfo.xml \
+    usr/share/man/man1/llamafit.1.gz usr/share/man/man1/llamafit-cli.1.gz \
+    usr/share/bash-completion/completions/llamafit-cli usr/share/doc/llamafit/copyright \
+    usr/share/doc/llamafit/changelog.gz; do
+    grep -q " \./$path\$" <<<"$contents" || fail "the package lacks /$path"
+done
+
+# --no-net: the screenshot URL is checked for form, not fetched (the build may be offline).
+appstreamcli validate --no-net --explain "$metainfo"
+desktop-file-validate resources/llamafit.desktop
+# lintian: no errors (warnings are explained in packaging/README.md). --fail-on error
+# returns non-zero on an error tag only.
+lintian --fail-on error --info --display-level ">=info" "$deb" || fail "lintian reports errors"
+echo "package: $deb"

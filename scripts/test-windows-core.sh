@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds LlamaFit's Qt-free core (gguf, model, sizing, machine, server, library, common) and its
+# unit tests for Windows x86-64 with MinGW-w64 (POSIX threads), GoogleTest built from Debian's
+# sources, and runs the tests under Wine (packaging/windows-core/CMakeLists.txt). The GUI and
+# the Qt-facing core/system are not built: Qt for Windows is not available here.
+#   LLAMAFIT_WINDOWS_BUILD_DIR  build folder (default build-windows-core)
+#   LLAMAFIT_WINDOWS_CMAKE_ARGS extra CMake arguments (e.g. a compiler launcher)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++-mingw-w64-x86-64-posix googletest nlohmann-json3-dev wine wine64)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo_cmd=()
+    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+    echo "test-windows-core: installing ${missing[*]}"
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${LLAMAFIT_WINDOWS_BUILD_DIR:-build-windows-core}
+read -r -a extra_args <<<"${LLAMAFIT_WINDOWS_CMAKE_ARGS:-}"
+cmake -S packaging/windows-core -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_TOOLCHAIN_FILE="$PWD/packaging/windows-core/mingw-w64-x86_64.cmake" "${extra_args[@]}"
+cmake --build "$build_dir" -j "$(nproc)"
+
+# A Wine prefix of our own (created on first use, quietly, without a display or Mono/Gecko).
+export WINEPREFIX=${WINEPREFIX:-$PWD/$build_dir/wineprefix}
+export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" DISPLAY=
+wineboot --init >/dev/null 2>&1 || true
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
