@@ -26,7 +26,7 @@ struct Error {
 };
 
 template <typename T> class [[nodiscard]] Result {
-public:
+  public:
     Result(T value) : m_state(std::move(value)) {}
     Result(Error error) : m_state(std::move(error)) {}
 
@@ -43,7 +43,7 @@ public:
 
     const Error& error() const { return std::get<Error>(m_state); }
 
-private:
+  private:
     std::variant<T, Error> m_state;
 };
 

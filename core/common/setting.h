@@ -34,25 +34,44 @@ enum class Setting {
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
 constexpr std::string_view settingId(Setting setting) {
     switch (setting) {
-    case Setting::Context: return "context";
-    case Setting::Parallel: return "parallel";
-    case Setting::KvUnified: return "kv-unified";
-    case Setting::CacheTypeK: return "cache-type-k";
-    case Setting::CacheTypeV: return "cache-type-v";
-    case Setting::FlashAttention: return "flash-attn";
-    case Setting::Batch: return "batch-size";
-    case Setting::Ubatch: return "ubatch-size";
-    case Setting::GpuLayers: return "gpu-layers";
-    case Setting::SwaFull: return "swa-full";
-    case Setting::KvOffload: return "kv-offload";
-    case Setting::TensorSplit: return "tensor-split";
-    case Setting::TensorOverrides: return "override-tensor";
-    case Setting::CpuMoe: return "cpu-moe";
-    case Setting::CpuMoeLayers: return "n-cpu-moe";
-    case Setting::LoadMode: return "load-mode";
-    case Setting::Repack: return "repack";
-    case Setting::CacheRam: return "cache-ram";
-    case Setting::ContextCheckpoints: return "ctx-checkpoints";
+    case Setting::Context:
+        return "context";
+    case Setting::Parallel:
+        return "parallel";
+    case Setting::KvUnified:
+        return "kv-unified";
+    case Setting::CacheTypeK:
+        return "cache-type-k";
+    case Setting::CacheTypeV:
+        return "cache-type-v";
+    case Setting::FlashAttention:
+        return "flash-attn";
+    case Setting::Batch:
+        return "batch-size";
+    case Setting::Ubatch:
+        return "ubatch-size";
+    case Setting::GpuLayers:
+        return "gpu-layers";
+    case Setting::SwaFull:
+        return "swa-full";
+    case Setting::KvOffload:
+        return "kv-offload";
+    case Setting::TensorSplit:
+        return "tensor-split";
+    case Setting::TensorOverrides:
+        return "override-tensor";
+    case Setting::CpuMoe:
+        return "cpu-moe";
+    case Setting::CpuMoeLayers:
+        return "n-cpu-moe";
+    case Setting::LoadMode:
+        return "load-mode";
+    case Setting::Repack:
+        return "repack";
+    case Setting::CacheRam:
+        return "cache-ram";
+    case Setting::ContextCheckpoints:
+        return "ctx-checkpoints";
     }
     return "";
 }

@@ -67,13 +67,14 @@ Result<GgmlTypeTraits> ggmlTypeTraits(std::uint32_t typeId) {
         return *traits;
     }
     if (std::find(kRemovedTypeIds.begin(), kRemovedTypeIds.end(), typeId) != kRemovedTypeIds.end()) {
-        return makeError("gguf.removed-tensor-type",
-                         "tensor type id " + std::to_string(typeId) +
-                             " was removed from ggml (repacked Q4_0/IQ4_NL variants are made at load time now)");
+        return makeError(
+            "gguf.removed-tensor-type",
+            "tensor type id " + std::to_string(typeId) +
+                " was removed from ggml (repacked Q4_0/IQ4_NL variants are made at load time now)");
     }
-    return makeError("gguf.unknown-tensor-type", "unknown tensor type id " + std::to_string(typeId) +
-                                                     " (this build knows ids 0-" +
-                                                     std::to_string(static_cast<std::uint32_t>(GgmlType::Q2_0)) + ")");
+    return makeError("gguf.unknown-tensor-type",
+                     "unknown tensor type id " + std::to_string(typeId) + " (this build knows ids 0-" +
+                         std::to_string(static_cast<std::uint32_t>(GgmlType::Q2_0)) + ")");
 }
 
 const GgmlTypeTraits& ggmlTypeTraits(GgmlType type) {
@@ -95,7 +96,9 @@ std::optional<GgmlType> ggmlTypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view ggmlTypeName(GgmlType type) { return ggmlTypeTraits(type).name; }
+std::string_view ggmlTypeName(GgmlType type) {
+    return ggmlTypeTraits(type).name;
+}
 
 std::uint64_t ggmlRowBytes(GgmlType type, std::uint64_t values) {
     const auto& traits = ggmlTypeTraits(type);

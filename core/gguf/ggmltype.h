@@ -56,9 +56,9 @@ enum class GgmlType : std::uint32_t {
 
 struct GgmlTypeTraits {
     GgmlType type = GgmlType::F32;
-    std::string_view name;            // lower-case, as llama.cpp prints it: "q8_0", "q6_K", "bf16"
-    std::uint32_t blockSize = 1;      // values per block
-    std::uint32_t bytesPerBlock = 4;  // bytes per block
+    std::string_view name;           // lower-case, as llama.cpp prints it: "q8_0", "q6_K", "bf16"
+    std::uint32_t blockSize = 1;     // values per block
+    std::uint32_t bytesPerBlock = 4; // bytes per block
     bool quantized = false;
     bool operator==(const GgmlTypeTraits&) const = default;
 };

@@ -29,9 +29,9 @@ struct GgufTensorInfo {
 
 struct GgufFile {
     std::uint32_t version = 3;
-    std::uint64_t alignment = 32;  // general.alignment of part 0
-    std::uint64_t dataOffset = 0;  // start of the data section in part 0
-    std::uint64_t fileBytes = 0;   // sum of the sizes of all parts on disk
+    std::uint64_t alignment = 32; // general.alignment of part 0
+    std::uint64_t dataOffset = 0; // start of the data section in part 0
+    std::uint64_t fileBytes = 0;  // sum of the sizes of all parts on disk
     std::uint32_t splitCount = 1;
     std::vector<std::string> partPaths; // empty for an in-memory file (model cards, tests)
 
@@ -58,7 +58,7 @@ struct GgufFile {
     // in-memory builders call it; accessors work without it, just slower).
     void rebuildIndex();
 
-private:
+  private:
     std::unordered_map<std::string, std::size_t> m_metadataIndex;
     std::unordered_map<std::string, std::size_t> m_tensorIndex;
 };

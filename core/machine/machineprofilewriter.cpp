@@ -1,7 +1,7 @@
 // machineProfileJson (the explicit form of machineprofile.h, written by machinejson.h) and the
 // profile files.
-#include "core/machine/machinejson.h"
 #include "core/common/utf8path.h"
+#include "core/machine/machinejson.h"
 #include "core/machine/machineprofile.h"
 
 #include <fstream>

@@ -23,13 +23,14 @@ enum class AttentionKind {
 
 struct LayerInfo {
     AttentionKind attention = AttentionKind::Full;
-    bool hasKv = true;        // allocates its own K/V in the main cache (false: shared-KV, recurrent, MLP-only, NextN)
-    bool recurrent = false;   // allocates recurrent state (RS buffer)
-    bool nextn = false;       // MTP / NextN prediction layer, excluded from the main cache
+    bool hasKv =
+        true; // allocates its own K/V in the main cache (false: shared-KV, recurrent, MLP-only, NextN)
+    bool recurrent = false; // allocates recurrent state (RS buffer)
+    bool nextn = false;     // MTP / NextN prediction layer, excluded from the main cache
     std::uint32_t headCount = 0;
     std::uint32_t headCountKv = 0;
-    std::uint32_t keyHeadDim = 0;   // per head; SWA layers already use key_length_swa when present
-    std::uint32_t valueHeadDim = 0; // per head; 0 for MLA (V is a view of K)
+    std::uint32_t keyHeadDim = 0;          // per head; SWA layers already use key_length_swa when present
+    std::uint32_t valueHeadDim = 0;        // per head; 0 for MLA (V is a view of K)
     std::uint64_t recurrentConvWidth = 0;  // n_embd_r: floats per sequence (conv / token-shift state)
     std::uint64_t recurrentStateWidth = 0; // n_embd_s: floats per sequence (SSM / WKV state)
     std::uint32_t feedForwardLength = 0;   // n_ff of this layer (0 for attention-only / recurrent-only)
@@ -46,7 +47,7 @@ enum class TensorRole {
 struct TensorSummary {
     std::string name;
     TensorRole role = TensorRole::Other;
-    int layer = -1;     // block index for blk.N.*, else -1
+    int layer = -1;      // block index for blk.N.*, else -1
     bool expert = false; // routed-expert tensor (ffn_*_exps): moved by --cpu-moe / --n-cpu-moe
     GgmlType type = GgmlType::F32;
     std::uint64_t bytes = 0;
@@ -55,20 +56,20 @@ struct TensorSummary {
 };
 
 struct ModelInfo {
-    std::string architecture;      // general.architecture, e.g. "qwen35moe"
-    std::string name;              // general.name, or the file name
-    bool knownArchitecture = true; // false: generic transformer rules were used (see warnings)
+    std::string architecture;          // general.architecture, e.g. "qwen35moe"
+    std::string name;                  // general.name, or the file name
+    bool knownArchitecture = true;     // false: generic transformer rules were used (see warnings)
     std::vector<std::string> warnings; // assumptions made, for people
 
     std::uint32_t blockCount = 0;      // all blocks in the file, NextN layers included
     std::uint32_t nextnLayerCount = 0; // trailing MTP layers (n_layer() = blockCount - nextn)
     std::uint64_t trainingContext = 0;
     std::uint32_t embeddingLength = 0;
-    std::uint32_t headCount = 0;       // largest per-layer head count
+    std::uint32_t headCount = 0; // largest per-layer head count
     std::uint32_t vocabularySize = 0;
-    std::uint32_t slidingWindow = 0;   // n_swa, 0 if none
-    bool mla = false;                  // multi-head latent attention: K only, V is a view of K
-    bool tiedOutput = false;           // no output.weight: token_embd is duplicated on the output device
+    std::uint32_t slidingWindow = 0; // n_swa, 0 if none
+    bool mla = false;                // multi-head latent attention: K only, V is a view of K
+    bool tiedOutput = false;         // no output.weight: token_embd is duplicated on the output device
     std::uint32_t expertCount = 0;
     std::uint32_t expertUsedCount = 0;
     std::uint32_t expertFeedForwardLength = 0;

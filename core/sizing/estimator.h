@@ -8,7 +8,8 @@
 //   settings.block-size-mismatch        quantized K/V block size does not divide a head dim (FA not off)
 //   settings.quantized-v-needs-fa       quantized V cache with -fa off
 //   settings.mla-kv-types-differ        MLA model with -ctk != -ctv
-//   settings.bad-value                  zero ubatch, zero slots, a tensor split of the wrong length, a bad regex, ...
+//   settings.bad-value                  zero ubatch, zero slots, a tensor split of the wrong length, a bad
+//   regex, ...
 
 #include "core/common/result.h"
 #include "core/model/modelinfo.h"

@@ -11,7 +11,6 @@
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
 #include "core/server/launchfailure.h"
-#include "core/flags/serverargs.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/liveserverskip.h"

@@ -12,7 +12,6 @@
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
-#include "core/flags/serverargs.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/liveserverskip.h"

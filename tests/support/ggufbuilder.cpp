@@ -33,7 +33,9 @@ GgufBuilder& GgufBuilder::setInt32(const std::string& key, std::int32_t value) {
 GgufBuilder& GgufBuilder::setFloat32(const std::string& key, float value) {
     return set(key, GgufValue::fromFloat(value, GgufValueType::Float32));
 }
-GgufBuilder& GgufBuilder::setBool(const std::string& key, bool value) { return set(key, GgufValue::fromBool(value)); }
+GgufBuilder& GgufBuilder::setBool(const std::string& key, bool value) {
+    return set(key, GgufValue::fromBool(value));
+}
 GgufBuilder& GgufBuilder::setString(const std::string& key, const std::string& value) {
     return set(key, GgufValue::fromString(value));
 }
@@ -88,7 +90,8 @@ GgufBuilder& GgufBuilder::addTensor(const std::string& name, GgmlType type,
     return addTensor(name, type, std::vector<std::uint64_t>(shape));
 }
 
-GgufBuilder& GgufBuilder::addTensor(const std::string& name, GgmlType type, const std::vector<std::uint64_t>& shape) {
+GgufBuilder& GgufBuilder::addTensor(const std::string& name, GgmlType type,
+                                    const std::vector<std::uint64_t>& shape) {
     GgufTensorInfo tensor;
     tensor.name = name;
     tensor.type = type;
@@ -101,7 +104,8 @@ GgufBuilder& GgufBuilder::addTensor(const std::string& name, GgmlType type, cons
     if (!m_file.tensors.empty()) {
         const auto& last = m_file.tensors.back();
         // gguf.cpp lays tensor data out on the general.alignment grid (32 when the key is absent).
-        offset = padTo(last.dataOffset + last.bytes, m_file.getUint("general.alignment").value_or(m_file.alignment));
+        offset = padTo(last.dataOffset + last.bytes,
+                       m_file.getUint("general.alignment").value_or(m_file.alignment));
     }
     tensor.dataOffset = offset;
     m_file.tensors.push_back(std::move(tensor));

@@ -13,7 +13,7 @@
 namespace llamafit::test {
 
 class GgufBuilder {
-public:
+  public:
     explicit GgufBuilder(std::string architecture = {});
 
     GgufBuilder& setUint32(const std::string& key, std::uint32_t value);
@@ -30,7 +30,8 @@ public:
     GgufBuilder& set(const std::string& key, GgufValue value); // replaces an existing key
 
     // Adds a tensor with shape ne[0..n); bytes and the aligned data offset are computed.
-    GgufBuilder& addTensor(const std::string& name, GgmlType type, std::initializer_list<std::uint64_t> shape);
+    GgufBuilder& addTensor(const std::string& name, GgmlType type,
+                           std::initializer_list<std::uint64_t> shape);
     GgufBuilder& addTensor(const std::string& name, GgmlType type, const std::vector<std::uint64_t>& shape);
 
     // "<arch>.<suffix>" helper: key("block_count") -> "llama.block_count".
@@ -39,7 +40,7 @@ public:
     const GgufFile& file() const { return m_file; }
     GgufFile build() const; // a copy with indexes built
 
-private:
+  private:
     std::string m_architecture;
     GgufFile m_file;
 };

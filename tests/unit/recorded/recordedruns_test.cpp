@@ -6,11 +6,11 @@
 // tolerances (tests/support/servercomparison.h). One test per case, so a failure names it; a
 // case without a recording and a recording without a case both fail, so the two stay in step.
 
+#include "core/flags/serverargs.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
-#include "core/flags/serverargs.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/servercomparison.h"

@@ -166,7 +166,8 @@ TEST(AllocationLogTest, RepackedWeightsSumMappedPieces) {
     ASSERT_EQ(log.modelMiB.size(), 2u);
     EXPECT_NEAR(log.modelMiB.at("CPU_Mapped"), 140.91 + 32 * 0.01, 1e-9);
     EXPECT_DOUBLE_EQ(log.modelMiB.at("CPU_REPACK"), 662.91);
-    EXPECT_EQ(log.modelLines, (std::map<std::string, std::uint32_t>{{"CPU_Mapped", mappedLines}, {"CPU_REPACK", 1}}));
+    EXPECT_EQ(log.modelLines,
+              (std::map<std::string, std::uint32_t>{{"CPU_Mapped", mappedLines}, {"CPU_REPACK", 1}}));
     const auto devices = log.devices();
     ASSERT_EQ(devices.size(), 1u);
     EXPECT_NEAR(devices[0].modelMiB, 140.91 + 32 * 0.01 + 662.91, 1e-9);

@@ -22,7 +22,8 @@ struct CliRun {
 
 // Arguments here are fixed words and fixture paths without quotes or spaces.
 CliRun runCli(const std::string& args) {
-    test::CommandRun ran = test::runShellCommand(std::string(LLAMAFIT_CLI_PATH) + " " + args + " 2>/dev/null");
+    test::CommandRun ran =
+        test::runShellCommand(std::string(LLAMAFIT_CLI_PATH) + " " + args + " 2>/dev/null");
     return CliRun{ran.exitCode, std::move(ran.out)};
 }
 
