@@ -64,8 +64,11 @@ std::optional<BuildCapabilities> ServerLauncher::capabilities(const QString& pro
     return m_binaryProbe.cached(program);
 }
 
-void ServerLauncher::launch(const LaunchRequest& request) {
+void ServerLauncher::launch(const LaunchRequest& request, std::optional<BuildArgv> spelled,
+                            std::optional<BuildCapabilities> spelledFor) {
     m_request = request;
+    m_spelled = std::move(spelled);
+    m_spelledFor = std::move(spelledFor);
     m_phase = Phase::Probing;
     m_binaryProbe.probe(request.program);
 }
@@ -80,7 +83,11 @@ void ServerLauncher::onProbed(const BinaryProbeOutcome& outcome) {
     if (m_phase != Phase::Probing || outcome.program != m_request.program) {
         return;
     }
-    Result<BuildArgv> built = launchArgv(m_request, outcome.capabilities);
+    // The caller's argv when it was spelled for the build the probe found; else spelled now.
+    Result<BuildArgv> built = m_spelled && m_spelledFor == outcome.capabilities
+                                  ? Result<BuildArgv>(*m_spelled)
+                                  : launchArgv(m_request, outcome.capabilities);
+    m_spelled.reset();
     if (!built) {
         refuse(built.error());
         return;

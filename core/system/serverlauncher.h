@@ -65,7 +65,10 @@ class ServerLauncher : public QObject {
 
     // Probe -> argv for the build -> argv check -> start; emits probed(), notes(), then
     // started() or refused(). A launch while another one is still probing replaces it.
-    void launch(const LaunchRequest& request);
+    // `spelled` is the argv the caller already spelled for `spelledFor` (the launch panel shows
+    // it): when the probe finds that same build, it is used as is instead of spelled again.
+    void launch(const LaunchRequest& request, std::optional<BuildArgv> spelled = std::nullopt,
+                std::optional<BuildCapabilities> spelledFor = std::nullopt);
     // Forgets a launch still probing or checking (nothing was started yet).
     void cancel();
     bool busy() const { return m_phase != Phase::Idle; } // probing or checking before a start
@@ -86,6 +89,8 @@ class ServerLauncher : public QObject {
     ServerProcess* m_process;
     ServerBinaryProbe m_binaryProbe;
     LaunchRequest m_request;
+    std::optional<BuildArgv> m_spelled;
+    std::optional<BuildCapabilities> m_spelledFor;
     QStringList m_checkedArgs;
     Phase m_phase = Phase::Idle;
 };

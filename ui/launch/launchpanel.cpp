@@ -173,15 +173,20 @@ FailureDialog* LaunchPanel::failureDialog() const {
 }
 
 void LaunchPanel::launch() {
-    if (!launchBlocker().isEmpty() || isRunning(m_process->state()) || m_launcher.busy()) {
+    // Spelled once per click: for the blocker, the launcher (which reuses it when its probe
+    // finds the same build) and the refreshed command line.
+    const Result<BuildArgv> argv = argvNow();
+    if (!launchBlockerOf(argv).isEmpty() || isRunning(m_process->state()) || m_launcher.busy()) {
         return;
     }
     m_refusal.clear();
     m_notesLabel->clear();
     m_notesLabel->setVisible(false);
     m_launchedSettings = m_session->settings();
-    m_launcher.launch(launchRequest());
-    refresh();
+    const bool probed = m_capabilities && m_probedProgram == serverBinary();
+    m_launcher.launch(launchRequest(), probed ? std::optional<BuildArgv>(*argv) : std::nullopt,
+                      probed ? m_capabilities : std::nullopt);
+    refresh(argv);
 }
 
 void LaunchPanel::stop() {
@@ -264,7 +269,10 @@ void LaunchPanel::chooseExport(ExportFormat format) {
 
 void LaunchPanel::refresh() {
     // Spelled once for the command line and the blocker.
-    const Result<BuildArgv> argv = argvNow();
+    refresh(argvNow());
+}
+
+void LaunchPanel::refresh(const Result<BuildArgv>& argv) {
     m_commandLine->setText(commandLineOf(argv));
     m_commandLine->setCursorPosition(0);
     m_hostWarning->setVisible(!host().isEmpty() && !isLoopbackHost(host()));

@@ -9,6 +9,8 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace llamafit {
 namespace {
 
@@ -60,6 +62,50 @@ TEST_F(ServerLauncherTest, ProbesChecksAndStartsTheArgvSpelledForTheBuild) {
     EXPECT_EQ(m_process.timing().loadLimit, ServerProcess::loadLimitForModel(static_cast<std::uint64_t>(
                                                 QFileInfo(QString::fromStdString(m_modelPath)).size())));
     EXPECT_TRUE(waitForState(states, State::Ready, 60000)) << m_process.log();
+}
+
+// The launch panel spells the argv once per click and hands it over: the launcher starts it as
+// given when its probe finds the build it was spelled for, and spells again for any other build.
+TEST_F(ServerLauncherTest, AnArgvSpelledForTheProbedBuildIsNotSpelledAgain) {
+    ServerLauncher launcher(&m_process);
+    QSignalSpy probed(&launcher, &ServerLauncher::probed);
+    launcher.probe(m_server);
+    ASSERT_TRUE(probed.wait(30000));
+    const std::optional<BuildCapabilities> capabilities = launcher.capabilities(m_server);
+    ASSERT_TRUE(capabilities.has_value());
+
+    const LaunchRequest plain = request({"--no-warmup", "-fit", "off", "-t", "1"});
+    Result<BuildArgv> spelled = launchArgv(plain, capabilities);
+    ASSERT_TRUE(spelled.ok()) << spelled.error().message;
+    // A marker only the handed-over argv has: "-t 1" becomes "-t 2".
+    BuildArgv marked = *spelled;
+    const auto threads = std::find(marked.args.begin(), marked.args.end(), "-t");
+    ASSERT_NE(threads, marked.args.end());
+    *(threads + 1) = "2";
+    QStringList markedArgs;
+    for (const std::string& word : marked.args) {
+        markedArgs << QString::fromStdString(word);
+    }
+
+    QSignalSpy started(&launcher, &ServerLauncher::started);
+    QSignalSpy refused(&launcher, &ServerLauncher::refused);
+    BuildCapabilities otherBuild = *capabilities;
+    otherBuild.version = "0.7.1";
+    launcher.launch(plain, marked, otherBuild); // spelled for another build: spelled again
+    ASSERT_TRUE(waitUntil(
+        started, [&] { return !started.isEmpty() || !refused.isEmpty(); }, 60000));
+    ASSERT_TRUE(refused.isEmpty()) << refused.first().first().value<Error>().message;
+    EXPECT_NE(started.first().first().toStringList(), markedArgs);
+    QSignalSpy states(&m_process, &ServerProcess::stateChanged);
+    m_process.stop();
+    ASSERT_TRUE(m_process.state() == State::Stopped || waitForState(states, State::Stopped, 30000));
+
+    started.clear();
+    launcher.launch(plain, marked, capabilities); // the build it was spelled for: used as given
+    ASSERT_TRUE(waitUntil(
+        started, [&] { return !started.isEmpty() || !refused.isEmpty(); }, 60000));
+    ASSERT_TRUE(refused.isEmpty()) << refused.first().first().value<Error>().message;
+    EXPECT_EQ(started.first().first().toStringList(), markedArgs);
 }
 
 TEST_F(ServerLauncherTest, RefusesAFlagTheBuildDoesNotListAndStartsNothing) {
