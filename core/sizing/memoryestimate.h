@@ -4,6 +4,7 @@
 // by the CLI's text/JSON, the GUI's charts and the solvers. Bytes are std::uint64_t.
 
 #include "core/gguf/ggmltype.h"
+#include "core/sizing/sizerule.h"
 
 #include <cstdint>
 #include <string>
@@ -24,7 +25,8 @@ struct ComponentBytes {
     std::uint64_t rsBytes = 0;
     std::uint64_t outputBytes = 0;
     std::uint64_t computeBytes = 0;
-    std::uint64_t overheadBytes = 0; // not part of any llama.cpp buffer: backend context, driver, margin-worthy slack
+    std::uint64_t overheadBytes =
+        0; // not part of any llama.cpp buffer: backend context, driver, margin-worthy slack
     std::uint64_t totalBytes() const {
         return modelBytes + kvBytes + rsBytes + outputBytes + computeBytes + overheadBytes;
     }
@@ -39,7 +41,7 @@ struct BufferEstimate {
     std::string bufferType; // "CPU_Mapped", "CPU_REPACK", "CPU", "CUDA0", "CUDA_Host", ...
     Component component = Component::Model;
     std::uint64_t bytes = 0;
-    std::string rule; // the llama.cpp rule behind the number, for tooltips and --explain
+    SizeRule rule; // the llama.cpp rule behind the number, worded by tooltips and --explain
     bool operator==(const BufferEstimate&) const = default;
 };
 
@@ -67,8 +69,8 @@ struct ResolvedContext {
 // One KV cache as llama.cpp logs it: "llama_kv_cache: size = ... (cells, layers, seqs), K (...), V (...)".
 struct KvCacheEstimate {
     bool swa = false;
-    std::uint32_t cells = 0;   // per stream
-    std::uint32_t layers = 0;  // layers that allocate K/V in this cache
+    std::uint32_t cells = 0;  // per stream
+    std::uint32_t layers = 0; // layers that allocate K/V in this cache
     std::uint32_t streams = 1;
     GgmlType typeK = GgmlType::F16;
     GgmlType typeV = GgmlType::F16;
@@ -93,7 +95,7 @@ struct MemoryEstimate {
     std::vector<KvCacheEstimate> kvCaches; // non-SWA first, then SWA; empty for pure recurrent models
     RsEstimate rs;                         // zero for models without recurrent layers
     std::uint32_t gpuLayers = 0;           // layers (output layer included) placed on GPUs
-    std::vector<std::string> notes;        // defaults applied, e.g. "flash attention enabled: quantized V cache"
+    std::vector<std::string> notes; // defaults applied, e.g. "flash attention enabled: quantized V cache"
     bool operator==(const MemoryEstimate&) const = default;
 };
 
