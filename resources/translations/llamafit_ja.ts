@@ -64,6 +64,101 @@
     </message>
 </context>
 <context>
+    <name>FixText</name>
+    <message>
+        <source>the model weights</source>
+        <translation>モデルの重み</translation>
+    </message>
+    <message>
+        <source>the KV cache</source>
+        <translation>KVキャッシュ</translation>
+    </message>
+    <message>
+        <source>the recurrent state</source>
+        <translation>リカレント状態</translation>
+    </message>
+    <message>
+        <source>the output buffer</source>
+        <translation>出力バッファ</translation>
+    </message>
+    <message>
+        <source>the compute buffer</source>
+        <translation>計算バッファ</translation>
+    </message>
+    <message>
+        <source>a buffer</source>
+        <translation>バッファ</translation>
+    </message>
+    <message>
+        <source>Use a context of %1 tokens instead of %2 (shorter conversations)</source>
+        <translation>コンテキスト長を %2 トークンから %1 トークンにする (会話が短くなる)</translation>
+    </message>
+    <message>
+        <source>Store the KV cache as %1/%2 (same context, slightly lower precision)</source>
+        <translation>KVキャッシュを %1/%2 で保持する (コンテキスト長はそのまま、精度はわずかに下がる)</translation>
+    </message>
+    <message>
+        <source>Serve 1 request at a time instead of %1</source>
+        <translation>同時に処理するリクエストを %1 件から 1 件にする</translation>
+    </message>
+    <message>
+        <source>Serve %1 requests at a time instead of %2</source>
+        <translation>同時に処理するリクエストを %2 件から %1 件にする</translation>
+    </message>
+    <message>
+        <source>Process prompts in steps of %1 tokens instead of %2 (smaller compute buffer, slower prompt processing)</source>
+        <translation>プロンプトを %2 トークンではなく %1 トークンずつ処理する (計算バッファは小さくなり、プロンプト処理は遅くなる)</translation>
+    </message>
+    <message>
+        <source>Keep %1 more layers in system memory (slower generation)</source>
+        <translation>さらに %1 レイヤーをシステムメモリに残す (生成が遅くなる)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 did not fit in %2: the settings need %3 there, %4 are available; no single change fits.</source>
+        <translation>%1が %2 に収まりませんでした: この設定では %3 必要ですが、使えるのは %4 です。一つの変更だけでは収まりません。</translation>
+    </message>
+    <message>
+        <source>%1 did not fit in %2: the settings need %3 there, %4 are available.</source>
+        <translation>%1が %2 に収まりませんでした: この設定では %3 必要ですが、使えるのは %4 です。</translation>
+    </message>
+    <message>
+        <source>context %1 → %2</source>
+        <translation>コンテキスト長 %1 → %2</translation>
+    </message>
+    <message>
+        <source>V cache %1 → %2</source>
+        <translation>V キャッシュ %1 → %2</translation>
+    </message>
+    <message>
+        <source>K cache %1 → %2</source>
+        <translation>K キャッシュ %1 → %2</translation>
+    </message>
+    <message>
+        <source>K/V cache %1/%2 → %3/%4</source>
+        <translation>K/V キャッシュ %1/%2 → %3/%4</translation>
+    </message>
+    <message>
+        <source>slots %1 → %2</source>
+        <translation>スロット数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>ubatch %1 → %2</source>
+        <translation>ubatch %1 → %2</translation>
+    </message>
+    <message>
+        <source>GPU layers %1 → %2</source>
+        <translation>GPU レイヤー数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 then needs %3 of the %4 available.</source>
+        <translation>%1: このとき %2 には使用可能な %4 のうち %3 が必要です。</translation>
+    </message>
+</context>
+<context>
     <name>MemoryChart</name>
     <message>
         <source>Run-time growth (up to)</source>
