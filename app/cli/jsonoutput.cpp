@@ -1,6 +1,7 @@
 // JSON of llamafit-cli; the field list is in jsonoutput.h.
 
 #include "app/cli/jsonoutput.h"
+#include "app/cli/ruletext.h"
 
 #include "app/cli/modelsummary.h"
 #include "core/gguf/ggmltype.h"
@@ -32,7 +33,7 @@ Json deviceJson(const DeviceEstimate& device, const std::vector<GpuDevice>& gpus
         buffers.push_back({{"buffer_type", buffer.bufferType},
                            {"component", componentName(buffer.component)},
                            {"bytes", buffer.bytes},
-                           {"rule", buffer.rule}});
+                           {"rule", ruleText(buffer.rule)}});
     }
     json["buffers"] = std::move(buffers);
     return json;

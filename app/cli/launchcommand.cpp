@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
 
+#include "app/cli/fixtext.h"
 #include "core/flags/serverargs.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
@@ -140,11 +141,11 @@ void printFixes(const LaunchFailure& failure, const Prediction& prediction, std:
         err << "no fix computed: " << diagnosis.error().message << "\n";
         return;
     }
-    err << diagnosis->summary << "\n"
+    err << diagnosisSummary(*diagnosis) << "\n"
         << "  (" << diagnosis->device << " can hold at most " << formatMiB(*budget)
         << " MiB: the buffers allocated before the failure plus the one that failed)\n";
     for (const FailureFix& fix : diagnosis->fixes) {
-        err << "  fix: " << fix.change << " -- " << fix.sentence << "\n";
+        err << "  fix: " << fixChange(fix) << " -- " << fixSentence(fix, *diagnosis) << "\n";
     }
 }
 

@@ -1,5 +1,6 @@
 // Text and JSON of `plan` and `machines`; see planoutput.h.
 #include "app/cli/planoutput.h"
+#include "app/cli/ruletext.h"
 
 #include "app/cli/advicetext.h"
 #include "app/cli/commandline.h"
@@ -23,12 +24,12 @@ std::string signedMiB(std::int64_t bytes) {
 Json poolLoadJson(const PoolLoad& load) {
     Json terms = Json::array();
     for (const PoolTerm& term : load.terms) {
-        terms.push_back({{"label", term.label},
+        terms.push_back({{"label", poolTermLabel(term)},
                          {"bytes", term.bytes},
                          {"up_to", term.upTo},
                          {"unbounded", term.unbounded},
                          {"reservation", term.reservation},
-                         {"rule", term.rule}});
+                         {"rule", ruleText(term.rule)}});
     }
     return {{"name", load.poolName},
             {"kind", poolKindName(load.kind)},
@@ -69,7 +70,7 @@ void printPool(std::ostream& out, const PoolLoad& load) {
     TextTable table({"term", "MiB", ""}, {Align::Left, Align::Right, Align::Left});
     for (const PoolTerm& term : load.terms) {
         table.addRow(
-            {term.label, term.unbounded ? "no limit" : formatMiB(term.bytes),
+            {poolTermLabel(term), term.unbounded ? "no limit" : formatMiB(term.bytes),
              term.upTo ? "up to, grows at run time" : (term.reservation ? "before llama-server" : "")});
     }
     table.addRow({"= at load", formatMiB(load.atLoadBytes), ""});

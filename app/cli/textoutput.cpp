@@ -1,6 +1,7 @@
 // Text output of `estimate` and `inspect`; see textoutput.h.
 
 #include "app/cli/textoutput.h"
+#include "app/cli/ruletext.h"
 
 #include "app/cli/commandline.h"
 #include "app/cli/jsonoutput.h"
@@ -142,7 +143,7 @@ void printEstimateText(std::ostream& out, const LoadedModel& model, const Parsed
     for (const DeviceEstimate& device : estimate.devices) {
         for (const BufferEstimate& buffer : device.buffers) {
             buffers.addRow({device.name, buffer.bufferType, std::string(componentName(buffer.component)),
-                            formatMiB(buffer.bytes), buffer.rule});
+                            formatMiB(buffer.bytes), ruleText(buffer.rule)});
         }
     }
     buffers.print(out);

@@ -50,27 +50,20 @@ std::vector<HostTerm> hostTerms(const MemoryEstimate& estimate, const ServerSett
 
     const std::uint64_t igpuModel = integratedGpuModelBytes(estimate, gpus);
     if (igpuModel > 0 && weightsMapped(settings, gpus)) {
-        terms.push_back(HostTerm{
-            HostTermKind::MmapPageCache, "mmap double mapping: weights also held in the page cache",
-            igpuModel, false, false,
-            "with mmap the loader reads the GPU's weights through the mapping (src/llama-model-loader.cpp "
-            "load_all_data; unmap_fragment drops the mapping, not the cached pages), so on a shared-memory "
-            "iGPU they sit in the page cache and in the GPU buffer "
-            "(llama.cpp PR #16095 comment, whyvl/ollama-vulkan#18); -lm none avoids it, and is the Vulkan "
-            "iGPU default (ggml-vulkan.cpp mmap_support=false)"});
+        // src/llama-model-loader.cpp load_all_data reads the GPU's weights through the mapping and
+        // unmap_fragment drops the mapping, not the cached pages (llama.cpp PR #16095 comment,
+        // whyvl/ollama-vulkan#18); -lm none avoids it (ggml-vulkan.cpp mmap_support=false).
+        terms.push_back(HostTerm{HostTermKind::MmapPageCache, igpuModel, false, false,
+                                 SizeRule{.id = SizeRuleId::MmapDoubleMapping}});
     }
 
     // tools/server/server-context.cpp load_model: server_prompt_cache(cache_ram_mib, n_ctx); the
     // cached prompt states are host vectors that grow up to the limit as requests come in.
     if (settings.cacheRamMiB != 0) {
-        HostTerm cache{
-            HostTermKind::PromptCache,
-            "prompt cache (--cache-ram " + std::to_string(settings.cacheRamMiB) + ")",
-            settings.cacheRamMiB > 0 ? static_cast<std::uint64_t>(settings.cacheRamMiB) * kMiB : 0,
-            true,
-            settings.cacheRamMiB < 0,
-            "tools/server/server-context.cpp server_prompt_cache: saved slot states in host memory, "
-            "limit --cache-ram MiB (common/common.h default 8192, -1 no limit)"};
+        HostTerm cache{HostTermKind::PromptCache,
+                       settings.cacheRamMiB > 0 ? static_cast<std::uint64_t>(settings.cacheRamMiB) * kMiB : 0,
+                       true, settings.cacheRamMiB < 0,
+                       SizeRule{.id = SizeRuleId::PromptCache, .limitMiB = settings.cacheRamMiB}};
         terms.push_back(cache);
     }
 
@@ -83,15 +76,10 @@ std::vector<HostTerm> hostTerms(const MemoryEstimate& estimate, const ServerSett
     if (settings.contextCheckpoints > 0 && checkpoints && perCheckpoint > 0) {
         const std::uint64_t slots = std::max<std::uint32_t>(1, estimate.context.nSeqMax);
         const std::uint64_t count = static_cast<std::uint64_t>(settings.contextCheckpoints) * slots;
-        terms.push_back(HostTerm{
-            HostTermKind::ContextCheckpoints,
-            "context checkpoints (" + std::to_string(settings.contextCheckpoints) + " per slot x " +
-                std::to_string(slots) + " slots)",
-            count * perCheckpoint, true, false,
-            "tools/server/server-context.cpp create_checkpoint: up to --ctx-checkpoints per slot (default "
-            "32), "
-            "each one slot's recurrent rows + SWA cells (llama-memory-hybrid.cpp, llama-kv-cache-iswa.cpp "
-            "state_write PARTIAL_ONLY)"});
+        terms.push_back(HostTerm{HostTermKind::ContextCheckpoints, count * perCheckpoint, true, false,
+                                 SizeRule{.id = SizeRuleId::ContextCheckpoints,
+                                          .perSlot = static_cast<std::uint32_t>(settings.contextCheckpoints),
+                                          .slotCount = static_cast<std::uint32_t>(slots)}});
     }
     return terms;
 }

@@ -14,6 +14,7 @@
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
+#include "core/sizing/sizerule.h"
 
 #include <cstdint>
 #include <string>
@@ -25,11 +26,10 @@ enum class HostTermKind { MmapPageCache, PromptCache, ContextCheckpoints };
 
 struct HostTerm {
     HostTermKind kind = HostTermKind::PromptCache;
-    std::string label;       // for people: "prompt cache (--cache-ram 8192)"
     std::uint64_t bytes = 0; // at load, or the bound for upTo terms
     bool upTo = false;       // grows at run time up to `bytes`; absent right after load
     bool unbounded = false;  // no limit at all (--cache-ram -1): grows until memory runs out
-    std::string rule;        // the llama.cpp source behind it
+    SizeRule rule;           // what it is and the llama.cpp source behind it, for the front ends to word
     bool operator==(const HostTerm&) const = default;
 };
 

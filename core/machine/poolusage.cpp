@@ -5,22 +5,12 @@
 #include "core/sizing/memoryestimate.h"
 
 #include <algorithm>
-#include <array>
 #include <optional>
 #include <utility>
 
 namespace llamafit {
 
 namespace {
-
-constexpr std::array kComponentLabels{
-    std::pair{Component::Model, "model weights"},
-    std::pair{Component::Kv, "KV cache"},
-    std::pair{Component::Rs, "recurrent state"},
-    std::pair{Component::Output, "output buffer"},
-    std::pair{Component::Compute, "compute buffer"},
-    std::pair{Component::Overhead, "backend overhead (driver, scratch; LlamaFit allowance)"},
-};
 
 std::optional<std::size_t> gpuPoolIndex(const Machine& machine, const std::string& device) {
     for (const MachineGpu& gpu : machine.gpus) {
@@ -32,13 +22,14 @@ std::optional<std::size_t> gpuPoolIndex(const Machine& machine, const std::strin
 }
 
 void addDeviceTerms(PoolLoad& load, const DeviceEstimate& device) {
-    for (const auto& [component, label] : kComponentLabels) {
+    for (const Component component : {Component::Model, Component::Kv, Component::Rs, Component::Output,
+                                      Component::Compute, Component::Overhead}) {
         const std::uint64_t bytes = device.bytes.get(component);
         if (bytes > 0) {
-            load.terms.push_back(PoolTerm{device.name + " " + label, bytes, false, false, false,
-                                          "estimateMemory: " + std::string(device.host ? "host" : "device") +
-                                              " buffers as llama-server -lv 4 logs them",
-                                          component, device.name});
+            load.terms.push_back(
+                PoolTerm{bytes, false, false, false,
+                         SizeRule{.id = SizeRuleId::DeviceBuffers, .hostDevice = device.host}, component,
+                         device.name});
         }
     }
 }
@@ -114,16 +105,10 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
         load.capacityBytes = pool.capacityBytes;
         load.capacityKnown = pool.capacityKnown;
         if (pool.reservedByOsBytes > 0) {
-            const char* who =
-                pool.kind == PoolKind::HostRam ? "OS and other programs" : "desktop and other GPU users";
-            load.terms.push_back(PoolTerm{who,
-                                          pool.reservedByOsBytes,
-                                          false,
-                                          false,
-                                          true,
-                                          "machine profile / discovery",
-                                          std::nullopt,
-                                          {}});
+            const SizeRuleId who =
+                pool.kind == PoolKind::HostRam ? SizeRuleId::HostReservation : SizeRuleId::GpuReservation;
+            load.terms.push_back(
+                PoolTerm{pool.reservedByOsBytes, false, false, true, SizeRule{.id = who}, std::nullopt, {}});
         }
         usage.pools.push_back(std::move(load));
     }
@@ -147,14 +132,15 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
         const std::optional<std::size_t> shared = machine.pools[*index].sharesPhysicalWith;
         if (shared && *shared < usage.pools.size()) {
             usage.pools[*shared].terms.push_back(
-                PoolTerm{device.name + " buffers in " + machine.pools[*index].name, device.bytes.totalBytes(),
-                         false, false, false, "shared memory is system RAM", std::nullopt, device.name});
+                PoolTerm{device.bytes.totalBytes(), false, false, false,
+                         SizeRule{.id = SizeRuleId::SharedMemoryCopy, .pool = machine.pools[*index].name},
+                         std::nullopt, device.name});
         }
     }
 
     for (const HostTerm& term : hostTerms(estimate, settings, model, sizingGpus(machine))) {
         usage.pools[machine.hostPoolIndex].terms.push_back(
-            PoolTerm{term.label, term.bytes, term.upTo, term.unbounded, false, term.rule, std::nullopt, {}});
+            PoolTerm{term.bytes, term.upTo, term.unbounded, false, term.rule, std::nullopt, {}});
     }
 
     usage.verdict = FitVerdict::Fits;

@@ -16,6 +16,7 @@
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
+#include "core/sizing/sizerule.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -28,13 +29,14 @@ namespace llamafit {
 
 enum class FitVerdict { Fits, Tight, DoesNotFit, Unknown };
 
+// One term of a pool. What it is ("OS and other programs", "Vulkan0 model weights", "prompt
+// cache (--cache-ram 8192)") is `rule` with `component` and `device`: the front ends word it.
 struct PoolTerm {
-    std::string label;       // "OS and other programs", "Vulkan0 model weights", "prompt cache (...)"
     std::uint64_t bytes = 0; // at load, or the bound for upTo terms
     bool upTo = false;       // run-time growth, not there at load
     bool unbounded = false;
     bool reservation = false; // the pool's own reservation (OS, desktop), not llama-server's
-    std::string rule;
+    SizeRule rule;
     // The estimate's component for a device's own buffers (the memory chart colours by it);
     // nullopt for reservations, host-side growth and buffers counted again in a shared pool.
     std::optional<Component> component;

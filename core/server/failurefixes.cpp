@@ -18,12 +18,6 @@ std::string flagOf(Setting setting) {
     return std::string(flagRowOf(setting).canonicalSpelling());
 }
 
-std::string mib(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f MiB", toMiB(bytes));
-    return text;
-}
-
 std::optional<Component> componentOfPhase(AllocationPhase phase) {
     switch (phase) {
     case AllocationPhase::ModelLoad:
@@ -41,24 +35,6 @@ std::optional<Component> componentOfPhase(AllocationPhase phase) {
         break;
     }
     return std::nullopt;
-}
-
-std::string_view componentPhrase(Component component) {
-    switch (component) {
-    case Component::Model:
-        return "the model weights";
-    case Component::Kv:
-        return "the KV cache";
-    case Component::Rs:
-        return "the recurrent state";
-    case Component::Output:
-        return "the output buffer";
-    case Component::Compute:
-        return "the compute buffer";
-    case Component::Overhead:
-        break;
-    }
-    return "a buffer";
 }
 
 // The estimate's device the failed buffer type belongs to: by name ("CPU", "CUDA0"), else the
@@ -116,19 +92,16 @@ class FixFinder {
     std::size_t m_device;
 };
 
-void finish(FailureFix& fix, std::string id, std::string change, std::vector<std::string> removed,
-            std::vector<std::string> added, const std::string& why, const std::string& deviceName,
-            std::uint64_t budget) {
-    fix.id = std::move(id);
-    fix.change = std::move(change);
+void finish(FailureFix& fix, FixKind kind, std::uint64_t from, std::uint64_t to,
+            std::vector<std::string> removed, std::vector<std::string> added) {
+    fix.kind = kind;
+    fix.from = from;
+    fix.to = to;
     fix.removedArgs = std::move(removed);
     fix.addedArgs = std::move(added);
-    fix.sentence = why + ": " + deviceName + " then needs " + mib(fix.deviceBytes) + " of the " +
-                   mib(budget) + " available.";
 }
 
-std::optional<FailureFix> contextFix(const FixFinder& f, const MemoryEstimate& current,
-                                     const std::string& device, std::uint64_t budget) {
+std::optional<FailureFix> contextFix(const FixFinder& f, const MemoryEstimate& current) {
     const ServerSettings& s = f.settings();
     const auto fits =
         largestContextPerKvPair(f.model(), s, f.gpus(), f.budget(), {{s.cacheTypeK, s.cacheTypeV}});
@@ -145,14 +118,13 @@ std::optional<FailureFix> contextFix(const FixFinder& f, const MemoryEstimate& c
         if (s.contextTokens) {
             removed = {flagOf(Setting::Context), from};
         }
-        finish(*fix, "context", "context " + from + " → " + to, removed, {flagOf(Setting::Context), to},
-               "Use a context of " + to + " tokens instead of " + from + " (shorter conversations)", device,
-               budget);
+        finish(*fix, FixKind::Context, s.contextTokens.value_or(current.context.nCtx), fits[0].contextTokens,
+               removed, {flagOf(Setting::Context), to});
     }
     return fix;
 }
 
-std::optional<FailureFix> cacheTypeFix(const FixFinder& f, const std::string& device, std::uint64_t budget) {
+std::optional<FailureFix> cacheTypeFix(const FixFinder& f) {
     const ServerSettings& s = f.settings();
     const ContextFit best = bestKvPairForContext(f.model(), s, f.gpus(), f.budget());
     if (!best.fits || (best.typeK == s.cacheTypeK && best.typeV == s.cacheTypeV)) {
@@ -167,24 +139,17 @@ std::optional<FailureFix> cacheTypeFix(const FixFinder& f, const std::string& de
     }
     const std::string oldK(ggmlTypeName(s.cacheTypeK)), oldV(ggmlTypeName(s.cacheTypeV));
     const std::string newK(ggmlTypeName(best.typeK)), newV(ggmlTypeName(best.typeV));
-    std::string change;
-    if (oldK == newK) {
-        change = "V cache " + oldV + " → " + newV;
-    } else if (oldV == newV) {
-        change = "K cache " + oldK + " → " + newK;
-    } else {
-        change = "K/V cache " + oldK + "/" + oldV + " → " + newK + "/" + newV;
-    }
-    finish(*fix, "cache-types", change,
+    finish(*fix, FixKind::CacheTypes, 0, 0,
            {flagOf(Setting::CacheTypeK), oldK, flagOf(Setting::CacheTypeV), oldV},
-           {flagOf(Setting::CacheTypeK), newK, flagOf(Setting::CacheTypeV), newV},
-           "Store the KV cache as " + newK + "/" + newV + " (same context, slightly lower precision)", device,
-           budget);
+           {flagOf(Setting::CacheTypeK), newK, flagOf(Setting::CacheTypeV), newV});
+    fix->fromK = s.cacheTypeK;
+    fix->fromV = s.cacheTypeV;
+    fix->toK = best.typeK;
+    fix->toV = best.typeV;
     return fix;
 }
 
-std::optional<FailureFix> slotsFix(const FixFinder& f, const MemoryEstimate& current,
-                                   const std::string& device, std::uint64_t budget) {
+std::optional<FailureFix> slotsFix(const FixFinder& f, const MemoryEstimate& current) {
     const std::uint32_t slots = current.context.nSeqMax;
     for (std::uint32_t n = slots / 2; n >= 1; n /= 2) {
         ServerSettings changed = f.settings();
@@ -195,36 +160,29 @@ std::optional<FailureFix> slotsFix(const FixFinder& f, const MemoryEstimate& cur
             if (f.settings().parallelSlots) {
                 removed = {flagOf(Setting::Parallel), from};
             }
-            finish(*fix, "slots", "slots " + from + " → " + to, removed, {flagOf(Setting::Parallel), to},
-                   "Serve " + to + " request" + (n == 1 ? "" : "s") + " at a time instead of " + from, device,
-                   budget);
+            finish(*fix, FixKind::Slots, slots, n, removed, {flagOf(Setting::Parallel), to});
             return fix;
         }
     }
     return std::nullopt;
 }
 
-std::optional<FailureFix> ubatchFix(const FixFinder& f, const MemoryEstimate& current,
-                                    const std::string& device, std::uint64_t budget) {
+std::optional<FailureFix> ubatchFix(const FixFinder& f, const MemoryEstimate& current) {
     const std::uint32_t ubatch = current.context.nUbatch;
     for (std::uint32_t n = ubatch / 2; n >= 32; n /= 2) {
         ServerSettings changed = f.settings();
         changed.ubatchTokens = n;
         if (auto fix = f.attempt(changed)) {
             const std::string from = std::to_string(ubatch), to = std::to_string(n);
-            finish(*fix, "ubatch", "ubatch " + from + " → " + to, {flagOf(Setting::Ubatch), from},
-                   {flagOf(Setting::Ubatch), to},
-                   "Process prompts in steps of " + to + " tokens instead of " + from +
-                       " (smaller compute buffer, slower prompt processing)",
-                   device, budget);
+            finish(*fix, FixKind::Ubatch, ubatch, n, {flagOf(Setting::Ubatch), from},
+                   {flagOf(Setting::Ubatch), to});
             return fix;
         }
     }
     return std::nullopt;
 }
 
-std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate& current,
-                                       const std::string& device, std::uint64_t budget) {
+std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate& current) {
     const GpuLayerFit fit = mostGpuLayers(f.model(), f.settings(), f.gpus(), f.budget());
     if (!fit.fits || static_cast<std::uint32_t>(fit.gpuLayers) >= current.gpuLayers) {
         return std::nullopt;
@@ -233,16 +191,30 @@ std::optional<FailureFix> gpuLayersFix(const FixFinder& f, const MemoryEstimate&
     changed.gpuLayers = GpuLayers::count(static_cast<std::uint32_t>(fit.gpuLayers));
     auto fix = f.attempt(changed);
     if (fix) {
-        const std::string from = std::to_string(current.gpuLayers), to = std::to_string(fit.gpuLayers);
-        finish(*fix, "gpu-layers", "GPU layers " + from + " → " + to, {}, {flagOf(Setting::GpuLayers), to},
-               "Keep " + std::to_string(current.gpuLayers - static_cast<std::uint32_t>(fit.gpuLayers)) +
-                   " more layers in system memory (slower generation)",
-               device, budget);
+        const std::string to = std::to_string(fit.gpuLayers);
+        finish(*fix, FixKind::GpuLayers, current.gpuLayers, static_cast<std::uint64_t>(fit.gpuLayers), {},
+               {flagOf(Setting::GpuLayers), to});
     }
     return fix;
 }
 
 } // namespace
+
+std::string_view fixKindName(FixKind kind) {
+    switch (kind) {
+    case FixKind::Context:
+        return "context";
+    case FixKind::CacheTypes:
+        return "cache-types";
+    case FixKind::Slots:
+        return "slots";
+    case FixKind::Ubatch:
+        return "ubatch";
+    case FixKind::GpuLayers:
+        break;
+    }
+    return "gpu-layers";
+}
 
 Result<FailureDiagnosis> diagnoseAllocationFailure(const SizingModel& model, const ServerSettings& settings,
                                                    const std::vector<GpuDevice>& gpus,
@@ -302,28 +274,22 @@ Result<FailureDiagnosis> diagnoseAllocationFailure(const SizingModel& model, con
     }
     const FixFinder finder(model, settings, gpus, budget, *index);
     const MemoryEstimate& now = *current;
-    const std::string& name = device.name;
     std::vector<std::optional<FailureFix>> candidates;
     switch (diagnosis.component.value_or(Component::Overhead)) {
     case Component::Compute:
-        candidates = {
-            ubatchFix(finder, now, name, availableBytes), contextFix(finder, now, name, availableBytes),
-            slotsFix(finder, now, name, availableBytes), gpuLayersFix(finder, now, name, availableBytes)};
+        candidates = {ubatchFix(finder, now), contextFix(finder, now), slotsFix(finder, now),
+                      gpuLayersFix(finder, now)};
         break;
     case Component::Model:
-        candidates = {gpuLayersFix(finder, now, name, availableBytes),
-                      contextFix(finder, now, name, availableBytes)};
+        candidates = {gpuLayersFix(finder, now), contextFix(finder, now)};
         break;
     case Component::Rs:
     case Component::Output:
-        candidates = {slotsFix(finder, now, name, availableBytes),
-                      contextFix(finder, now, name, availableBytes)};
+        candidates = {slotsFix(finder, now), contextFix(finder, now)};
         break;
     default: // KV or unknown: the context is the usual culprit
-        candidates = {contextFix(finder, now, name, availableBytes),
-                      cacheTypeFix(finder, name, availableBytes), slotsFix(finder, now, name, availableBytes),
-                      ubatchFix(finder, now, name, availableBytes),
-                      gpuLayersFix(finder, now, name, availableBytes)};
+        candidates = {contextFix(finder, now), cacheTypeFix(finder), slotsFix(finder, now),
+                      ubatchFix(finder, now), gpuLayersFix(finder, now)};
         break;
     }
     for (auto& candidate : candidates) {
@@ -332,13 +298,7 @@ Result<FailureDiagnosis> diagnoseAllocationFailure(const SizingModel& model, con
         }
     }
 
-    const std::string what =
-        diagnosis.component ? std::string(componentPhrase(*diagnosis.component)) : std::string("a buffer");
-    diagnosis.summary =
-        what + (failure.failedBytes ? " (" + mib(*failure.failedBytes) + ")" : std::string()) +
-        " did not fit in " + name + ": the settings need " + mib(diagnosis.predictedDeviceBytes) +
-        " there, " + mib(availableBytes) + " are available";
-    diagnosis.summary += diagnosis.fixes.empty() ? "; no single change fits." : ".";
+    diagnosis.failedBytes = failure.failedBytes;
     return diagnosis;
 }
 

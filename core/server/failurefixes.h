@@ -6,7 +6,8 @@
 // with the solvers and re-estimates, concrete changes that fit: a smaller context, cheaper
 // K/V cache types, fewer slots, a smaller ubatch, fewer GPU layers. Each fix is data the GUI
 // offers as one click (the full new settings plus the flag that changed) and
-// `llamafit-cli launch` prints. Pure, Qt-free.
+// `llamafit-cli launch` prints. The diagnosis and the fixes are values (kinds and numbers): the
+// front ends word them (app/cli/fixtext.h in English, ui/launch/fixtext.h with tr()). Pure, Qt-free.
 //
 // The budget is the failed device's memory for llama.cpp's buffers: for a GPU what the driver
 // reports free, for a CPU run under an address-space rlimit the caller's figure (the log
@@ -32,15 +33,27 @@
 
 namespace llamafit {
 
+enum class FixKind { Context, CacheTypes, Slots, Ubatch, GpuLayers };
+
+// Stable kebab names for object names, JSON and tests: "context", "cache-types", "slots",
+// "ubatch", "gpu-layers".
+std::string_view fixKindName(FixKind kind);
+
 struct FailureFix {
-    std::string id;                       // "context", "cache-types", "slots", "ubatch", "gpu-layers"
-    std::string change;                   // "context 65536 → 49152"
+    FixKind kind = FixKind::Context;
+    // What changed: tokens (Context, Ubatch), slots (Slots) or GPU layers (GpuLayers), from the
+    // value the failed run had to the one that fits; CacheTypes changes the K/V types instead.
+    std::uint64_t from = 0;
+    std::uint64_t to = 0;
+    GgmlType fromK = GgmlType::F16;
+    GgmlType fromV = GgmlType::F16;
+    GgmlType toK = GgmlType::F16;
+    GgmlType toV = GgmlType::F16;
     std::vector<std::string> removedArgs; // the old spelling of what changed: {"-c", "65536"}
     std::vector<std::string> addedArgs;   // the new spelling: {"-c", "49152"}
     ServerSettings settings;              // the whole settings with the change applied
     std::uint64_t deviceBytes = 0;        // predicted on the failed device with the change
     std::uint64_t totalBytes = 0;         // predicted over all devices with the change
-    std::string sentence;                 // for people: what it does and what it costs
     bool operator==(const FailureFix&) const = default;
 };
 
@@ -51,8 +64,8 @@ struct FailureDiagnosis {
     std::uint64_t predictedBufferBytes = 0; // the prediction's buffer of that component on that device
     std::uint64_t predictedDeviceBytes = 0; // the prediction's total on the device
     std::uint64_t budgetBytes = 0;
-    std::vector<FailureFix> fixes; // the failed component's most direct fix first
-    std::string summary;           // "the KV cache (488.31 MiB) did not fit in CPU ..."
+    std::optional<std::uint64_t> failedBytes; // the allocation that failed, when the log gave its size
+    std::vector<FailureFix> fixes;            // the failed component's most direct fix first
     bool operator==(const FailureDiagnosis&) const = default;
 };
 

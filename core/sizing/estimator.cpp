@@ -21,7 +21,7 @@ std::size_t slot(int device) {
 } // host is devices[0]
 
 void addBuffer(MemoryEstimate& est, int device, std::string bufferType, Component component,
-               std::uint64_t bytes, std::string rule) {
+               std::uint64_t bytes, SizeRule rule) {
     DeviceEstimate& target = est.devices[slot(device)];
     target.bytes.add(component, bytes);
     target.buffers.push_back({std::move(bufferType), component, bytes, std::move(rule)});
@@ -61,10 +61,12 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
             }
             if (bytes > 0) {
                 addBuffer(est, device, deviceBufferName(device, gpus), Component::Kv, bytes,
-                          std::string(cache.swa ? "SWA" : "non-SWA") + " KV cache: " +
-                              std::to_string(cache.cells) + " cells x " + std::to_string(cache.streams) +
-                              " streams, K " + std::string(ggmlTypeName(cache.typeK)) + " + V " +
-                              std::string(ggmlTypeName(cache.typeV)) + "; src/llama-kv-cache.cpp");
+                          SizeRule{.id = SizeRuleId::KvCache,
+                                   .swa = cache.swa,
+                                   .cells = cache.cells,
+                                   .streams = cache.streams,
+                                   .typeK = cache.typeK,
+                                   .typeV = cache.typeV});
             }
         }
     }
@@ -76,9 +78,7 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
         }
         if (bytes > 0) {
             addBuffer(est, device, deviceBufferName(device, gpus), Component::Rs, bytes,
-                      "recurrent state: " + std::to_string(rs.rs.cells) +
-                          " rows of f32 conv (R) + SSM (S) state per recurrent layer; "
-                          "src/llama-memory-recurrent.cpp");
+                      SizeRule{.id = SizeRuleId::RecurrentState, .cells = rs.rs.cells});
         }
     }
 }
@@ -96,8 +96,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
     const bool pipeline = gpus.size() > 1 && !hostRunsBlocks && layers.outputDevice != kHostDevice &&
                           settings.kvOffload && !overrides;
-    const char* rule = "peak of ggml-alloc's worst-case graph: activations of the widest block + KQ masks "
-                       "(A + B*n_kv, calibrated on 0.7.0); src/llama-context.cpp sched_reserve";
+    const SizeRule rule{.id = SizeRuleId::ComputeGraph};
     for (int device = 0; device < static_cast<int>(gpus.size()); ++device) {
         const GpuDevice& gpu = gpus[static_cast<std::size_t>(device)];
         const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
@@ -122,7 +121,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
         hostRunsBlocks ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
                        : inputOnlyComputeBytes(model, ctx);
     addBuffer(est, kHostDevice, hostName, Component::Compute, hostBytes,
-              hostRunsBlocks ? rule : "token-embedding lookup on the CPU (every block offloaded)");
+              hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
 
 void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
@@ -199,7 +198,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                                          ? "CPU"
                                          : hostBufferOf(gpus[static_cast<std::size_t>(layers->outputDevice)]);
     addBuffer(est, kHostDevice, outputBuffer, Component::Output, outputBytes,
-              "logits: n_vocab x one row per slot, f32; src/llama-context.cpp output_reserve");
+              SizeRule{.id = SizeRuleId::Logits});
 
     const KvPlan kv = sizeKvCaches(model, settings, est.context);
     const RsPlan rs = sizeRecurrentState(model, est.context);

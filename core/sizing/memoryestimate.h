@@ -4,6 +4,7 @@
 // by the CLI's text/JSON, the GUI's charts and the solvers. Bytes are std::uint64_t.
 
 #include "core/gguf/ggmltype.h"
+#include "core/sizing/sizerule.h"
 
 #include <cstdint>
 #include <string>
@@ -40,7 +41,7 @@ struct BufferEstimate {
     std::string bufferType; // "CPU_Mapped", "CPU_REPACK", "CPU", "CUDA0", "CUDA_Host", ...
     Component component = Component::Model;
     std::uint64_t bytes = 0;
-    std::string rule; // the llama.cpp rule behind the number, for tooltips and --explain
+    SizeRule rule; // the llama.cpp rule behind the number, worded by tooltips and --explain
     bool operator==(const BufferEstimate&) const = default;
 };
 

@@ -159,24 +159,20 @@ class Placer {
     std::uint32_t m_cpuMoeLayers = 0;
 };
 
-const char* ruleFor(int device, std::string_view bufferType) {
+SizeRuleId ruleFor(int device, std::string_view bufferType) {
     if (device != kHostDevice) {
-        return "blocks (and the output layer) offloaded by -ngl/-ts/-ot; llama.cpp src/llama-model.cpp "
-               "load_tensors";
+        return SizeRuleId::OffloadedWeights;
     }
     if (bufferType == "CPU_Mapped") {
-        return "host weights mapped from the GGUF file (page cache, resident once touched); "
-               "token embeddings always stay on the CPU; src/llama-model-loader.cpp";
+        return SizeRuleId::MappedHostWeights;
     }
     if (bufferType == "CPU_REPACK") {
-        return "Q4_0/Q4_K/IQ4_NL/MXFP4 matmul weights repacked for the AVX2 kernels: real RAM even with mmap "
-               "(-nr turns it off); ggml/src/ggml-cpu/repack.cpp";
+        return SizeRuleId::RepackedHostWeights;
     }
     if (bufferType == "CPU") {
-        return "host weights copied into RAM (-lm none); src/llama-model-loader.cpp";
+        return SizeRuleId::CopiedHostWeights;
     }
-    return "host weights copied into the first GPU's pinned host buffer (-lm none); src/llama-model.cpp "
-           "make_cpu_buft_list";
+    return SizeRuleId::PinnedHostWeights;
 }
 
 // Sums bytes per buffer in first-use order; names them once at the end.
@@ -211,10 +207,7 @@ class PlanBuilder {
         plan.buffers.reserve(m_slots.size());
         for (const Slot& slot : m_slots) {
             const std::string_view name = m_placer.logName(slot.placement);
-            std::string rule = ruleFor(slot.placement.device, name);
-            if (slot.tiedOutput) {
-                rule += "; includes the tied output, a second copy of token_embd";
-            }
+            SizeRule rule{.id = ruleFor(slot.placement.device, name), .tiedOutput = slot.tiedOutput};
             plan.buffers.push_back({slot.placement.device, std::string(name), slot.bytes, std::move(rule)});
         }
         return plan;

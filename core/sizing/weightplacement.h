@@ -9,6 +9,7 @@
 #include "core/model/modelinfo.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/serversettings.h"
+#include "core/sizing/sizerule.h"
 #include "core/sizing/weightclass.h"
 
 #include <cstdint>
@@ -21,7 +22,7 @@ struct WeightBuffer {
     int device = kHostDevice;
     std::string bufferType; // as the log names it: "CPU_Mapped", "CPU_REPACK", "CPU", "CUDA_Host", "CUDA0"
     std::uint64_t bytes = 0;
-    std::string rule;
+    SizeRule rule;
     bool operator==(const WeightBuffer&) const = default;
 };
 

@@ -64,6 +64,101 @@
     </message>
 </context>
 <context>
+    <name>FixText</name>
+    <message>
+        <source>the model weights</source>
+        <translation>モデルの重み</translation>
+    </message>
+    <message>
+        <source>the KV cache</source>
+        <translation>KVキャッシュ</translation>
+    </message>
+    <message>
+        <source>the recurrent state</source>
+        <translation>リカレント状態</translation>
+    </message>
+    <message>
+        <source>the output buffer</source>
+        <translation>出力バッファ</translation>
+    </message>
+    <message>
+        <source>the compute buffer</source>
+        <translation>計算バッファ</translation>
+    </message>
+    <message>
+        <source>a buffer</source>
+        <translation>バッファ</translation>
+    </message>
+    <message>
+        <source>Use a context of %1 tokens instead of %2 (shorter conversations)</source>
+        <translation>コンテキスト長を %2 トークンから %1 トークンにする (会話が短くなる)</translation>
+    </message>
+    <message>
+        <source>Store the KV cache as %1/%2 (same context, slightly lower precision)</source>
+        <translation>KVキャッシュを %1/%2 で保持する (コンテキスト長はそのまま、精度はわずかに下がる)</translation>
+    </message>
+    <message>
+        <source>Serve 1 request at a time instead of %1</source>
+        <translation>同時に処理するリクエストを %1 件から 1 件にする</translation>
+    </message>
+    <message>
+        <source>Serve %1 requests at a time instead of %2</source>
+        <translation>同時に処理するリクエストを %2 件から %1 件にする</translation>
+    </message>
+    <message>
+        <source>Process prompts in steps of %1 tokens instead of %2 (smaller compute buffer, slower prompt processing)</source>
+        <translation>プロンプトを %2 トークンではなく %1 トークンずつ処理する (計算バッファは小さくなり、プロンプト処理は遅くなる)</translation>
+    </message>
+    <message>
+        <source>Keep %1 more layers in system memory (slower generation)</source>
+        <translation>さらに %1 レイヤーをシステムメモリに残す (生成が遅くなる)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 did not fit in %2: the settings need %3 there, %4 are available; no single change fits.</source>
+        <translation>%1が %2 に収まりませんでした: この設定では %3 必要ですが、使えるのは %4 です。一つの変更だけでは収まりません。</translation>
+    </message>
+    <message>
+        <source>%1 did not fit in %2: the settings need %3 there, %4 are available.</source>
+        <translation>%1が %2 に収まりませんでした: この設定では %3 必要ですが、使えるのは %4 です。</translation>
+    </message>
+    <message>
+        <source>context %1 → %2</source>
+        <translation>コンテキスト長 %1 → %2</translation>
+    </message>
+    <message>
+        <source>V cache %1 → %2</source>
+        <translation>V キャッシュ %1 → %2</translation>
+    </message>
+    <message>
+        <source>K cache %1 → %2</source>
+        <translation>K キャッシュ %1 → %2</translation>
+    </message>
+    <message>
+        <source>K/V cache %1/%2 → %3/%4</source>
+        <translation>K/V キャッシュ %1/%2 → %3/%4</translation>
+    </message>
+    <message>
+        <source>slots %1 → %2</source>
+        <translation>スロット数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>ubatch %1 → %2</source>
+        <translation>ubatch %1 → %2</translation>
+    </message>
+    <message>
+        <source>GPU layers %1 → %2</source>
+        <translation>GPU レイヤー数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 then needs %3 of the %4 available.</source>
+        <translation>%1: このとき %2 には使用可能な %4 のうち %3 が必要です。</translation>
+    </message>
+</context>
+<context>
     <name>MemoryChart</name>
     <message>
         <source>Run-time growth (up to)</source>
@@ -149,6 +244,117 @@
     <message>
         <source>Shared GPU memory (system RAM)</source>
         <translation>共有 GPU メモリ (システム RAM)</translation>
+    </message>
+</context>
+<context>
+    <name>SizeRule</name>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1。出典: %2</translation>
+    </message>
+    <message>
+        <source>blocks (and the output layer) offloaded by -ngl/-ts/-ot</source>
+        <translation>-ngl/-ts/-ot で GPU に載せたブロック (と出力層)</translation>
+    </message>
+    <message>
+        <source>host weights mapped from the GGUF file (page cache, resident once touched); token embeddings always stay on the CPU</source>
+        <translation>GGUF ファイルからマップしたホスト側の重み (ページキャッシュ。一度触れると常駐)。トークン埋め込みは常に CPU に残る</translation>
+    </message>
+    <message>
+        <source>Q4_0/Q4_K/IQ4_NL/MXFP4 matmul weights repacked for the AVX2 kernels: real RAM even with mmap (-nr turns it off)</source>
+        <translation>AVX2 カーネル用に再パックした Q4_0/Q4_K/IQ4_NL/MXFP4 の行列積の重み: mmap でも実メモリを使う (-nr で無効)</translation>
+    </message>
+    <message>
+        <source>host weights copied into RAM (-lm none)</source>
+        <translation>RAM にコピーしたホスト側の重み (-lm none)</translation>
+    </message>
+    <message>
+        <source>host weights copied into the first GPU&apos;s pinned host buffer (-lm none)</source>
+        <translation>最初の GPU のピン留めホストバッファにコピーしたホスト側の重み (-lm none)</translation>
+    </message>
+    <message>
+        <source>%1; includes the tied output, a second copy of token_embd</source>
+        <translation>%1。共有された出力層 (token_embd の 2 つ目のコピー) を含む</translation>
+    </message>
+    <message>
+        <source>logits: n_vocab x one row per slot, f32</source>
+        <translation>ロジット: n_vocab × スロットごとに 1 行、f32</translation>
+    </message>
+    <message>
+        <source>SWA KV cache: %1 cells x %2 streams, K %3 + V %4</source>
+        <translation>SWA KVキャッシュ: %1 セル × %2 ストリーム、K %3 + V %4</translation>
+    </message>
+    <message>
+        <source>non-SWA KV cache: %1 cells x %2 streams, K %3 + V %4</source>
+        <translation>非 SWA KVキャッシュ: %1 セル × %2 ストリーム、K %3 + V %4</translation>
+    </message>
+    <message>
+        <source>recurrent state: %1 rows of f32 conv (R) + SSM (S) state per recurrent layer</source>
+        <translation>リカレント状態: リカレント層ごとに f32 の畳み込み (R) + SSM (S) 状態が %1 行</translation>
+    </message>
+    <message>
+        <source>peak of ggml-alloc&apos;s worst-case graph: activations of the widest block + KQ masks (A + B*n_kv, calibrated on 0.7.0)</source>
+        <translation>ggml-alloc の最悪ケースのグラフのピーク: 最も幅の広いブロックの活性 + KQ マスク (A + B*n_kv、0.7.0 で較正)</translation>
+    </message>
+    <message>
+        <source>token-embedding lookup on the CPU (every block offloaded)</source>
+        <translation>CPU でのトークン埋め込みの参照 (全ブロックを GPU に載せた場合)</translation>
+    </message>
+    <message>
+        <source>the host&apos;s buffers as llama-server -lv 4 logs them</source>
+        <translation>llama-server -lv 4 がログに出すホストのバッファ</translation>
+    </message>
+    <message>
+        <source>the device&apos;s buffers as llama-server -lv 4 logs them</source>
+        <translation>llama-server -lv 4 がログに出すデバイスのバッファ</translation>
+    </message>
+    <message>
+        <source>machine profile / discovery</source>
+        <translation>マシンプロファイル / 検出結果</translation>
+    </message>
+    <message>
+        <source>shared memory is system RAM</source>
+        <translation>共有メモリはシステム RAM</translation>
+    </message>
+    <message>
+        <source>with mmap the loader reads the GPU&apos;s weights through the mapping (src/llama-model-loader.cpp load_all_data; unmap_fragment drops the mapping, not the cached pages), so on a shared-memory iGPU they sit in the page cache and in the GPU buffer (llama.cpp PR #16095 comment, whyvl/ollama-vulkan#18); -lm none avoids it, and is the Vulkan iGPU default (ggml-vulkan.cpp mmap_support=false)</source>
+        <translation>mmap ではローダーが GPU の重みをマッピング経由で読む (src/llama-model-loader.cpp load_all_data。unmap_fragment が外すのはマッピングだけでキャッシュ済みのページは残る) ため、共有メモリの iGPU ではページキャッシュと GPU バッファの両方に載る (llama.cpp PR #16095 のコメント、whyvl/ollama-vulkan#18)。-lm none で避けられ、Vulkan の iGPU では既定 (ggml-vulkan.cpp mmap_support=false)</translation>
+    </message>
+    <message>
+        <source>tools/server/server-context.cpp server_prompt_cache: saved slot states in host memory, limit --cache-ram MiB (common/common.h default 8192, -1 no limit)</source>
+        <translation>tools/server/server-context.cpp server_prompt_cache: ホストメモリに保存したスロットの状態。上限は --cache-ram MiB (common/common.h の既定は 8192、-1 で上限なし)</translation>
+    </message>
+    <message>
+        <source>tools/server/server-context.cpp create_checkpoint: up to --ctx-checkpoints per slot (default 32), each one slot&apos;s recurrent rows + SWA cells (llama-memory-hybrid.cpp, llama-kv-cache-iswa.cpp state_write PARTIAL_ONLY)</source>
+        <translation>tools/server/server-context.cpp create_checkpoint: スロットごとに最大 --ctx-checkpoints 個 (既定 32)。各チェックポイントは 1 スロット分のリカレント行 + SWA セル (llama-memory-hybrid.cpp、llama-kv-cache-iswa.cpp state_write PARTIAL_ONLY)</translation>
+    </message>
+    <message>
+        <source>OS and other programs</source>
+        <translation>OS と他のプログラム</translation>
+    </message>
+    <message>
+        <source>desktop and other GPU users</source>
+        <translation>デスクトップと他の GPU 利用者</translation>
+    </message>
+    <message>
+        <source>%1 buffers in %2</source>
+        <translation>%2 内の %1 のバッファ</translation>
+    </message>
+    <message>
+        <source>mmap double mapping: weights also held in the page cache</source>
+        <translation>mmap の二重マッピング: 重みがページキャッシュにも残る</translation>
+    </message>
+    <message>
+        <source>prompt cache (--cache-ram %1)</source>
+        <translation>プロンプトキャッシュ (--cache-ram %1)</translation>
+    </message>
+    <message>
+        <source>context checkpoints (%1 per slot x %2 slots)</source>
+        <translation>コンテキストのチェックポイント (スロットごとに %1 個 × %2 スロット)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 の%2</translation>
     </message>
 </context>
 <context>

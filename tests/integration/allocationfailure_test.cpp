@@ -93,16 +93,17 @@ TEST(RealAllocationFailureTest, KvCacheOverAddressSpaceLimitGetsAContextThatFits
     const std::uint64_t budget = kLimitBytes - kNonBufferBytes;
     const auto diagnosis = diagnoseAllocationFailure(model, args->settings, {}, *failure.allocation, budget);
     ASSERT_TRUE(diagnosis.ok()) << diagnosis.error().message;
-    EXPECT_EQ(diagnosis->component, Component::Kv) << diagnosis->summary;
+    EXPECT_EQ(diagnosis->component, Component::Kv) << diagnosis->device;
     EXPECT_TRUE(diagnosis->sizeMatched) << "failed " << failure.allocation->failedBytes.value_or(0)
                                         << " bytes, predicted KV " << diagnosis->predictedBufferBytes;
-    ASSERT_FALSE(diagnosis->fixes.empty()) << diagnosis->summary;
+    ASSERT_FALSE(diagnosis->fixes.empty()) << diagnosis->device;
     const FailureFix& fix = diagnosis->fixes[0];
-    ASSERT_EQ(fix.id, "context") << fix.change;
+    ASSERT_EQ(fix.kind, FixKind::Context) << fixKindName(fix.kind);
     ASSERT_TRUE(fix.settings.contextTokens);
     EXPECT_LT(*fix.settings.contextTokens, 131072u);
     EXPECT_LE(fix.deviceBytes, budget);
-    std::cout << "[ fix      ] " << diagnosis->summary << " -> " << fix.change << std::endl;
+    std::cout << "[ fix      ] " << diagnosis->device << ": context " << fix.from << " -> " << fix.to
+              << std::endl;
 
     // The proposed context really loads under the same limit.
     std::vector<std::string> fixed = flags;
@@ -111,7 +112,7 @@ TEST(RealAllocationFailureTest, KvCacheOverAddressSpaceLimitGetsAContextThatFits
     ASSERT_TRUE(rerun.ok()) << rerun.error().message;
     const auto log = parseAllocationLog(rerun->log);
     ASSERT_TRUE(log.ok()) << log.error().message;
-    EXPECT_TRUE(log->reserveComplete) << fix.change << " still fails:\n" << rerun->log;
+    EXPECT_TRUE(log->reserveComplete) << fix.to << " tokens still fail:\n" << rerun->log;
     ASSERT_TRUE(log->context);
     EXPECT_EQ(log->context->nCtx, *fix.settings.contextTokens);
 }

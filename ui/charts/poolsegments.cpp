@@ -1,6 +1,7 @@
 // A pool's stacked segments and their tooltips; see poolsegments.h.
 #include "ui/charts/poolsegments.h"
 
+#include "ui/charts/ruletext.h"
 #include "ui/chartstyle.h"
 
 #include <QCoreApplication>
@@ -34,14 +35,14 @@ void appendComponentLines(QStringList& lines, const PoolTerm& term, Component co
             if (buffer.component == component && buffer.bytes > 0) {
                 lines << QCoreApplication::translate("MemoryChart", "• %1 buffer: %2 — %3")
                              .arg(fromStd(buffer.bufferType), formatMiBText(buffer.bytes),
-                                  fromStd(buffer.rule));
+                                  ruleText(buffer.rule));
                 any = true;
             }
         }
     }
     if (!any) {
         lines << QCoreApplication::translate("MemoryChart", "• %1: %2 — %3")
-                     .arg(fromStd(term.label), formatMiBText(term.bytes), fromStd(term.rule));
+                     .arg(poolTermLabel(term), formatMiBText(term.bytes), ruleText(term.rule));
     }
     if (component == Component::Overhead) {
         lines << QCoreApplication::translate(
@@ -58,7 +59,7 @@ void appendTermLine(QStringList& lines, const PoolTerm& term) {
         bytes = QCoreApplication::translate("MemoryChart", "up to %1").arg(bytes);
     }
     lines << QCoreApplication::translate("MemoryChart", "• %1: %2 — %3")
-                 .arg(fromStd(term.label), bytes, fromStd(term.rule));
+                 .arg(poolTermLabel(term), bytes, ruleText(term.rule));
 }
 
 QString header(const QString& what, const QString& pool, std::uint64_t bytes) {

@@ -4,6 +4,7 @@
 
 #include "core/system/serverlauncher.h"
 #include "ui/chartstyle.h"
+#include "ui/launch/fixtext.h"
 #include "ui/sizingsession.h"
 
 #include <QDialogButtonBox>
@@ -119,7 +120,7 @@ void FailureDialog::addAllocationFixes(const SizingSession& session, const Serve
     m_diagnosis = std::move(*diagnosis);
     auto* summary = wrappedLabel(
         tr("%1\n(%2 can hold at most %3: the buffers allocated before the failure plus the one that failed.)")
-            .arg(QString::fromStdString(m_diagnosis->summary), QString::fromStdString(m_diagnosis->device),
+            .arg(diagnosisSummaryText(*m_diagnosis), QString::fromStdString(m_diagnosis->device),
                  formatMiBText(*budget)),
         QStringLiteral("failureSummaryLabel"), this);
     layout->addWidget(summary);
@@ -129,9 +130,9 @@ void FailureDialog::addAllocationFixes(const SizingSession& session, const Serve
     auto* box = new QGroupBox(tr("Change and launch again"), this);
     auto* boxLayout = new QVBoxLayout(box);
     for (const FailureFix& fix : m_diagnosis->fixes) {
-        auto* button = new QPushButton(QString::fromStdString(fix.change), box);
-        button->setObjectName(QStringLiteral("fixButton_") + QString::fromStdString(fix.id));
-        button->setToolTip(QString::fromStdString(fix.sentence));
+        auto* button = new QPushButton(fixChangeText(fix), box);
+        button->setObjectName(QStringLiteral("fixButton_") + QString::fromUtf8(fixKindName(fix.kind)));
+        button->setToolTip(fixSentenceText(fix, *m_diagnosis));
         const ServerSettings fixed = fix.settings;
         connect(button, &QPushButton::clicked, this, [this, fixed] {
             emit fixChosen(fixed);

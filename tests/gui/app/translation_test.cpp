@@ -2,6 +2,11 @@
 // message's placeholders, and, compiled into the app (:/i18n) and installed, turns the real
 // MainWindow Japanese; removing it brings English back.
 #include "core/machine/machineprofile.h"
+#include "core/model/modelsource.h"
+#include "core/server/failurefixes.h"
+#include "core/sizing/estimator.h"
+#include "ui/charts/memorychart.h"
+#include "ui/launch/fixtext.h"
 #include "ui/machinepanel.h"
 #include "ui/mainwindow.h"
 #include "ui/sizingsession.h"
@@ -306,6 +311,90 @@ TEST(Translation, BiosSplitAdviceInTheMachinePanelIsJapanese) {
         << translated.toStdString();
     for (const QString& word : {QStringLiteral("leaves"), QStringLiteral("free"), QStringLiteral("system"),
                                 QStringLiteral("split")}) {
+        EXPECT_FALSE(translated.contains(word)) << translated.toStdString();
+    }
+}
+
+// The rule behind a number is the core's values worded by the chart: the memory chart's hover
+// over the KV cache of the RTX 4060 with Llama-3-8B, with the llama.cpp source path untranslated.
+QString kvCacheHover() {
+    SizingSession session(*findBuiltinMachine("rtx-4060-8gb"));
+    Result<LoadedModel> model = loadModel("llama-3-8b-q4_k_m");
+    if (!model) {
+        return QString::fromStdString(model.error().message);
+    }
+    session.setModel(std::move(*model));
+    MemoryChart chart(&session);
+    return chart.toolTipAt(session.machine().gpus.at(0).poolIndex, Component::Kv);
+}
+
+TEST(Translation, TheRuleInTheMemoryChartsHoverIsJapanese) {
+    const QString english = kvCacheHover();
+    ASSERT_TRUE(english.contains(QStringLiteral("KV cache: ")) &&
+                english.contains(QStringLiteral(" cells x ")))
+        << english.toStdString();
+    JapaneseTranslation japanese;
+    ASSERT_EQ(japanese.language(), QStringLiteral("ja"));
+    const QString translated = kvCacheHover();
+    EXPECT_TRUE(translated.contains(QStringLiteral("KVキャッシュ: ")) &&
+                translated.contains(QStringLiteral(" セル × ")))
+        << translated.toStdString();
+    EXPECT_TRUE(translated.contains(QStringLiteral("src/llama-kv-cache.cpp"))) << translated.toStdString();
+    for (const QString& word : {QStringLiteral("cells"), QStringLiteral("streams")}) {
+        EXPECT_FALSE(translated.contains(word)) << translated.toStdString();
+    }
+}
+
+// A fix after a KV-cache allocation failure on the CPU (half the KV cache short):
+// the core's diagnosis worded by the failure dialog's fixtext, as "summary|button|tooltip".
+QString kvFailureFixTexts() {
+    SizingSession session(*findBuiltinMachine("cpu-only"));
+    Result<LoadedModel> model = loadModel("llama-3-8b-q4_k_m");
+    if (!model) {
+        return QString::fromStdString(model.error().message);
+    }
+    session.setModel(std::move(*model));
+    ServerSettings settings = session.settings();
+    settings.contextTokens = 8192;
+    const Result<MemoryEstimate> estimate = estimateMemory(session.sizingModel(), settings, session.gpus());
+    if (!estimate) {
+        return QString::fromStdString(estimate.error().message);
+    }
+    const DeviceEstimate& cpu = estimate->devices.at(0);
+    AllocationFailure failure;
+    failure.bufferType = "CPU";
+    failure.failedBytes = cpu.bytes.kvBytes;
+    failure.phase = AllocationPhase::KvCache;
+    const Result<FailureDiagnosis> diagnosis =
+        diagnoseAllocationFailure(session.sizingModel(), settings, session.gpus(), failure,
+                                  cpu.bytes.totalBytes() - cpu.bytes.kvBytes / 2);
+    if (!diagnosis) {
+        return QString::fromStdString(diagnosis.error().message);
+    }
+    if (diagnosis->fixes.empty()) {
+        return QStringLiteral("<no fix> ") + diagnosisSummaryText(*diagnosis);
+    }
+    const FailureFix& fix = diagnosis->fixes.front();
+    return diagnosisSummaryText(*diagnosis) + u'|' + fixChangeText(fix) + u'|' +
+           fixSentenceText(fix, *diagnosis);
+}
+
+TEST(Translation, TheFailureDiagnosisAndItsFixesAreJapanese) {
+    const QString english = kvFailureFixTexts();
+    ASSERT_TRUE(english.startsWith(QStringLiteral("the KV cache (")) &&
+                english.contains(QStringLiteral("|context 8192 → ")) &&
+                english.contains(QStringLiteral("|Use a context of ")))
+        << english.toStdString();
+    JapaneseTranslation japanese;
+    ASSERT_EQ(japanese.language(), QStringLiteral("ja"));
+    const QString translated = kvFailureFixTexts();
+    EXPECT_TRUE(translated.startsWith(QStringLiteral("KVキャッシュ (")) &&
+                translated.contains(QStringLiteral("CPU に収まりませんでした")) &&
+                translated.contains(QStringLiteral("|コンテキスト長 8192 → ")) &&
+                translated.contains(QStringLiteral("トークンにする (会話が短くなる)")))
+        << translated.toStdString();
+    for (const QString& word : {QStringLiteral("did not fit"), QStringLiteral("context"),
+                                QStringLiteral("needs"), QStringLiteral("available")}) {
         EXPECT_FALSE(translated.contains(word)) << translated.toStdString();
     }
 }

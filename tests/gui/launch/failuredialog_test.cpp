@@ -7,6 +7,7 @@
 
 #include "core/system/serverlauncher.h"
 #include "tests/gui/launch/launchfixture.h"
+#include "ui/launch/fixtext.h"
 #include "ui/launch/launchpanel.h"
 
 #include <QFile>
@@ -72,15 +73,17 @@ TEST_F(FailureDialogTest, AnAllocationFailureOffersFixesAndAClickAppliesOne) {
     ASSERT_TRUE(expected.ok()) << expected.error().message;
     ASSERT_FALSE(expected->fixes.empty());
     for (const FailureFix& fix : expected->fixes) {
-        auto* button =
-            dialog->findChild<QPushButton*>(QStringLiteral("fixButton_") + QString::fromStdString(fix.id));
-        ASSERT_NE(button, nullptr) << fix.id;
-        EXPECT_EQ(button->text(), QString::fromStdString(fix.change));
-        EXPECT_EQ(button->toolTip(), QString::fromStdString(fix.sentence));
+        const QString name = QString::fromUtf8(fixKindName(fix.kind));
+        auto* button = dialog->findChild<QPushButton*>(QStringLiteral("fixButton_") + name);
+        ASSERT_NE(button, nullptr) << name.toStdString();
+        EXPECT_EQ(button->text(), fixChangeText(fix));
+        EXPECT_EQ(button->toolTip(), fixSentenceText(fix, *expected));
     }
     const FailureFix& context = expected->fixes.front();
-    EXPECT_EQ(context.id, "context");
-    EXPECT_EQ(context.change, "context 2000000 → 2048");
+    EXPECT_EQ(context.kind, FixKind::Context);
+    EXPECT_EQ(fixChangeText(context), QStringLiteral("context 2000000 → 2048"));
+    EXPECT_TRUE(
+        fixSentenceText(context, *expected).startsWith(QStringLiteral("Use a context of 2048 tokens")));
     EXPECT_EQ(dialog->findChild<QLabel*>(QStringLiteral("failureSuggestionLabel")), nullptr);
 
     QSignalSpy settingsChanged(m_session.get(), &SizingSession::settingsChanged);

@@ -32,7 +32,7 @@ TEST(PoolUsage, SeedVramSideIsNear29GbOf32) {
     EXPECT_LE(vram->atLoadBytes, 29 * kGiB + 512 * kMiB);
     EXPECT_GE(vram->headroomBytes, static_cast<std::int64_t>(2 * kGiB + 512 * kMiB));
     EXPECT_EQ(vram->verdict, FitVerdict::Fits);
-    EXPECT_EQ(vram->terms.front().label, "desktop and other GPU users");
+    EXPECT_EQ(vram->terms.front().rule.id, SizeRuleId::GpuReservation);
 }
 
 TEST(PoolUsage, SeedSystemRamKeeps19GbAfterTheOs) {
