@@ -1,20 +1,16 @@
 // English wording of the core's advice; see advicetext.h.
 #include "app/cli/advicetext.h"
 
-#include "core/common/units.h"
+#include "app/cli/commandline.h"
 #include "core/machine/backendreport.h"
 #include "core/sizing/kvpairs.h"
-
-#include <cstdio>
 
 namespace llamafit {
 
 namespace {
 
 std::string mib(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f MiB", toMiB(bytes));
-    return text;
+    return formatMiB(bytes) + " MiB";
 }
 
 std::string overrunText(const BudgetOverrun& overrun) {

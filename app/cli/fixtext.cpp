@@ -1,18 +1,14 @@
 // English wording of the failure diagnosis and its fixes; see fixtext.h.
 #include "app/cli/fixtext.h"
 
-#include "core/common/units.h"
-
-#include <cstdio>
+#include "app/cli/commandline.h"
 
 namespace llamafit {
 
 namespace {
 
 std::string mib(std::uint64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f MiB", toMiB(bytes));
-    return text;
+    return formatMiB(bytes) + " MiB";
 }
 
 std::string componentPhrase(const std::optional<Component>& component) {
