@@ -186,7 +186,7 @@ void LaunchPanel::launch() {
     const bool probed = m_capabilities && m_probedProgram == serverBinary();
     m_launcher.launch(launchRequest(), probed ? std::optional<BuildArgv>(*argv) : std::nullopt,
                       probed ? m_capabilities : std::nullopt);
-    refresh(argv);
+    refreshWith(argv);
 }
 
 void LaunchPanel::stop() {
@@ -269,10 +269,10 @@ void LaunchPanel::chooseExport(ExportFormat format) {
 
 void LaunchPanel::refresh() {
     // Spelled once for the command line and the blocker.
-    refresh(argvNow());
+    refreshWith(argvNow());
 }
 
-void LaunchPanel::refresh(const Result<BuildArgv>& argv) {
+void LaunchPanel::refreshWith(const Result<BuildArgv>& argv) {
     m_commandLine->setText(commandLineOf(argv));
     m_commandLine->setCursorPosition(0);
     m_hostWarning->setVisible(!host().isEmpty() && !isLoopbackHost(host()));

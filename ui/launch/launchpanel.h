@@ -85,8 +85,8 @@ class LaunchPanel : public QWidget {
     void onRefused(const Error& error);
     void browse();
     void chooseExport(ExportFormat format);
-    void refresh();                              // command line, host warning, buttons, state label
-    void refresh(const Result<BuildArgv>& argv); // the same, with the argv already spelled
+    void refresh();                                  // command line, host warning, buttons, state label
+    void refreshWith(const Result<BuildArgv>& argv); // refresh(), with the argv already spelled
     // The argv a launch now would run (for the probed build, else 0.7.0's spelling), built once
     // per refresh for both the command line and the blocker.
     Result<BuildArgv> argvNow() const;
