@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds LlamaFit's Qt-free core (gguf, model, sizing, machine, server, library, common) and its
+# Builds LlamaFit's Qt-free core (gguf, model, sizing, flags, machine, server, library, common) and its
 # unit tests for Windows x86-64 with MinGW-w64 (POSIX threads), GoogleTest built from Debian's
 # sources, and runs the tests under Wine (packaging/windows-core/CMakeLists.txt). The GUI and
 # the Qt-facing core/system are not built: Qt for Windows is not available here.
