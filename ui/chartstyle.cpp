@@ -28,6 +28,10 @@ QColor componentColor(Component component) {
     return QColor(Qt::gray);
 }
 
+QString ggmlTypeLabel(GgmlType type) {
+    return QString::fromUtf8(ggmlTypeName(type));
+}
+
 QString componentLabel(Component component) {
     switch (component) {
     case Component::Model:

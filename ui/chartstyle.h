@@ -5,6 +5,7 @@
 // charts read in light and dark themes. Used by the memory, sweep and live charts.
 // Thread: GUI thread (QPalette, QCustomPlot).
 
+#include "core/gguf/ggmltype.h"
 #include "core/machine/poolusage.h"
 #include "core/sizing/memoryestimate.h"
 
@@ -29,6 +30,8 @@ inline constexpr std::array<Component, 6> kChartComponentOrder{Component::Model,
 
 QColor componentColor(Component component);
 QString componentLabel(Component component); // translated: "Weights", "KV cache", ...
+// A cache or weight type as llama.cpp names it ("q8_0"): never translated.
+QString ggmlTypeLabel(GgmlType type);
 // The n-th of several like series (GPUs, slots) drawn beside a total in the weights colour
 // and a grey reference: the other component colours, in turn.
 QColor seriesColor(std::size_t index);

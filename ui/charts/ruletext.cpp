@@ -56,10 +56,6 @@ QString weightsText(const SizeRule& rule) {
     return text;
 }
 
-QString typeName(GgmlType type) {
-    return QString::fromUtf8(ggmlTypeName(type));
-}
-
 } // namespace
 
 QString ruleText(const SizeRule& rule) {
@@ -80,7 +76,7 @@ QString ruleText(const SizeRule& rule) {
                                      "SizeRule", "non-SWA KV cache: %1 cells x %2 streams, K %3 + V %4"))
                          .arg(rule.cells)
                          .arg(rule.streams)
-                         .arg(typeName(rule.typeK), typeName(rule.typeV)),
+                         .arg(ggmlTypeLabel(rule.typeK), ggmlTypeLabel(rule.typeV)),
                      rule.id);
     case SizeRuleId::RecurrentState:
         return cited(

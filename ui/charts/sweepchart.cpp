@@ -22,8 +22,7 @@ namespace llamafit {
 namespace {
 
 QString pairName(const KvPair& pair) {
-    return QStringLiteral("%1/%2").arg(QString::fromUtf8(ggmlTypeName(pair.first).data()),
-                                       QString::fromUtf8(ggmlTypeName(pair.second).data()));
+    return QStringLiteral("%1/%2").arg(ggmlTypeLabel(pair.first), ggmlTypeLabel(pair.second));
 }
 
 // "98 304": digits grouped by threes with a space, as the seeds' tables print contexts.

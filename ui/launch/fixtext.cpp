@@ -9,10 +9,6 @@ namespace llamafit {
 
 namespace {
 
-QString typeName(GgmlType type) {
-    return QString::fromUtf8(ggmlTypeName(type));
-}
-
 QString componentPhrase(const std::optional<Component>& component) {
     switch (component.value_or(Component::Overhead)) {
     case Component::Model:
@@ -41,7 +37,7 @@ QString why(const FailureFix& fix) {
     case FixKind::CacheTypes:
         return QCoreApplication::translate(
                    "FixText", "Store the KV cache as %1/%2 (same context, slightly lower precision)")
-            .arg(typeName(fix.toK), typeName(fix.toV));
+            .arg(ggmlTypeLabel(fix.toK), ggmlTypeLabel(fix.toV));
     case FixKind::Slots:
         return (fix.to == 1
                     ? QCoreApplication::translate("FixText", "Serve 1 request at a time instead of %1")
@@ -90,14 +86,15 @@ QString fixChangeText(const FailureFix& fix) {
     case FixKind::CacheTypes:
         if (fix.fromK == fix.toK) {
             return QCoreApplication::translate("FixText", "V cache %1 → %2")
-                .arg(typeName(fix.fromV), typeName(fix.toV));
+                .arg(ggmlTypeLabel(fix.fromV), ggmlTypeLabel(fix.toV));
         }
         if (fix.fromV == fix.toV) {
             return QCoreApplication::translate("FixText", "K cache %1 → %2")
-                .arg(typeName(fix.fromK), typeName(fix.toK));
+                .arg(ggmlTypeLabel(fix.fromK), ggmlTypeLabel(fix.toK));
         }
         return QCoreApplication::translate("FixText", "K/V cache %1/%2 → %3/%4")
-            .arg(typeName(fix.fromK), typeName(fix.fromV), typeName(fix.toK), typeName(fix.toV));
+            .arg(ggmlTypeLabel(fix.fromK), ggmlTypeLabel(fix.fromV), ggmlTypeLabel(fix.toK),
+                 ggmlTypeLabel(fix.toV));
     case FixKind::Slots:
         return QCoreApplication::translate("FixText", "slots %1 → %2").arg(fix.from).arg(fix.to);
     case FixKind::Ubatch:

@@ -21,10 +21,6 @@ namespace {
 
 constexpr double kBytesPerGb = 1e9; // vendors quote bandwidth in decimal GB/s (bandwidth.h)
 
-QString typeName(GgmlType type) {
-    return QString::fromStdString(std::string(ggmlTypeName(type)));
-}
-
 // "32k" for whole multiples of 1024 tokens, the exact count otherwise.
 QString tokensText(std::uint32_t tokens) {
     return tokens % 1024 == 0 && tokens > 0 ? QStringLiteral("%1k").arg(tokens / 1024)
@@ -113,7 +109,8 @@ void AdvicePanel::adviseLargestContext() {
         largestContextPerKvPair(m_session->sizingModel(), settings, m_session->gpus(), m_session->budget(),
                                 {{settings.cacheTypeK, settings.cacheTypeV}});
     const ContextFit fit = fits.empty() ? ContextFit{} : fits.front();
-    const QString pair = tr("K %1 / V %2").arg(typeName(settings.cacheTypeK), typeName(settings.cacheTypeV));
+    const QString pair =
+        tr("K %1 / V %2").arg(ggmlTypeLabel(settings.cacheTypeK), ggmlTypeLabel(settings.cacheTypeV));
     if (!fit.fits) {
         showResult(tr("Does not fit with %1: %2").arg(pair, fitFailureText(fit)), false);
         return;
@@ -140,7 +137,8 @@ QString AdvicePanel::fitFailureText(const ContextFit& fit) {
     case FitFailure::OverBudgetAtSmallest:
         return tr("does not fit even at 256 tokens: %1").arg(overrun);
     case FitFailure::OverBudget:
-        return tr("even K %1 / V %2 does not fit: %3").arg(typeName(fit.typeK), typeName(fit.typeV), overrun);
+        return tr("even K %1 / V %2 does not fit: %3")
+            .arg(ggmlTypeLabel(fit.typeK), ggmlTypeLabel(fit.typeV), overrun);
     case FitFailure::NoPairAccepted:
         return tr("llama-server accepts no K/V types for this model and settings");
     }
@@ -159,7 +157,7 @@ void AdvicePanel::adviseBestKvPair() {
     settings.cacheTypeV = fit.typeV;
     m_session->setSettings(settings);
     showResult(tr("Best K/V types for this context: K %1 / V %2 (%3 in all)")
-                   .arg(typeName(fit.typeK), typeName(fit.typeV), formatMiBText(fit.totalBytes)),
+                   .arg(ggmlTypeLabel(fit.typeK), ggmlTypeLabel(fit.typeV), formatMiBText(fit.totalBytes)),
                true);
 }
 

@@ -33,10 +33,6 @@ constexpr int kMaxBatchTokens = 1 << 20;
 const char* const kBaseToolTip = "llamafitBaseToolTip";
 const char* const kFlagToolTip = "llamafitFlagToolTip";
 
-QString typeName(GgmlType type) {
-    return QString::fromUtf8(ggmlTypeName(type).data(), static_cast<qsizetype>(ggmlTypeName(type).size()));
-}
-
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
@@ -136,7 +132,7 @@ void SettingsPanel::buildControls() {
 
     std::vector<std::pair<QString, int>> cacheTypes;
     for (GgmlType type : allowedCacheTypes()) {
-        cacheTypes.emplace_back(typeName(type), static_cast<int>(type));
+        cacheTypes.emplace_back(ggmlTypeLabel(type), static_cast<int>(type));
     }
     m_cacheTypeKCombo = makeCombo(QStringLiteral("cacheTypeKCombo"), cacheTypes,
                                   tr("-ctk / --cache-type-k: the K cache type"));
@@ -423,7 +419,7 @@ void SettingsPanel::markCacheTypeItems(QComboBox* combo, CacheSide side) {
         const std::optional<Error> refusal =
             cacheTypeRefusal(m_session->model().info, m_session->settings(), side, type);
         const QString reason = refusal ? fromStd(refusal->message) : QString();
-        const QString text = refusal ? tr("%1 — %2").arg(typeName(type), reason) : typeName(type);
+        const QString text = refusal ? tr("%1 — %2").arg(ggmlTypeLabel(type), reason) : ggmlTypeLabel(type);
         if (combo->itemText(i) != text) { // a slider drag re-checks every step; repaint only on change
             combo->setItemText(i, text);
             combo->setItemData(i, refusal ? QVariant(reason) : QVariant(), Qt::ToolTipRole);
