@@ -12,8 +12,15 @@
 # Produces:
 #   DEST/root/...             the unpacked packages
 #   DEST/libnopopulate.so     tests/support/nopopulate.c (drops MAP_POPULATE / WILLNEED hints)
-#   DEST/llama-server         wrapper: runs the bundled server with the bundled ld.so;
-#                             LLAMAFIT_NO_POPULATE=1 preloads libnopopulate.so
+#   DEST/llama-server         wrapper: runs the bundled server with the bundled ld.so and the
+#                             CPU backend only; LLAMAFIT_NO_POPULATE=1 preloads libnopopulate.so
+#   DEST/llama-fit-params, DEST/llama-bench   the same wrapper around those tools
+#   DEST/gpu/llama-server, DEST/gpu/llama-fit-params, DEST/gpu/llama-bench, DEST/gpu/ggml-rpc-server
+#                             the same tools with the CPU, Vulkan and RPC backends of the same ggml
+#                             loaded (ggml's backend search finds them next to DEST/gpu's copy of
+#                             the loader) and the host's libvulkan/Mesa appended to the library
+#                             path; lavapipe is made visible (GGML_VK_VISIBLE_DEVICES=0 unless
+#                             set). ../shared/reference/gpu-backends.md has the background.
 # The integration tests find the wrapper through $LLAMAFIT_LLAMA_SERVER or the CMake
 # cache variable LLAMAFIT_LLAMA_SERVER_ROOT.
 #
@@ -40,9 +47,12 @@ set -euo pipefail
 readonly LLAMA_VERSION="${LLAMAFIT_FETCH_LLAMA_VERSION:-1:0.7.0+dfsg-2}"
 readonly GGML_VERSION="0.27.0-1"
 readonly EXPECTED_VERSION_TEXT="0.7.0 (build 11669"
-readonly PINNED_PACKAGES=("llama.cpp-tools=${LLAMA_VERSION}" "libllama0=${LLAMA_VERSION}" "libggml0=${GGML_VERSION}")
+readonly PINNED_PACKAGES=("llama.cpp-tools=${LLAMA_VERSION}" "llama.cpp-tools-extra=${LLAMA_VERSION}"
+    "libllama0=${LLAMA_VERSION}" "libggml0=${GGML_VERSION}"
+    "libggml0-backend-vulkan=${GGML_VERSION}" "libggml0-backend-rpc=${GGML_VERSION}")
 # --latest: the server package; its llama/ggml libraries are added from its Depends.
 readonly LATEST_PACKAGE="llama.cpp-tools"
+readonly LATEST_EXTRA_PACKAGES=(llama.cpp-tools-extra libggml0-backend-vulkan libggml0-backend-rpc)
 readonly EXIT_UNAVAILABLE=3
 # Runtime libraries: whatever sid has now (they are backwards compatible).
 readonly RUNTIME_PACKAGES=(libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 zlib1g libzstd1)
@@ -66,6 +76,8 @@ root="${dest}/root"
 lib_dir="${root}/usr/lib/x86_64-linux-gnu"
 loader="${root}/usr/lib64/ld-linux-x86-64.so.2"
 backend="${lib_dir}/ggml/backends0/libggml-cpu-haswell.so"
+readonly GPU_BACKEND_NAMES=(libggml-vulkan.so libggml-rpc.so)
+readonly RPC_SERVER_IN_ROOT="usr/libexec/x86_64-linux-gnu/llama/bin/ggml-rpc-server"
 
 die() {
     echo "fetch-llama-server: $*" >&2
@@ -144,7 +156,7 @@ download_and_unpack() {
             unavailable "sid has no ${LATEST_PACKAGE}"
         [[ -n "${depends}" ]] || unavailable "sid has no ${LATEST_PACKAGE} (or it depends on no libllama/libggml)"
         # shellcheck disable=SC2206 # package names have no spaces
-        packages+=(${depends})
+        packages+=(${depends} "${LATEST_EXTRA_PACKAGES[@]}")
     fi
 
     local spec name version
@@ -225,10 +237,71 @@ EOF
     mv "${wrapper}.tmp" "${wrapper}"
 }
 
+# Tools beside llama-server, with the same loader and CPU backend as its wrapper.
+write_tool_wrappers() {
+    local tool
+    for tool in llama-fit-params llama-bench; do
+        sed "s|usr/bin/llama-server|usr/bin/${tool}|g" "${dest}/llama-server" >"${dest}/${tool}.tmp"
+        chmod 755 "${dest}/${tool}.tmp"
+        mv "${dest}/${tool}.tmp" "${dest}/${tool}"
+    done
+}
+
+# DEST/gpu: the multi-backend tree. ggml loads the libggml-*.so it finds in the folder of the
+# running executable (ggml/src/ggml-backend-reg.cpp), and under the bundled loader that
+# executable is the loader itself: so a copy of the loader sits in DEST/gpu next to the CPU
+# (haswell only, as in the CPU wrapper), Vulkan and RPC backends.
+write_gpu_tree() {
+    local gpu="${dest}/gpu"
+    local name found
+    rm -rf "${gpu}"
+    mkdir -p "${gpu}"
+    cp -L "${loader}" "${gpu}/ld-linux-x86-64.so.2"
+    cp "${backend}" "${gpu}/"
+    for name in "${GPU_BACKEND_NAMES[@]}"; do
+        found="$(find "${lib_dir}/ggml" -name "${name}" 2>/dev/null | head -n 1)"
+        [[ -n "${found}" ]] || die "${name} missing under ${lib_dir}/ggml (libggml0-backend-vulkan/-rpc not unpacked?)"
+        cp "${found}" "${gpu}/"
+    done
+    local tool target
+    for tool in llama-server llama-fit-params llama-bench ggml-rpc-server; do
+        target="usr/bin/${tool}"
+        [[ "${tool}" == ggml-rpc-server ]] && target="${RPC_SERVER_IN_ROOT}"
+        sed "s|@TOOL@|${target}|" >"${gpu}/${tool}.tmp" <<'EOF'
+#!/bin/sh
+# Written by scripts/fetch-llama-server.sh: the unpacked Debian tool with the CPU, Vulkan and
+# RPC backends of its ggml (found next to this folder's copy of the loader), its own glibc
+# first and the host's libraries last (libvulkan.so.1 and Mesa's drivers come from there).
+# GGML_VK_VISIBLE_DEVICES=0 unless set: ggml's Vulkan backend skips CPU-type devices such as
+# lavapipe otherwise. LLAMAFIT_NO_POPULATE=1 preloads ../libnopopulate.so.
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/../root"
+lib="$root/usr/lib/x86_64-linux-gnu"
+unset GGML_BACKEND_PATH
+GGML_VK_VISIBLE_DEVICES="${GGML_VK_VISIBLE_DEVICES-0}"
+export GGML_VK_VISIBLE_DEVICES
+path="$lib:$lib/llama:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu"
+if [ "${LLAMAFIT_NO_POPULATE:-0}" = "1" ]; then
+    exec "$here/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$path" \
+        --preload "$here/../libnopopulate.so" "$root/@TOOL@" "$@"
+fi
+exec "$here/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$path" "$root/@TOOL@" "$@"
+EOF
+        chmod 755 "${gpu}/${tool}.tmp"
+        mv "${gpu}/${tool}.tmp" "${gpu}/${tool}"
+    done
+}
+
+# An unpack from before the GPU backends were pinned lacks them: fetch again.
+gpu_packages_unpacked() {
+    [[ -x "${root}/${RPC_SERVER_IN_ROOT}" && -x "${root}/usr/bin/llama-fit-params" ]] &&
+        [[ -n "$(find "${lib_dir}/ggml" -name libggml-vulkan.so 2>/dev/null | head -n 1)" ]]
+}
+
 if [[ "${latest}" == "1" ]]; then
     download_and_unpack
     [[ -n "$(unpacked_version)" ]] || die "the unpacked llama-server from sid does not run"
-elif [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]]; then
+elif [[ "$(unpacked_version)" == *"${EXPECTED_VERSION_TEXT}"* ]] && gpu_packages_unpacked; then
     echo "fetch-llama-server: ${root} already holds llama-server ${EXPECTED_VERSION_TEXT})"
 else
     download_and_unpack
@@ -237,8 +310,13 @@ else
 fi
 build_shim
 write_wrapper
+write_tool_wrappers
+write_gpu_tree
 rm -f "${dest}/UNAVAILABLE"
 
 # The wrapper with the shim preloaded must run: this proves the shim loads under sid's glibc.
 LLAMAFIT_NO_POPULATE=1 "${dest}/llama-server" --version 2>&1 | head -n 1
-echo "fetch-llama-server: ready: ${dest}/llama-server"
+# Vulkan needs the host's libvulkan1 and mesa-vulkan-drivers (scripts/install-build-deps.sh);
+# without them the GPU tree still runs, with the CPU and RPC backends only.
+"${dest}/gpu/llama-server" --list-devices 2>&1 | grep -E '^ *(Vulkan|RPC)[0-9]' || true
+echo "fetch-llama-server: ready: ${dest}/llama-server, ${dest}/gpu/llama-server"
