@@ -10,7 +10,9 @@
 namespace llamafit {
 
 std::string machineProfileJson(const Machine& machine) {
-    return machineJson(machine, MachineJsonForm::ProfileFile).dump(2) + "\n";
+    return machineJson(machine, MachineJsonForm::ProfileFile)
+               .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+           "\n";
 }
 
 Result<Machine> loadMachineProfile(const std::string& path) {
