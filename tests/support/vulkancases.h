@@ -16,12 +16,20 @@
 #include "core/sizing/serversettings.h"
 #include "tests/support/integrationcases.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace llamafit::test {
 
+// lavapipe's limits as `vulkaninfo` reports them (Mesa 22.3, LLVM 15): maxStorageBufferRange
+// 134217728 and maxMemoryAllocationSize 0x80000000. ggml-vulkan keeps a tensor bigger than the
+// first off the device (ggml/src/ggml-vulkan/ggml-vulkan.cpp).
+inline constexpr std::uint64_t kLavapipeMaxStorageBufferRangeBytes = 128ull * 1024 * 1024;
+inline constexpr std::uint64_t kLavapipeMaxMemoryAllocationBytes = 2048ull * 1024 * 1024;
+
 // The Vulkan device as the estimate is told about it: what llama-server lists as
-// "Vulkan0 : llvmpipe (LLVM 15.0.6, 256 bits) (2048 MiB, 2048 MiB free)".
+// "Vulkan0 : llvmpipe (LLVM 15.0.6, 256 bits) (2048 MiB, 2048 MiB free)". The one place
+// to give the estimate lavapipe's limits (above) once GpuDevice carries device limits.
 GpuDevice lavapipeDevice();
 
 std::vector<IntegrationShape> vulkanShapes();

@@ -15,7 +15,7 @@
 namespace llamafit::test {
 namespace {
 
-constexpr std::uint64_t kStorageBufferRange = 128 * kMiB; // lavapipe's maxStorageBufferRange
+constexpr std::uint64_t kStorageBufferRange = kLavapipeMaxStorageBufferRangeBytes;
 
 std::uint64_t largestTensorBytes(const IntegrationShape& shape) {
     const auto spec = loadIntegrationShape(shape);
