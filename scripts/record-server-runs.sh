@@ -19,11 +19,13 @@
 #                     vulkan-lavapipe-b<build>, the build number from `llama-server --version`);
 #                     its old *.txt are replaced
 #   --build-dir DIR   the CMake build folder holding tests/integration/llamafit_integration
-#                     (default: $LLAMAFIT_BUILD_DIR, else build); the target is built first
+#                     (llamafit_integration_vulkan for vulkan; default: $LLAMAFIT_BUILD_DIR, else
+#                     build); the target is built first
 #   --from-logs DIR   do not run the matrix: convert what an earlier
-#                     `LLAMAFIT_KEEP_LOGS=DIR llamafit_integration` run left in DIR
+#                     `LLAMAFIT_KEEP_LOGS=DIR llamafit_integration[_vulkan]` run left in DIR
 #
-# The matrix runs serially, one server per case: a few minutes on two cores. Cases the run
+# The matrix runs serially, one server per case: about 10 minutes on two cores for the CPU
+# matrix, 12 for the Vulkan one (every case stops at its last buffer line). Cases the run
 # machine cannot afford (LLAMAFIT_INTEGRATION_MAX_MIB, default 6144) are recorded as
 # "not recorded: <why>". scripts/compare-builds.sh uses this script with --out to a scratch folder.
 
