@@ -188,6 +188,31 @@ Result<std::string> findLlamaServer() {
             "or set LLAMAFIT_LLAMA_SERVER to the llama-server wrapper it writes.");
 }
 
+Result<std::string> findGpuLlamaServer() {
+    if (const auto reason = liveServerUnavailableReason()) {
+        return makeError("test.server-unavailable", *reason);
+    }
+    if (const char* fromEnv = std::getenv("LLAMAFIT_GPU_LLAMA_SERVER"); fromEnv && *fromEnv) {
+        if (isExecutableFile(fromEnv)) {
+            return std::string(fromEnv);
+        }
+        return makeError("test.server-not-found",
+                         std::string("LLAMAFIT_GPU_LLAMA_SERVER=") + fromEnv + " is not an executable file");
+    }
+#ifdef LLAMAFIT_LLAMA_SERVER_ROOT
+    const std::string candidate = std::string(LLAMAFIT_LLAMA_SERVER_ROOT) + "/gpu/llama-server";
+    if (isExecutableFile(candidate)) {
+        return candidate;
+    }
+#else
+    const std::string candidate = "<LLAMAFIT_LLAMA_SERVER_ROOT>/gpu/llama-server";
+#endif
+    return makeError("test.server-not-found",
+                     "the multi-backend llama-server " + candidate +
+                         " is missing: run scripts/fetch-llama-server.sh (it writes gpu/ with the Vulkan "
+                         "backend), or set LLAMAFIT_GPU_LLAMA_SERVER to such a wrapper");
+}
+
 std::optional<std::uint16_t> pickFreePort() {
     std::random_device seed;
     std::mt19937 random(seed());

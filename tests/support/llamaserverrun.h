@@ -29,6 +29,11 @@ namespace llamafit::test {
 // CMake cache variable LLAMAFIT_LLAMA_SERVER_ROOT (default <repo>/.llama-server).
 Result<std::string> findLlamaServer();
 
+// The multi-backend llama-server of the same build (CPU, Vulkan and RPC backends, lavapipe
+// visible as Vulkan0): $LLAMAFIT_GPU_LLAMA_SERVER, else <LLAMAFIT_LLAMA_SERVER_ROOT>/gpu/llama-server,
+// both written by scripts/fetch-llama-server.sh.
+Result<std::string> findGpuLlamaServer();
+
 // Why the live llama-server cannot be used here: the one line scripts/fetch-llama-server.sh
 // leaves in LLAMAFIT_LLAMA_SERVER_ROOT/UNAVAILABLE when it cannot fetch the pinned build (the
 // archive has moved on, no network). nullopt when that file is absent or $LLAMAFIT_LLAMA_SERVER
