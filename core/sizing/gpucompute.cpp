@@ -177,16 +177,22 @@ HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, co
 // +18.0 MiB at d_inner 1536, nemotron_h +100 at 8192, n_ubatch 512); RWKV 3 embedding rows (rwkv6
 // +12.0, rwkv7 +4.5); Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows
 // (mamba +6.1 MiB fully offloaded).
-std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub) {
+// With only some blocks' state on the host the CPU's share is smaller: 5.25 d_inner rows for
+// Mamba-2 (mamba2 -ngl 2: +15.72 MiB, -ngl 3 -ub 1024: +30.72), 1 embedding row for RWKV (rwkv6
+// -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00).
+std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
+                                 bool allOnHost) {
     const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
+    const std::uint64_t row = ub * 4;
     switch (widths.recurrentBlock.kind) {
     case RecurrentBlockKind::Mamba2:
-        return 6 * inner * ub * 4;
+        return allOnHost ? 6 * inner * row : 21 * inner * row / 4;
     case RecurrentBlockKind::Mamba1:
-        return 2 * inner * ub * 4;
+        return 2 * inner * row;
     case RecurrentBlockKind::Rwkv7:
     case RecurrentBlockKind::None:
-        return model.architecture.rfind("rwkv", 0) == 0 ? 3ull * model.embeddingLength * ub * 4 : 0;
+        return model.architecture.rfind("rwkv", 0) == 0 ? (allOnHost ? 3 : 1) * model.embeddingLength * row
+                                                        : 0;
     case RecurrentBlockKind::DeltaNet:
     case RecurrentBlockKind::DeltaNetFusedQkvz:
         break; // measured: qwen35moe and qwen3next at -ngl 0 keep the delta net on the GPU
@@ -239,7 +245,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                       return gpu.backend == Backend::Vulkan;
                                   });
     if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
-        hostRefused += hostRecurrentBytes(model, widths, ub);
+        hostRefused +=
+            hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
