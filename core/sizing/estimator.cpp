@@ -12,6 +12,7 @@
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 
 namespace llamafit {
@@ -109,6 +110,44 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
               buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
 
+std::string mibText(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", toMiB(bytes));
+    return text;
+}
+
+// The weights a GPU's limits keep in host memory: llama.cpp says nothing about them in its log.
+void addLimitNotes(MemoryEstimate& est, const ModelInfo& model, const std::vector<GpuDevice>& gpus,
+                   const LayerPlacement& layers) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const std::optional<std::uint64_t> limit = gpus[i].limits.largestOpTensorBytes();
+        if (!limit) {
+            continue;
+        }
+        const int device = static_cast<int>(i);
+        std::uint64_t bytes = 0;
+        std::size_t count = 0;
+        for (const auto& tensor : model.tensors) {
+            const bool layerHere = tensor.role == TensorRole::Layer && tensor.layer >= 0 &&
+                                   static_cast<std::size_t>(tensor.layer) < layers.layerDevice.size() &&
+                                   layers.layerDevice[static_cast<std::size_t>(tensor.layer)] == device;
+            const bool outputHere = (tensor.role == TensorRole::Output ||
+                                     (model.tiedOutput && tensor.role == TensorRole::TokenEmbedding)) &&
+                                    layers.outputDevice == device;
+            if ((layerHere || outputHere) && tensor.bytes > *limit) {
+                bytes += tensor.bytes;
+                ++count;
+            }
+        }
+        if (count > 0) {
+            est.notes.push_back(std::to_string(count) + " weight tensor(s), " + mibText(bytes) +
+                                " MiB, over " + gpus[i].name + "'s " + mibText(*limit) +
+                                " MiB buffer limit stay in host memory and their ops run on the CPU "
+                                "(ggml-vulkan refuses them; llama-server logs nothing about it)");
+        }
+    }
+}
+
 void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
               const std::vector<GpuDevice>& gpus) {
     if (!settings.contextTokens) {
@@ -199,6 +238,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         est.totals += device.bytes;
     }
     addNotes(est, model, settings, gpus);
+    addLimitNotes(est, model, gpus, layers.value());
     return est;
 }
 

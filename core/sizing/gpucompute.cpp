@@ -235,9 +235,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
 
     std::uint64_t hostRefused = 0;
     const HostCaches cachesOnHost = hostCaches(model, settings, layers);
-    if (cachesOnHost.attention && !context.flashAttention) {
-        // KQ, soft_max and KQV of those layers on the CPU (measured: granitehybrid -fa off -ngl 2,
-        // "Vulkan_Host compute buffer size = 112.51 MiB", 96 of it KQ).
+    // Hybrid models only: there KQ, soft_max and KQV of layers with a host cache run on the CPU
+    // (measured: granitehybrid -fa off -ngl 2, "Vulkan_Host compute buffer size = 112.51 MiB",
+    // 96 of it KQ; lfm2, nemotron_h, falcon-h1 alike), while qwen2, qwen3, gemma2 and gemma3 at
+    // -fa off -ngl 2 keep KQ on the GPU and their host buffer holds the inputs only.
+    const bool hybrid = std::any_of(model.layers.begin(), model.layers.end(),
+                                    [](const LayerInfo& layer) { return layer.recurrent; });
+    const bool hostAttentionOnCpu = hybrid && cachesOnHost.attention && !context.flashAttention;
+    if (hostAttentionOnCpu) {
         hostRefused = std::max(hostRefused, kq);
     }
     const bool mambaOneOnVulkan = widths.recurrentBlock.kind == RecurrentBlockKind::Mamba1 &&
@@ -271,7 +276,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // -c 4096: "Vulkan_Host compute buffer size = 282.01 MiB", 256 of it KQ).
             hostRefused = std::max(hostRefused, refused.kqBytes);
         }
-        if (refused.kq || (runsOffloaded && cachesOnHost.allAttention && !context.flashAttention)) {
+        if (refused.kq || (runsOffloaded && hostAttentionOnCpu && cachesOnHost.allAttention)) {
             block.attentionBytes -= std::min(block.attentionBytes, kq);
         }
         if (refused.experts) {

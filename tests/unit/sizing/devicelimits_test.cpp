@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 namespace llamafit {
 namespace {
 
@@ -40,6 +43,11 @@ TEST(DeviceLimits, ATiedOutputOverTheStorageRangeStaysOnTheHost) {
     const MemoryEstimate e = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {lavapipe()});
     EXPECT_NEAR(modelMiB(e, "CPU", "CPU_Mapped"), 501.00, kLogRoundingMiB);
     EXPECT_NEAR(modelMiB(e, "Vulkan0", "Vulkan0"), 464.07, kLogRoundingMiB);
+    // The log says nothing about it; the estimate does.
+    const bool noted = std::any_of(e.notes.begin(), e.notes.end(), [](const std::string& note) {
+        return note.find("1 weight tensor(s), 501.00 MiB, over Vulkan0's 128.00 MiB") != std::string::npos;
+    });
+    EXPECT_TRUE(noted);
     // Without the limit the copy goes to the GPU (what a Radeon with a 4 GiB range does).
     GpuDevice radeonLike = lavapipe();
     radeonLike.limits.maxStorageBufferRangeBytes = 4 * kGiB - 1;
