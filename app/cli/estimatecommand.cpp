@@ -30,6 +30,9 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   --gpu [BACKEND:]NAME=MiB
                          a GPU to place layers on (repeatable; BACKEND cuda, vulkan, rocm,
                          metal; 'cuda=8192' names it CUDA0 like llama.cpp). No --gpu: CPU only
+  --gpu ...=MiB,storage-mib=N,alloc-mib=N
+                         its Vulkan limits (maxStorageBufferRange, maxMemoryAllocationSize):
+                         bigger weights stay on the CPU, bigger ops run there (lavapipe: 128)
   --gpu-igpu ...         the same for an integrated GPU sharing host memory
   --json                 machine-readable output (stable fields; see docs)
 

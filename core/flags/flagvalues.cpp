@@ -211,10 +211,45 @@ std::optional<Error> readLoadMode(std::string_view flag, std::string_view value,
     return std::nullopt;
 }
 
+// The ",storage-mib=N,alloc-mib=N" tail of --gpu: the device limits (serversettings.h DeviceLimits).
+std::optional<DeviceLimits> readDeviceLimits(std::string_view tail) {
+    DeviceLimits limits;
+    while (!tail.empty()) {
+        const std::size_t comma = tail.find(',');
+        const std::string_view item = tail.substr(0, comma);
+        tail = comma == std::string_view::npos ? std::string_view{} : tail.substr(comma + 1);
+        const std::size_t equals = item.find('=');
+        const std::optional<std::uint64_t> mib = equals == std::string_view::npos
+                                                     ? std::nullopt
+                                                     : parseNumber<std::uint64_t>(item.substr(equals + 1));
+        if (!mib || *mib == 0 || *mib > std::numeric_limits<std::uint32_t>::max()) {
+            return std::nullopt;
+        }
+        const std::string_view key = item.substr(0, equals);
+        if (key == "storage-mib") {
+            limits.maxStorageBufferRangeBytes = *mib * kMiB;
+        } else if (key == "alloc-mib") {
+            limits.maxAllocationBytes = *mib * kMiB;
+        } else {
+            return std::nullopt;
+        }
+    }
+    return limits;
+}
+
 std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
                              std::vector<GpuDevice>& gpus) {
-    constexpr std::string_view expected =
-        "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, metal)";
+    constexpr std::string_view expected = "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, "
+                                          "metal), optionally followed by ,storage-mib=N and ,alloc-mib=N";
+    const std::string_view whole = value;
+    std::optional<DeviceLimits> limits = DeviceLimits{};
+    if (const std::size_t comma = value.find(','); comma != std::string_view::npos) {
+        limits = readDeviceLimits(value.substr(comma + 1));
+        value = value.substr(0, comma);
+    }
+    if (!limits) {
+        return badValue(flag, whole, expected);
+    }
     const std::size_t equals = value.rfind('=');
     if (equals == std::string_view::npos) {
         return badValue(flag, value, expected);
@@ -239,6 +274,7 @@ std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool
     }
     GpuDevice gpu;
     gpu.memoryBytes = *mib * kMiB;
+    gpu.limits = *limits;
     gpu.integrated = integrated;
     gpu.backend = backend != nullptr ? backend->backend : backendFromDeviceName(label);
     if (label.empty()) {

@@ -4,6 +4,7 @@
 
 #include "core/common/units.h"
 #include "core/sizing/computebuffer.h"
+#include "core/sizing/gpucompute.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/overhead.h"
@@ -11,6 +12,7 @@
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 
 namespace llamafit {
@@ -86,42 +88,64 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
 void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
                 const LayerPlacement& layers, const WeightPlan& weights, const KvPlan& kv) {
-    const ResolvedContext& ctx = est.context;
-    const bool hostRunsBlocks =
-        gpus.empty() || std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
-                                    [](int device) { return device == kHostDevice; });
-    // llama-context.cpp: pipeline parallelism when several GPUs hold every layer (-sm layer, KV
-    // offloaded, no tensor overrides); the scheduler then keeps GGML_SCHED_MAX_COPIES = 4 copies
-    // of the graph inputs, the masks among them.
-    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
-    const bool pipeline = gpus.size() > 1 && !hostRunsBlocks && layers.outputDevice != kHostDevice &&
-                          settings.kvOffload && !overrides;
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
-    for (int device = 0; device < static_cast<int>(gpus.size()); ++device) {
-        const GpuDevice& gpu = gpus[static_cast<std::size_t>(device)];
-        const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
-                                layers.layerDevice.end();
-        // Op offload lands on the first GPU, the scheduler's highest-priority backend.
-        const std::uint64_t opOffload = device == 0 ? weights.largestHostBlockWeightBytes : 0;
-        std::uint64_t bytes = 0;
-        if (runsBlocks || (opOffload > 0 && ctx.nUbatch >= 32)) {
-            bytes = blockComputeBytes(model, widths, settings, ctx, kv,
-                                      {gpu.backend, pipeline ? 4u : 1u, opOffload})
-                        .totalBytes;
-        } else if (layers.outputDevice == device) {
-            bytes = outputOnlyComputeBytes(model, ctx);
-        }
-        if (bytes > 0) {
-            addBuffer(est, device, gpu.name, Component::Compute, bytes, rule);
+    if (gpus.empty()) {
+        addBuffer(
+            est, kHostDevice, "CPU", Component::Compute,
+            blockComputeBytes(model, widths, settings, est.context, kv, {Backend::Cpu, 1, 0}).totalBytes,
+            rule);
+        return;
+    }
+    const GpuComputeBuffers buffers =
+        gpuComputeBuffers(model, widths, settings, est.context, kv, gpus, layers, weights);
+    for (std::size_t device = 0; device < gpus.size(); ++device) {
+        if (buffers.deviceBytes[device] > 0) {
+            addBuffer(est, static_cast<int>(device), gpus[device].name, Component::Compute,
+                      buffers.deviceBytes[device], rule);
         }
     }
     // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
-    const std::string hostName = pinnedHostBufferType(gpus).value_or("CPU");
-    const std::uint64_t hostBytes =
-        hostRunsBlocks ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
-                       : inputOnlyComputeBytes(model, ctx);
-    addBuffer(est, kHostDevice, hostName, Component::Compute, hostBytes,
-              hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
+    addBuffer(est, kHostDevice, pinnedHostBufferType(gpus).value_or("CPU"), Component::Compute,
+              buffers.hostBytes,
+              buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
+}
+
+std::string mibText(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", toMiB(bytes));
+    return text;
+}
+
+// The weights a GPU's limits keep in host memory: llama.cpp says nothing about them in its log.
+void addLimitNotes(MemoryEstimate& est, const ModelInfo& model, const std::vector<GpuDevice>& gpus,
+                   const LayerPlacement& layers) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const std::optional<std::uint64_t> limit = gpus[i].limits.largestOpTensorBytes();
+        if (!limit) {
+            continue;
+        }
+        const int device = static_cast<int>(i);
+        std::uint64_t bytes = 0;
+        std::size_t count = 0;
+        for (const auto& tensor : model.tensors) {
+            const bool layerHere = tensor.role == TensorRole::Layer && tensor.layer >= 0 &&
+                                   static_cast<std::size_t>(tensor.layer) < layers.layerDevice.size() &&
+                                   layers.layerDevice[static_cast<std::size_t>(tensor.layer)] == device;
+            const bool outputHere = (tensor.role == TensorRole::Output ||
+                                     (model.tiedOutput && tensor.role == TensorRole::TokenEmbedding)) &&
+                                    layers.outputDevice == device;
+            if ((layerHere || outputHere) && tensor.bytes > *limit) {
+                bytes += tensor.bytes;
+                ++count;
+            }
+        }
+        if (count > 0) {
+            est.notes.push_back(std::to_string(count) + " weight tensor(s), " + mibText(bytes) +
+                                " MiB, over " + gpus[i].name + "'s " + mibText(*limit) +
+                                " MiB buffer limit stay in host memory and their ops run on the CPU "
+                                "(ggml-vulkan refuses them; llama-server logs nothing about it)");
+        }
+    }
 }
 
 void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
@@ -214,6 +238,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         est.totals += device.bytes;
     }
     addNotes(est, model, settings, gpus);
+    addLimitNotes(est, model, gpus, layers.value());
     return est;
 }
 

@@ -7,6 +7,7 @@
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/gpulayers.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,31 @@ struct ServerSettings {
 
 enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Other };
 
+// What makes llama.cpp keep a weight or an op off a GPU (Vulkan: VkPhysicalDeviceLimits::
+// maxStorageBufferRange and VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize).
+// ggml-vulkan refuses an op when a tensor it reads or writes is larger than either
+// (ggml/src/ggml-vulkan/ggml-vulkan.cpp supports_op: "reject any tensors larger than the max
+// buffer size"), so such a weight stays in host memory and such an op runs on the CPU.
+// nullopt = no limit (CUDA, ROCm, Metal, or not known). Bytes.
+struct DeviceLimits {
+    std::optional<std::uint64_t> maxStorageBufferRangeBytes;
+    std::optional<std::uint64_t> maxAllocationBytes;
+    bool operator==(const DeviceLimits&) const = default;
+
+    // The largest tensor an op on the device may read or write: the smaller limit.
+    std::optional<std::uint64_t> largestOpTensorBytes() const {
+        if (maxStorageBufferRangeBytes && maxAllocationBytes) {
+            return std::min(*maxStorageBufferRangeBytes, *maxAllocationBytes);
+        }
+        return maxStorageBufferRangeBytes ? maxStorageBufferRangeBytes : maxAllocationBytes;
+    }
+    // Whether an op whose largest tensor has `bytes` may run on the device.
+    bool allowsTensor(std::uint64_t bytes) const {
+        const std::optional<std::uint64_t> limit = largestOpTensorBytes();
+        return !limit || bytes <= *limit;
+    }
+};
+
 // A GPU the estimate may place layers on (from --gpu NAME=MiB, a machine profile, or
 // device discovery). No GPUs = a CPU-only run, like the test machines.
 struct GpuDevice {
@@ -64,6 +90,7 @@ struct GpuDevice {
     Backend backend = Backend::Other;
     bool integrated = false;                    // an APU's iGPU: shares physical memory with the host
     std::optional<std::uint64_t> overheadBytes; // overrides the backend's default overhead
+    DeviceLimits limits = {}; // an initializer, so brace-initialized devices may leave it out
     bool operator==(const GpuDevice&) const = default;
 };
 
