@@ -8,6 +8,7 @@
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/overhead.h"
 #include "core/sizing/recurrentstatesize.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
@@ -97,12 +98,18 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     const bool pipeline = gpus.size() > 1 && !hostRunsBlocks && layers.outputDevice != kHostDevice &&
                           settings.kvOffload && !overrides;
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
+    // Op offload lands on the scheduler's first backend that wants the op (ggml-backend.cpp
+    // ggml_backend_sched_backend_id_from_cur asks offload_op in device order); ggml-rpc.cpp has no
+    // offload_op, so RPC devices, which come first, pass it on to the first local GPU.
+    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const int opOffloadDevice =
+        offloader == gpus.end() ? kHostDevice : static_cast<int>(offloader - gpus.begin());
     for (int device = 0; device < static_cast<int>(gpus.size()); ++device) {
         const GpuDevice& gpu = gpus[static_cast<std::size_t>(device)];
         const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
                                 layers.layerDevice.end();
-        // Op offload lands on the first GPU, the scheduler's highest-priority backend.
-        const std::uint64_t opOffload = device == 0 ? weights.largestHostBlockWeightBytes : 0;
+        const std::uint64_t opOffload = device == opOffloadDevice ? weights.largestHostBlockWeightBytes : 0;
         std::uint64_t bytes = 0;
         if (runsBlocks || (opOffload > 0 && ctx.nUbatch >= 32)) {
             bytes = blockComputeBytes(model, widths, settings, ctx, kv,
@@ -115,8 +122,10 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
             addBuffer(est, device, gpu.name, Component::Compute, bytes, rule);
         }
     }
-    // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
-    const std::string hostName = pinnedHostBufferType(gpus).value_or("CPU");
+    // llama-context.cpp: the CPU backend's compute buffer uses the host buffer type of the first
+    // device only ("use the host buffer of the first device"); with RPC servers first (no host
+    // buffer type) it stays plain CPU memory even next to a CUDA or Vulkan GPU.
+    const std::string hostName = gpus.empty() ? std::string("CPU") : hostBufferOf(gpus.front());
     const std::uint64_t hostBytes =
         hostRunsBlocks ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
                        : inputOnlyComputeBytes(model, ctx);
@@ -161,6 +170,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         return makeError("settings.bad-value", "model has " + std::to_string(model.layers.size()) +
                                                    " layer entries for " + std::to_string(model.blockCount) +
                                                    " blocks");
+    }
+    if (auto rpc = checkRpcDevices(settings, gpus); !rpc.ok()) {
+        return rpc.error();
     }
     auto layers = placeLayers(model, settings, gpus);
     if (!layers.ok()) {
