@@ -22,11 +22,17 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace llamafit::test {
 
@@ -116,6 +122,31 @@ TEST_P(RpcServerTest, AllocationMatchesEstimatePerServer) {
     }
     EXPECT_TRUE(verdict.passed) << testCase.name() << ": " << verdict.failure
                                 << (log->reserveComplete ? "" : "\n" + tail(run->log));
+}
+
+// The fixture part the matrix relies on: a started server listens on loopback, and once the
+// object is gone, so is the process (reaped: no zombie, no orphan) and its port.
+TEST(RpcServerProcessTest, ListensOnLoopbackAndLeavesNothingBehind) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
+    const auto rpcServer = findRpcServer();
+    ASSERT_TRUE(rpcServer.ok()) << rpcServer.error().message;
+    auto server = RpcServerProcess::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+    ASSERT_TRUE(server.ok()) << server.error().code << ": " << server.error().message;
+    const int pid = (*server)->pid();
+    const std::uint16_t port = (*server)->port();
+    EXPECT_EQ((*server)->endpoint(), "127.0.0.1:" + std::to_string(port));
+    EXPECT_EQ(::kill(pid, 0), 0);
+    server->reset();
+    errno = 0;
+    EXPECT_EQ(::kill(pid, 0), -1);
+    EXPECT_EQ(errno, ESRCH);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(port);
+    EXPECT_NE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ::close(fd);
 }
 
 INSTANTIATE_TEST_SUITE_P(Rpc, RpcServerTest, ::testing::ValuesIn(rpcCases()),
