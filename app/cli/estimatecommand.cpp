@@ -16,6 +16,7 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: llamafit-cli estimate [--json] -m MODEL [llama-server flags] [--gpu NAME=MiB ...]
+                             [--rpc HOST:PORT,... --gpu rpc:HOST:PORT=MiB ...]
 
 Predicts the buffers llama-server 0.7.0 allocates for MODEL with the given flags: model
 weights, KV cache, recurrent state (RS), output and compute buffers, per device, in MiB
@@ -25,8 +26,8 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   -m, --model MODEL      a GGUF file (any part of a split model) or a built-in card id
                          ('llamafit-cli cards' lists them)
   llama-server flags     -c, -np, -kvu/-no-kvu, -ctk, -ctv, -fa, -b, -ub, -ngl, --swa-full,
-                         -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr change the estimate; every
-                         other llama-server 0.7.0 flag is accepted and listed
+                         -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr, --rpc change the estimate;
+                         every other llama-server 0.7.0 flag is accepted and listed
   --gpu [BACKEND:]NAME=MiB
                          a GPU to place layers on (repeatable; BACKEND cuda, vulkan, rocm,
                          metal; 'cuda=8192' names it CUDA0 like llama.cpp). No --gpu: CPU only
@@ -34,6 +35,12 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          its Vulkan limits (maxStorageBufferRange, maxMemoryAllocationSize):
                          bigger weights stay on the CPU, bigger ops run there (lavapipe: 128)
   --gpu-igpu ...         the same for an integrated GPU sharing host memory
+  --gpu rpc:HOST:PORT=MiB
+                         the free memory of an RPC server that --rpc names (ggml-rpc-server
+                         prints it at start: 'CPU: ... (24105 MiB, 24105 MiB free)'); its
+                         buffers are RPC0[HOST:PORT]. llama.cpp puts the --rpc servers before
+                         the local GPUs, and -ts follows that order: '--rpc A,B --gpu cuda=8192
+                         -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
   --json                 machine-readable output (stable fields; see docs)
 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).

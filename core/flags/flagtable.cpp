@@ -54,8 +54,6 @@ constexpr std::string_view kNextDraftModel =
 constexpr std::string_view kNextProjector =
     "parsed, not yet modelled (issue 11): the multimodal projector's weights and compute are not estimated";
 constexpr std::string_view kNextLora = "parsed, not yet modelled (issue 11): a LoRA adapter adds tensors";
-constexpr std::string_view kNextRpc =
-    "parsed, not yet modelled (issue 12): RPC servers are devices that take layers";
 
 // clang-format off
 constexpr auto kRows = std::to_array<FlagRow>({
@@ -76,6 +74,9 @@ constexpr auto kRows = std::to_array<FlagRow>({
     memory("-kvo --kv-offload", G::None, Setting::KvOffload, sf::readKvOffload),
     memory("-nkvo --no-kv-offload", G::None, Setting::KvOffload, sf::readNoKvOffload, sf::writeNoKvOffload),
     memory("-ts --tensor-split", G::One, Setting::TensorSplit, sf::readTensorSplit, sf::writeTensorSplit),
+    // RPC servers are devices before the local GPUs (core/sizing/rpcdevices.h); their free
+    // memory comes with --gpu rpc:HOST:PORT=MiB.
+    memory("--rpc", G::One, Setting::RpcServers, sf::readRpcServers, sf::writeRpcServers),
     memory("-ot --override-tensor", G::One, Setting::TensorOverrides, sf::readOverrideTensor, sf::writeOverrideTensor),
     memory("-cmoe --cpu-moe", G::None, Setting::CpuMoe, sf::readCpuMoe, sf::writeCpuMoe),
     memory("-ncmoe --n-cpu-moe", G::One, Setting::CpuMoeLayers, sf::readCpuMoeLayers, sf::writeCpuMoeLayers),
@@ -128,7 +129,6 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--yarn-beta-fast", G::One),
     notModelled("--no-host", G::None, "bypassing host buffers changes which buffer types hold weights"),
     passes("-dt --defrag-thold", G::One),
-    notModelled("--rpc", G::One, kNextRpc),
     notModelled("-lzm --lazy-mode", G::One, "lazy reading changes which per-layer embedding tensors stay resident"),
     passes("--numa", G::One),
     notModelled("-dev --device", G::One, "device selection changes where layers go (LlamaFit sizes the GPUs given with --gpu)"),

@@ -31,6 +31,7 @@ constexpr std::array kBackendNames{
     std::pair{Backend::Vulkan, std::string_view("vulkan")},
     std::pair{Backend::Metal, std::string_view("metal")},
     std::pair{Backend::Rocm, std::string_view("rocm")},
+    std::pair{Backend::Rpc, std::string_view("rpc")},
     std::pair{Backend::Other, std::string_view("other")},
 };
 

@@ -9,6 +9,7 @@
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/overhead.h"
 #include "core/sizing/recurrentstatesize.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
@@ -104,8 +105,10 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
                       buffers.deviceBytes[device], rule);
         }
     }
-    // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
-    addBuffer(est, kHostDevice, pinnedHostBufferType(gpus).value_or("CPU"), Component::Compute,
+    // llama-context.cpp: the CPU backend's compute buffer uses the host buffer type of the first
+    // device only ("use the host buffer of the first device"); with RPC servers first (no host
+    // buffer type) it stays plain CPU memory even next to a CUDA or Vulkan GPU.
+    addBuffer(est, kHostDevice, hostBufferOf(gpus.front()), Component::Compute,
               buffers.hostBytes,
               buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
@@ -185,6 +188,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         return makeError("settings.bad-value", "model has " + std::to_string(model.layers.size()) +
                                                    " layer entries for " + std::to_string(model.blockCount) +
                                                    " blocks");
+    }
+    if (auto rpc = checkRpcDevices(settings, gpus); !rpc.ok()) {
+        return rpc.error();
     }
     auto layers = placeLayers(model, settings, gpus);
     if (!layers.ok()) {

@@ -52,10 +52,14 @@ struct ServerSettings {
     // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
     std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
     std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
+    // --rpc host:port,...: ggml-rpc-server endpoints, in order. Each is a device that comes before
+    // the local GPUs (core/sizing/rpcdevices.h); its free memory comes with the GPUs.
+    std::vector<std::string> rpcServers;
     bool operator==(const ServerSettings&) const = default;
 };
 
-enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Other };
+// Rpc: a device of a ggml-rpc-server (--rpc), whatever backend that server runs.
+enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Rpc, Other };
 
 // What makes llama.cpp keep a weight or an op off a GPU (Vulkan: VkPhysicalDeviceLimits::
 // maxStorageBufferRange and VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize).
@@ -83,10 +87,12 @@ struct DeviceLimits {
 };
 
 // A GPU the estimate may place layers on (from --gpu NAME=MiB, a machine profile, or
-// device discovery). No GPUs = a CPU-only run, like the test machines.
+// device discovery), or an RPC server's device (--rpc with --gpu rpc:HOST:PORT=MiB). No GPUs =
+// a CPU-only run, like the test machines. The list is in llama.cpp's device order, the one -ts
+// indexes: RPC devices first, then the local GPUs (rpcdevices.h).
 struct GpuDevice {
-    std::string name; // as llama.cpp names the buffer: "CUDA0", "Vulkan0", or a user label
-    std::uint64_t memoryBytes = 0;
+    std::string name; // as llama.cpp names the buffer: "CUDA0", "Vulkan0", "RPC0[127.0.0.1:50052]", a label
+    std::uint64_t memoryBytes = 0; // llama.cpp splits layers by the free memory a device reports (no -ts)
     Backend backend = Backend::Other;
     bool integrated = false;                    // an APU's iGPU: shares physical memory with the host
     std::optional<std::uint64_t> overheadBytes; // overrides the backend's default overhead

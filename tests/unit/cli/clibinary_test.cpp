@@ -326,6 +326,23 @@ TEST(CliBinary, EstimateWithGpuListsTheDevice) {
     EXPECT_TRUE(found) << json["devices"].dump();
 }
 
+TEST(CliBinary, EstimateWithRpcServersPutsThemBeforeTheLocalGpu) {
+    CliRun run = runCli({"estimate", "--json", "-m", "llama-3-8b-q4_k_m", "-c", "8192", "--gpu", "cuda=8192",
+                         "--rpc", "127.0.0.1:50052", "--gpu", "rpc:127.0.0.1:50052=24105"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    std::vector<std::string> names;
+    for (const Json& device : json["devices"]) {
+        names.push_back(device["name"].get<std::string>());
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"CPU", "RPC0[127.0.0.1:50052]", "CUDA0"}));
+
+    // --rpc without the server's free memory: a named error about --rpc.
+    run = runCli({"estimate", "-m", "llama-3-8b-q4_k_m", "--rpc", "127.0.0.1:50052"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("--gpu rpc:127.0.0.1:50052=MiB"), std::string::npos) << run.err;
+}
+
 TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
     ASSERT_TRUE(card.ok());
