@@ -16,6 +16,12 @@ namespace llamafit {
 
 enum class FlashAttention { Auto, On, Off };
 
+// How many logits rows the worst-case graph reserves (llama_context_params::n_outputs_max).
+enum class OutputReserve {
+    PerSlot,  // llama-server: one per slot (tools/server/server-context.cpp: n_outputs_max = n_parallel)
+    PerBatch, // llama.cpp's default, kept by llama-fit-params and the other tools: n_outputs_max = n_batch
+};
+
 enum class LoadMode {
     Auto, // -lm auto (default): mmap unless a device refuses it (Vulkan iGPUs do)
     Mmap, // -lm mmap
@@ -51,6 +57,8 @@ struct ServerSettings {
     // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
     std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
     std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
+    // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
+    OutputReserve outputReserve = OutputReserve::PerSlot;
     bool operator==(const ServerSettings&) const = default;
 };
 
