@@ -8,8 +8,13 @@
 // Environment: LLAMAFIT_RECORD_FIT_DIR=DIR writes each case's recording there
 // (tests/data/fit-recorded/b11669 is that folder, checked by tests/unit/recorded/fitrecorded_test.cpp).
 
+#include "core/flags/fitflags.h"
+#include "core/flags/serverargs.h"
+#include "core/gguf/ggufreader.h"
 #include "core/machine/meminfo.h"
+#include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
+#include "core/sizing/fitreplica.h"
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/commandrun.h"
 #include "tests/support/fitcases.h"
@@ -187,6 +192,82 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, FitParamsLive, ::testing::ValuesIn(fitCases()),
                          [](const ::testing::TestParamInfo<FitCase>& info) { return info.param.name; });
+
+// llama-server itself (CPU-only build) with its fit on, as a user starts it without -c: the
+// context it then creates ("llama_context: n_ctx = N", printed right after the fit) must be the
+// replica's for the llama-server program (-np auto: 4 unified slots, one logits row per slot).
+struct ServerFitCase {
+    std::string name;
+    std::string shape;
+    std::vector<std::string> args;
+    std::uint32_t leaveMiB = 0;
+};
+
+void PrintTo(const ServerFitCase& fitCase, std::ostream* out) {
+    *out << fitCase.name;
+}
+
+class FitServerLive : public ::testing::TestWithParam<ServerFitCase> {};
+
+TEST_P(FitServerLive, ReplicaPicksTheContextLlamaServerCreates) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
+    const ServerFitCase& fitCase = GetParam();
+    const Result<std::string> server = findLlamaServer();
+    ASSERT_TRUE(server) << server.error().message;
+    std::string error;
+    const std::string& scratch = scratchDirectory(error);
+    ASSERT_FALSE(scratch.empty()) << error;
+    FitCase shapeOnly;
+    shapeOnly.shape = fitCase.shape;
+    const std::string model = modelPath(shapeOnly, scratch, error);
+    ASSERT_FALSE(model.empty()) << error;
+    Result<HostMemory> host = parseMemInfo(readText("/proc/meminfo"));
+    ASSERT_TRUE(host) << host.error().message;
+
+    std::vector<std::string> flags = fitCase.args;
+    flags.push_back("-fitt");
+    flags.push_back(std::to_string(host->memTotalBytes / kMiB - fitCase.leaveMiB));
+    ServerRunOptions options;
+    options.executable = *server;
+    options.args = {"-m", model, "-lv", "4", "--no-warmup", "-t", "2"};
+    options.args.insert(options.args.end(), flags.begin(), flags.end());
+    options.environment = {{"LLAMAFIT_NO_POPULATE", "1"}};
+    options.stopGrace = std::chrono::seconds(3);
+    // The fit is over once the context is created; nothing after it is needed.
+    options.stopWhen = [](std::string_view log) {
+        return log.find("llama_context: n_ctx ") != std::string_view::npos;
+    };
+    Result<ServerRunResult> run = runLlamaServer(options);
+    ASSERT_TRUE(run) << run.error().message;
+    Result<AllocationLog> parsed = parseAllocationLog(run->log);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_TRUE(parsed->context) << "no llama_context line:\n" << run->log.substr(0, 4000);
+
+    Result<GgufFile> file = readGgufFile(model);
+    ASSERT_TRUE(file) << file.error().message;
+    Result<ModelInfo> info = interpretModel(*file);
+    ASSERT_TRUE(info) << info.error().message;
+    Result<ParsedServerArgs> args = parseServerArgs(flags);
+    ASSERT_TRUE(args) << args.error().message;
+    Result<FitParams> params = readFitParams(*args);
+    ASSERT_TRUE(params) << params.error().message;
+    FitRequest request;
+    request.settings = args->settings;
+    request.params = *params;
+    request.hostTotalBytes = host->memTotalBytes;
+    Result<FitOutcome> outcome = replicateLlamaFit(*info, request);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->status, FitStatus::Fitted)
+        << "each case leaves too little room for the training context";
+    EXPECT_EQ(outcome->contextTokens, parsed->context->nCtx) << run->log.substr(0, 6000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, FitServerLive,
+                         ::testing::Values(ServerFitCase{"llama_auto_slots", "llama", {}, 5000},
+                                           ServerFitCase{"llama_np2", "llama", {"-np", "2"}, 5000},
+                                           ServerFitCase{"qwen3_auto_slots", "qwen3", {}, 2500},
+                                           ServerFitCase{"gemma3_np1", "gemma3", {"-np", "1"}, 1400}),
+                         [](const ::testing::TestParamInfo<ServerFitCase>& info) { return info.param.name; });
 
 } // namespace
 
