@@ -266,7 +266,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, FitServerLive,
                          ::testing::Values(ServerFitCase{"llama_auto_slots", "llama", {}, 5000},
                                            ServerFitCase{"llama_np2", "llama", {"-np", "2"}, 5000},
                                            ServerFitCase{"qwen3_auto_slots", "qwen3", {}, 2500},
-                                           ServerFitCase{"gemma3_np1", "gemma3", {"-np", "1"}, 1400}),
+                                           ServerFitCase{"gemma3_np1", "gemma3", {"-np", "1"}, 1150}),
                          [](const ::testing::TestParamInfo<ServerFitCase>& info) { return info.param.name; });
 
 } // namespace
