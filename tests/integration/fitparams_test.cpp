@@ -269,6 +269,31 @@ INSTANTIATE_TEST_SUITE_P(Cases, FitServerLive,
                                            ServerFitCase{"gemma3_np1", "gemma3", {"-np", "1"}, 1150}),
                          [](const ::testing::TestParamInfo<ServerFitCase>& info) { return info.param.name; });
 
+// `estimate --verify` with the real CPU-only llama-fit-params: llama.cpp's projection and
+// LlamaFit's for the llama shape agree within 1 %; the line names the build.
+TEST(EstimateVerifyLive, PrintsLlamaCppsProjectionNextToLlamaFits) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
+    std::string error;
+    const std::string& scratch = scratchDirectory(error);
+    ASSERT_FALSE(scratch.empty()) << error;
+    FitCase shapeOnly;
+    shapeOnly.shape = "llama";
+    const std::string model = modelPath(shapeOnly, scratch, error);
+    ASSERT_FALSE(model.empty()) << error;
+    const std::string cliErr = scratch + "/verify.cli.log";
+    const CommandRun run = runShellCommand(commandLine(
+        LLAMAFIT_CLI_PATH,
+        {"estimate", "-m", model, "-c", "8192", "--verify", "--llama-fit-params", toolPath(FitRig::Cpu)},
+        cliErr));
+    ASSERT_EQ(run.exitCode, 0) << readText(cliErr);
+    std::smatch line;
+    ASSERT_TRUE(std::regex_search(
+        run.out, line, std::regex(R"(Host: llama\.cpp b11669 projects (\d+) MiB, LlamaFit (\d+) MiB)")))
+        << run.out;
+    EXPECT_NEAR(std::stod(line[2]), std::stod(line[1]), std::stod(line[1]) / 100);
+    EXPECT_EQ(run.out.find("differs"), std::string::npos) << run.out;
+}
+
 } // namespace
 
 } // namespace llamafit::test
