@@ -56,7 +56,7 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
             return run.fail(estimate.error());
         }
         if (run.json) {
-            run.io.out << estimateJson(request.model, request.args, *estimate).dump(2) << "\n";
+            printJson(run.io.out, estimateJson(request.model, request.args, *estimate));
         } else {
             printEstimateText(run.io.out, request.model, request.args, *estimate);
             if (run.options.has("--verify")) {

@@ -189,7 +189,7 @@ int fit(const SizingRun& run) {
         results.layers = mostGpuLayers(model, settings, gpus, budget);
     }
     if (run.json) {
-        run.io.out << toJson(run.request, budget, results).dump(2) << "\n";
+        printJson(run.io.out, toJson(run.request, budget, results));
     } else {
         printText(run.io.out, run.request, budget, results);
     }

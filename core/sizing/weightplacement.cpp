@@ -3,6 +3,8 @@
 // costs a few comparisons and no string work.
 #include "core/sizing/weightplacement.h"
 
+#include "core/sizing/tensorpattern.h"
+
 #include <algorithm>
 #include <optional>
 #include <regex>
@@ -34,13 +36,11 @@ Result<std::vector<PatternOverride>> compilePatterns(const ServerSettings& setti
             }
             out.device = static_cast<int>(it - gpus.begin());
         }
-        try {
-            out.pattern = std::regex(item.pattern);
-        } catch (const std::regex_error& e) {
-            return makeError("settings.bad-value",
-                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what(),
-                             {Setting::TensorOverrides});
+        auto pattern = compileTensorPattern(item.pattern);
+        if (!pattern) {
+            return pattern.error();
         }
+        out.pattern = std::move(*pattern);
         compiled.push_back(std::move(out));
     }
     return compiled;

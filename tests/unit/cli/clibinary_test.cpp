@@ -345,6 +345,30 @@ TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     EXPECT_EQ(parseJson(fileRun)["model"]["path"], path.string());
 }
 
+// Invalid UTF-8 reaches the JSON from the file name and from passed-through flags (llama.cpp
+// accepts both); it is written as U+FFFD, never an abort from the JSON library.
+TEST(CliBinary, InvalidUtf8InFileNamesAndFlagsStaysValidJson) {
+    Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
+    ASSERT_TRUE(card.ok());
+    const std::filesystem::path path = scratchPath("_\xff\xfe.gguf");
+    ASSERT_TRUE(test::writeSpecAsGguf(*card, path.string()).ok());
+    const CliRun run =
+        runCli({"estimate", "--json", "-m", path.string(), "-c", "4096", "--alias", "bad\xc3("});
+    std::filesystem::remove(path);
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    const std::string modelPath = json["model"]["path"].get<std::string>();
+    EXPECT_NE(modelPath.find("\xef\xbf\xbd\xef\xbf\xbd.gguf"), std::string::npos) << modelPath;
+    EXPECT_NE(run.out.find("bad\xef\xbf\xbd("), std::string::npos) << run.out;
+}
+
+// A pattern llama-server's backtracking matcher would hang on is refused at once, by name.
+TEST(CliBinary, ExponentialOverridePatternIsRefusedNotRun) {
+    const CliRun run = runCli({"estimate", "--json", "-m", kQwen35, "-c", "4096", "-ot", "(.*.*)*Q=CPU"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(parseJson(run)["error"]["code"], "settings.pattern-too-expensive");
+}
+
 TEST(CliBinary, VersionHelpAndUnknownCommand) {
     CliRun run = runCli({"--version"});
     EXPECT_EQ(run.exitCode, 0);
