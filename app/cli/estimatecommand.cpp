@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/jsonoutput.h"
+#include "app/cli/projectionverify.h"
 #include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 #include "core/sizing/estimator.h"
@@ -42,6 +43,12 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          the local GPUs, and -ts follows that order: '--rpc A,B --gpu cuda=8192
                          -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
   --json                 machine-readable output (stable fields; see docs)
+  --verify               also run the installed llama.cpp's own projection (llama-fit-params
+                         --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,
+                         LlamaFit Y MiB", flagging differences over 1 % (text output only)
+  --llama-fit-params PATH
+                         the llama-fit-params --verify runs (default: $LLAMAFIT_LLAMA_FIT_PARAMS,
+                         else the one on the PATH)
 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 )";
@@ -49,7 +56,9 @@ Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 } // namespace
 
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    return runSizingCommand(args, io, {.name = "estimate", .usage = kUsage}, [](const SizingRun& run) {
+    const SizingCommand command{
+        .name = "estimate", .usage = kUsage, .options = {{"--verify"}, {"--llama-fit-params", true}}};
+    return runSizingCommand(args, io, command, [](const SizingRun& run) {
         const SizingRequest& request = run.request;
         Result<MemoryEstimate> estimate =
             estimateMemory(request.model.info, request.args.settings, request.args.gpus);
@@ -60,6 +69,9 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
             printJson(run.io.out, estimateJson(request.model, request.args, *estimate));
         } else {
             printEstimateText(run.io.out, request.model, request.args, *estimate);
+            if (run.options.has("--verify")) {
+                return verifyProjection(run);
+            }
         }
         return kExitOk;
     });

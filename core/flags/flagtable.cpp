@@ -35,6 +35,11 @@ constexpr FlagRow passes(std::string_view spellings, ValueGrammar grammar) {
             nullptr,   {},      FlagId::Unnamed};
 }
 
+// A pass-through flag that LlamaFit also reads (by its id), such as the fit flags.
+constexpr FlagRow passesNamed(std::string_view spellings, ValueGrammar grammar, FlagId id) {
+    return {spellings, grammar, FlagKind::PassThrough, std::nullopt, nullptr, nullptr, nullptr, {}, id};
+}
+
 constexpr FlagRow notModelled(std::string_view spellings, ValueGrammar grammar, std::string_view reason) {
     return {spellings, grammar, FlagKind::NotModelled, std::nullopt, nullptr, nullptr,
             nullptr,   reason,  FlagId::Unnamed};
@@ -137,9 +142,9 @@ constexpr auto kRows = std::to_array<FlagRow>({
     notModelled("-ncffn --n-cpu-ffn", G::One, "keeps the dense FFN weights of the first N layers on the CPU"),
     notModelled("-sm --split-mode", G::One, "the split mode changes how weights and KV are spread over GPUs (layer split is modelled)"),
     notModelled("-mg --main-gpu", G::One, "the main GPU changes placement with -sm none/row"),
-    passes("-fit --fit", G::One),
-    passes("-fitt --fit-target", G::One),
-    passes("-fitc --fit-ctx", G::One),
+    passesNamed("-fit --fit", G::One, FlagId::Fit),
+    passesNamed("-fitt --fit-target", G::One, FlagId::FitTarget),
+    passesNamed("-fitc --fit-ctx", G::One, FlagId::FitContext),
     passes("--check-tensors", G::None),
     notModelled("--override-kv", G::One, "overriding metadata can change the model shape"),
     notModelled("--op-offload --no-op-offload", G::None, "op offload changes the GPU compute buffer when weights stay on the CPU"),

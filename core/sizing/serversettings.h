@@ -17,6 +17,12 @@ namespace llamafit {
 
 enum class FlashAttention { Auto, On, Off };
 
+// How many logits rows the worst-case graph reserves (llama_context_params::n_outputs_max).
+enum class OutputReserve {
+    PerSlot,  // llama-server: one per slot (tools/server/server-context.cpp: n_outputs_max = n_parallel)
+    PerBatch, // llama.cpp's default, kept by llama-fit-params and the other tools: n_outputs_max = n_batch
+};
+
 enum class LoadMode {
     Auto, // -lm auto (default): mmap unless a device refuses it (Vulkan iGPUs do)
     Mmap, // -lm mmap
@@ -55,6 +61,8 @@ struct ServerSettings {
     // --rpc host:port,...: ggml-rpc-server endpoints, in order. Each is a device that comes before
     // the local GPUs (core/sizing/rpcdevices.h); its free memory comes with the GPUs.
     std::vector<std::string> rpcServers;
+    // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
+    OutputReserve outputReserve = OutputReserve::PerSlot;
     bool operator==(const ServerSettings&) const = default;
 };
 

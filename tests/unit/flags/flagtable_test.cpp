@@ -57,7 +57,8 @@ TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
         EXPECT_EQ(flagRowOf(setting).setting, setting);
     }
     for (FlagId id : {FlagId::Model, FlagId::Host, FlagId::Port, FlagId::Metrics, FlagId::LogVerbosity,
-                      FlagId::NoMmap, FlagId::Gpu, FlagId::IntegratedGpu, FlagId::Version}) {
+                      FlagId::NoMmap, FlagId::Gpu, FlagId::IntegratedGpu, FlagId::Version, FlagId::Fit,
+                      FlagId::FitTarget, FlagId::FitContext}) {
         EXPECT_EQ(flagRow(id).id, id);
     }
     EXPECT_EQ(flagRow(FlagId::Host).kind, FlagKind::Launcher);
