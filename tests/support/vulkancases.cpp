@@ -219,6 +219,9 @@ GpuDevice lavapipeDevice() {
     device.name = "Vulkan0";
     device.memoryBytes = 2048 * kMiB;
     device.backend = Backend::Vulkan;
+    // vulkaninfo on lavapipe: what makes llama.cpp keep big weights and ops off it.
+    device.limits.maxStorageBufferRangeBytes = kLavapipeMaxStorageBufferRangeBytes;
+    device.limits.maxAllocationBytes = kLavapipeMaxMemoryAllocationBytes;
     return device;
 }
 
