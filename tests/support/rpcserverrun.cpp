@@ -95,10 +95,6 @@ Result<std::string> findRpcServer() {
     return findTool("LLAMAFIT_RPC_SERVER", "gpu/ggml-rpc-server");
 }
 
-Result<std::string> findGpuLlamaServer() {
-    return findTool("LLAMAFIT_GPU_LLAMA_SERVER", "gpu/llama-server");
-}
-
 Result<std::unique_ptr<RpcServerProcess>>
 RpcServerProcess::start(const std::string& executable,
                         const std::vector<std::pair<std::string, std::string>>& environment,

@@ -13,6 +13,7 @@
 // (exited or did not listen before the deadline; the message holds its output).
 
 #include "core/common/result.h"
+#include "tests/support/llamaserverrun.h"
 
 #include <chrono>
 #include <cstdint>
@@ -24,9 +25,9 @@
 namespace llamafit::test {
 
 // The GPU rig's tools (scripts/fetch-llama-server.sh writes them to LLAMAFIT_LLAMA_SERVER_ROOT/gpu):
-// $LLAMAFIT_RPC_SERVER / $LLAMAFIT_GPU_LLAMA_SERVER, else ROOT/gpu/ggml-rpc-server and ROOT/gpu/llama-server.
+// $LLAMAFIT_RPC_SERVER, else ROOT/gpu/ggml-rpc-server. (The GPU llama-server: findGpuLlamaServer
+// in llamaserverrun.h.)
 Result<std::string> findRpcServer();
-Result<std::string> findGpuLlamaServer();
 
 class RpcServerProcess {
   public:
