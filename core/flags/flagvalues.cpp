@@ -243,9 +243,10 @@ std::optional<DeviceLimits> readDeviceLimits(std::string_view tail) {
 
 std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
                              std::vector<GpuDevice>& gpus) {
-    constexpr std::string_view expected = "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, "
-                                          "metal), optionally followed by ,storage-mib=N and ,alloc-mib=N; or "
-                                          "rpc:HOST:PORT=MiB";
+    constexpr std::string_view expected =
+        "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, "
+        "metal), optionally followed by ,storage-mib=N and ,alloc-mib=N; or "
+        "rpc:HOST:PORT=MiB";
     const std::string_view whole = value;
     std::optional<DeviceLimits> limits = DeviceLimits{};
     if (const std::size_t comma = value.find(','); comma != std::string_view::npos) {

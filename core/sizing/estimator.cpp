@@ -108,8 +108,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     // llama-context.cpp: the CPU backend's compute buffer uses the host buffer type of the first
     // device only ("use the host buffer of the first device"); with RPC servers first (no host
     // buffer type) it stays plain CPU memory even next to a CUDA or Vulkan GPU.
-    addBuffer(est, kHostDevice, hostBufferOf(gpus.front()), Component::Compute,
-              buffers.hostBytes,
+    addBuffer(est, kHostDevice, hostBufferOf(gpus.front()), Component::Compute, buffers.hostBytes,
               buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
 

@@ -253,12 +253,17 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         hostRefused +=
             hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
+    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
+    // first local GPU.
+    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
         const int device = static_cast<int>(i);
         const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
                                 layers.layerDevice.end();
-        const bool runsOffloaded = opOffload && i == 0;
+        const bool runsOffloaded = opOffload && i == offloadDevice;
         if (!runsBlocks && !runsOffloaded) {
             if (layers.outputDevice == device) {
                 out.deviceBytes[i] = outputOnlyComputeBytes(model, context);
