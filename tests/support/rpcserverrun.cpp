@@ -12,41 +12,14 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace llamafit::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-Result<std::string> findTool(const char* variable, const std::string& relative) {
-    if (const char* fromEnv = std::getenv(variable); fromEnv && *fromEnv) {
-        if (::access(fromEnv, X_OK) == 0) {
-            return std::string(fromEnv);
-        }
-        return makeError("test.server-not-found",
-                         std::string(variable) + "=" + fromEnv + " is not executable");
-    }
-#ifdef LLAMAFIT_LLAMA_SERVER_ROOT
-    const std::string path = std::string(LLAMAFIT_LLAMA_SERVER_ROOT) + "/" + relative;
-    struct stat info {};
-    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && ::access(path.c_str(), X_OK) == 0) {
-        return path;
-    }
-    return makeError("test.server-not-found",
-                     path +
-                         " not found: run scripts/fetch-llama-server.sh (it writes the "
-                         "GPU rig with the RPC backend), or set " +
-                         variable);
-#else
-    return makeError("test.server-not-found", std::string(variable) + " is not set");
-#endif
-}
 
 bool accepts(std::uint16_t port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -62,37 +35,10 @@ bool accepts(std::uint16_t port) {
     return ok;
 }
 
-std::vector<std::string> environmentWith(const std::vector<std::pair<std::string, std::string>>& extra) {
-    std::vector<std::string> result;
-    for (char** entry = environ; entry && *entry; ++entry) {
-        const std::string text(*entry);
-        bool replaced = false;
-        for (const auto& [key, value] : extra) {
-            replaced = replaced || text.rfind(key + "=", 0) == 0;
-        }
-        if (!replaced) {
-            result.push_back(text);
-        }
-    }
-    for (const auto& [key, value] : extra) {
-        result.push_back(key + "=" + value);
-    }
-    return result;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-    std::vector<char*> result;
-    for (auto& s : strings) {
-        result.push_back(s.data());
-    }
-    result.push_back(nullptr);
-    return result;
-}
-
 } // namespace
 
 Result<std::string> findRpcServer() {
-    return findTool("LLAMAFIT_RPC_SERVER", "gpu/ggml-rpc-server");
+    return findRigTool("LLAMAFIT_RPC_SERVER", "gpu/ggml-rpc-server");
 }
 
 Result<std::unique_ptr<RpcServerProcess>>

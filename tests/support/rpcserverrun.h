@@ -24,9 +24,8 @@
 
 namespace llamafit::test {
 
-// The GPU rig's tools (scripts/fetch-llama-server.sh writes them to LLAMAFIT_LLAMA_SERVER_ROOT/gpu):
-// $LLAMAFIT_RPC_SERVER, else ROOT/gpu/ggml-rpc-server. (The GPU llama-server: findGpuLlamaServer
-// in llamaserverrun.h.)
+// The GPU rig's ggml-rpc-server: $LLAMAFIT_RPC_SERVER, else ROOT/gpu/ggml-rpc-server
+// (findRigTool in llamaserverrun.h; the GPU llama-server is findGpuLlamaServer there).
 Result<std::string> findRpcServer();
 
 class RpcServerProcess {

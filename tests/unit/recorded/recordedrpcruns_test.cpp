@@ -7,11 +7,11 @@
 // recording and a recording without a case both fail.
 
 #include "core/flags/serverargs.h"
-#include "core/model/modelinterpreter.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/rpccases.h"
+#include "tests/unit/recorded/recordedmatrix.h"
 #include "tests/unit/recorded/recordedrun.h"
 
 #include <gtest/gtest.h>
@@ -56,26 +56,6 @@ std::vector<RecordedRpcCase> recordedRpcCases() {
     return cases;
 }
 
-Result<ModelInfo> modelOf(const IntegrationShape& shape) {
-    static std::map<std::string, Result<ModelInfo>> models;
-    if (const auto it = models.find(shape.name); it != models.end()) {
-        return it->second;
-    }
-    Result<ModelInfo> model = [&]() -> Result<ModelInfo> {
-        const auto spec = loadModelSpecFile(shape.specPath);
-        if (!spec) {
-            return spec.error();
-        }
-        const auto file = ggufFileForSpec(*spec);
-        if (!file) {
-            return file.error();
-        }
-        return interpretModel(*file);
-    }();
-    models.emplace(shape.name, model);
-    return model;
-}
-
 // The recorded argv without what the runner adds (--host/--port).
 std::vector<std::string> settingsArgs(const std::vector<std::string>& argv) {
     std::vector<std::string> args;
@@ -107,7 +87,7 @@ TEST_P(RecordedRpcRunTest, AllocationMatchesEstimatePerServer) {
     ASSERT_TRUE(parsed->settings == matrixCase.settings)
         << "the recording's argv does not hold the settings the case has now" << kRerecord;
 
-    const auto model = modelOf(matrixCase.shape);
+    const auto model = recordedShapeModel(matrixCase.shape); // recordedmatrix.h: one model per shape
     ASSERT_TRUE(model.ok()) << model.error().code << ": " << model.error().message;
     const auto devices = devicesFromLog(matrixCase.settings, run->log);
     ASSERT_TRUE(devices.ok()) << devices.error().message;
