@@ -5,6 +5,7 @@
 
 #include "core/flags/serverargs.h"
 #include "core/server/exports.h"
+#include "core/system/apikeyfile.h"
 
 #include <charconv>
 #include <ostream>
@@ -15,7 +16,7 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: llamafit-cli export --format sh|bat|ini|llama-swap -m MODEL [llama-server flags]
-                           [--server PATH] [--host ADDR] [--port N] [--name ID]
+                           [--server PATH] [--host ADDR] [--port N] [--name ID] [--expose]
 
 Prints the llama-server launch for MODEL with the given flags, in one of:
   sh          a POSIX shell script (every argument single-quoted)
@@ -30,6 +31,9 @@ Prints the llama-server launch for MODEL with the given flags, in one of:
   --host ADDR          bind address (default 127.0.0.1)
   --port N             port (default: llama-server's own, 9931 on 0.7.0)
   --name ID            INI section / llama-swap model id (default: the model file name)
+  --expose             allow a --host other than loopback; the export then passes
+                       --api-key-file with LlamaFit's generated key file (the script names the
+                       file, never the key). Without it a non-loopback --host is refused.
 
 Exit status: 0 printed, 2 bad flag or an argument the format cannot hold.
 )";
@@ -42,6 +46,7 @@ int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) 
                                                         {"--host", true},
                                                         {"--port", true},
                                                         {"--name", true},
+                                                        {"--expose"},
                                                         {"--help"},
                                                         {"-h"}});
     if (!options) {
@@ -78,7 +83,12 @@ int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) 
         }
         spec.port = number;
     }
-    spec.extraArgs = passThroughWords(*parsed);
+    Result<std::vector<std::string>> extraArgs =
+        prepareExposure(spec.host, passThroughWords(*parsed), options->has("--expose"));
+    if (!extraArgs) {
+        return reportError(io, extraArgs.error(), false);
+    }
+    spec.extraArgs = std::move(*extraArgs);
     const Result<std::string> text = format == "sh"    ? exportShellScript(spec)
                                      : format == "bat" ? exportBatchFile(spec)
                                      : format == "ini" ? exportPresetIni(spec)

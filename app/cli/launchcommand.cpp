@@ -11,6 +11,7 @@
 #include "core/server/failurefixes.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
+#include "core/system/apikeyfile.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -40,7 +41,7 @@ namespace {
 constexpr int kExitServerFailed = 1;
 
 constexpr const char* kUsage =
-    R"(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any]
+    R"(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any] [--expose]
 
 Starts llama-server for MODEL with the given flags, bound to 127.0.0.1 with --metrics and
 -lv 4, prints its state changes, once loaded the predicted-versus-actual memory table (the
@@ -56,6 +57,12 @@ out of memory it names the component that did not fit and lists changes that wou
   --server PATH        the llama-server program (default: $LLAMAFIT_LLAMA_SERVER, else
                        llama-server on PATH)
   --port N|any         port (default any: a free one)
+  --expose             allow a --host other than loopback (e.g. --host 0.0.0.0): llama-server
+                       has no authentication of its own, so it then gets --api-key-file with a
+                       key LlamaFit generates once (user-only file
+                       ~/.local/share/llamafit/llama-server-api-key) unless the flags hold
+                       --api-key or --api-key-file; the monitor sends the key. Without
+                       --expose a non-loopback --host is refused (exit 2).
 
 Before the start the server is probed (--version, --help): the flags are spelled the way
 that build knows (each re-spelling is printed as a note), a setting it cannot express is
@@ -204,6 +211,12 @@ Result<LaunchArguments> readLaunchArguments(const CliOptions& options) {
     launch.request.settings = parsed->settings;
     launch.request.argvOptions = launchArgvOptions(
         "127.0.0.1", port != 0 ? std::optional(port) : std::nullopt, passThroughWords(*parsed));
+    Result<std::vector<std::string>> guarded = prepareExposure(
+        launch.request.argvOptions.host, launch.request.argvOptions.extraArgs, options.has("--expose"));
+    if (!guarded) {
+        return guarded.error();
+    }
+    launch.request.argvOptions.extraArgs = std::move(*guarded);
     launch.parsed = std::move(*parsed);
     return launch;
 }
@@ -324,6 +337,12 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
 void LaunchSession::startMonitor() {
     m_probe = std::make_unique<ServerProbe>(m_process.baseUrl());
     m_probe->setProcessId(m_process.processId());
+    if (Result<std::string> key = apiKeyOfServer(m_process.arguments())) {
+        m_probe->setApiKey(*key);
+    } else {
+        m_io.err << "llamafit-cli: the monitor has no API key (" << key.error().message
+                 << "); /metrics and /slots will answer 401\n";
+    }
     connect(m_probe.get(), &ServerProbe::sampled, m_probe.get(),
             [this] { m_process.setGenerating(m_probe->anySlotBusy()); });
     m_probe->start();
@@ -379,7 +398,7 @@ void LaunchSession::onInterrupt() {
 
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) {
     Result<CliOptions> options =
-        splitCliOptions(args, {{"--server", true}, {"--port", true}, {"--help"}, {"-h"}});
+        splitCliOptions(args, {{"--server", true}, {"--port", true}, {"--expose"}, {"--help"}, {"-h"}});
     if (!options) {
         return reportError(io, options.error(), false);
     }

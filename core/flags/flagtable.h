@@ -56,6 +56,8 @@ enum class FlagId {
     Fit,        // -fit on|off: llama.cpp's own fit (read by fitflags.h)
     FitTarget,  // -fitt MiB[,MiB...]
     FitContext, // -fitc N
+    ApiKey,     // --api-key KEY (read by core/server/exposure.h)
+    ApiKeyFile, // --api-key-file FILE
 };
 
 // One occurrence's values, as typed ("65536"); empty for a switch.

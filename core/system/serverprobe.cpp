@@ -101,6 +101,9 @@ void ServerProbe::send(Endpoint endpoint, const QString& path) {
     url.setPath(path);
     QNetworkRequest request(url);
     request.setTransferTimeout(static_cast<int>(m_requestTimeout.count()));
+    if (!m_apiKey.isEmpty()) {
+        request.setRawHeader("Authorization", "Bearer " + m_apiKey);
+    }
     QNetworkReply* reply = m_network->get(request);
     slot = reply;
     m_sentAt[static_cast<std::size_t>(endpoint)] = std::chrono::steady_clock::now();

@@ -22,6 +22,7 @@
 #include "core/server/slotsjson.h"
 #include "core/server/throughput.h"
 
+#include <QByteArray>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -65,6 +66,9 @@ class ServerProbe : public QObject {
     void setRequestTimeout(std::chrono::milliseconds timeout) { m_requestTimeout = timeout; }
     // The server's pid, for its RSS; nullopt: no RSS samples.
     void setProcessId(std::optional<std::int64_t> pid) { m_processId = pid; }
+    // Sent as "Authorization: Bearer KEY" on every request: a server started with --api-key or
+    // --api-key-file answers 401 on /metrics, /slots and /props without it (core/server/exposure.h).
+    void setApiKey(const std::string& key) { m_apiKey = QByteArray::fromStdString(key); }
     // The first round of requests goes out at once, then one per interval. An endpoint whose
     // previous request is still pending is skipped in that round.
     void start();
@@ -110,6 +114,7 @@ class ServerProbe : public QObject {
     std::chrono::milliseconds m_interval = kDefaultInterval;
     std::chrono::milliseconds m_requestTimeout = kDefaultRequestTimeout;
     std::optional<std::int64_t> m_processId;
+    QByteArray m_apiKey; // empty: no Authorization header
     std::array<QNetworkReply*, 4> m_inFlight{};
     std::array<std::chrono::steady_clock::time_point, 4> m_sentAt{};
     std::array<std::optional<Error>, 4> m_lastFailure{};

@@ -5,10 +5,12 @@
 
 #include "tests/integration/launchclifixture.h"
 
+#include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <csignal>
 
@@ -98,6 +100,67 @@ TEST_F(LaunchCliTest, ArgvTheServerRejectsExitsTwoWithoutStarting) {
     EXPECT_TRUE(error.contains("refused the arguments")) << error.toStdString();
     EXPECT_TRUE(error.contains("\"-t\"")) << error.toStdString();
     EXPECT_FALSE(output.contains("state: starting")) << output.toStdString();
+}
+
+// Network access (issue 13 item 8): a non-loopback --host without --expose is refused before
+// anything starts; with --expose the server gets LlamaFit's key file, answers 401 without the
+// key, and the monitor (which sends it) still reads /slots and /metrics. --expose is tried on
+// loopback: tests never listen on another address.
+TEST_F(LaunchCliTest, ANetworkHostNeedsExposeAndThenTheKeyGuardsTheServer) {
+    QTemporaryDir dataHome;
+    ASSERT_TRUE(dataHome.isValid());
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), dataHome.path());
+    m_cli.setProcessEnvironment(environment);
+
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("--host"), QStringLiteral("0.0.0.0")});
+    ASSERT_TRUE(finished.wait(60000));
+    const QByteArray refusal = m_cli.readAllStandardError();
+    EXPECT_EQ(m_cli.exitCode(), 2) << refusal.toStdString();
+    EXPECT_TRUE(refusal.contains("launch.exposure-not-chosen")) << refusal.toStdString();
+    EXPECT_FALSE(m_cli.readAllStandardOutput().contains("state: starting"));
+    const QString keyFile = dataHome.path() + QStringLiteral("/llamafit/llama-server-api-key");
+    EXPECT_FALSE(QFile::exists(keyFile));
+
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("--expose"), QStringLiteral("-c"), QStringLiteral("512"),
+                 QStringLiteral("--no-warmup"), QStringLiteral("-t"), QStringLiteral("1")});
+    // " t/s" comes from /slots, which answers 401 to a monitor without the key.
+    ASSERT_TRUE(readUntil(" t/s", 60000).contains(" t/s"))
+        << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
+    ASSERT_TRUE(QFile::exists(keyFile));
+    EXPECT_EQ(QFile::permissions(keyFile) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+              QFileDevice::Permissions());
+    QFile file(keyFile);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray key = file.readLine().trimmed();
+    EXPECT_FALSE(m_output.contains(key)) << "the key itself must not be printed";
+
+    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
+                                            .match(QString::fromUtf8(m_output));
+    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
+    QNetworkAccessManager network;
+    auto statusOf = [&](const QByteArray& bearer) {
+        QNetworkRequest request(QUrl(url.captured(1) + QStringLiteral("/metrics")));
+        if (!bearer.isEmpty()) {
+            request.setRawHeader("Authorization", "Bearer " + bearer);
+        }
+        QNetworkReply* reply = network.get(request);
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        EXPECT_TRUE(reply->isFinished() || done.wait(30000));
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+        return status;
+    };
+    EXPECT_EQ(statusOf({}), 401);
+    EXPECT_EQ(statusOf("wrong"), 401);
+    EXPECT_EQ(statusOf(key), 200);
+    ASSERT_EQ(::kill(static_cast<pid_t>(m_cli.processId()), SIGINT), 0);
+    EXPECT_TRUE(readUntil("state: stopped", 15000).contains("state: stopped")) << m_output.toStdString();
 }
 
 } // namespace

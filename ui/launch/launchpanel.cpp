@@ -2,12 +2,15 @@
 
 #include "ui/launch/launchpanel.h"
 
+#include "core/server/exposure.h"
+#include "core/system/apikeyfile.h"
 #include "ui/launch/failuredialog.h"
 #include "ui/sizingsession.h"
 
+#include <QCheckBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -18,14 +21,6 @@
 namespace llamafit {
 
 namespace {
-
-bool isLoopbackHost(const QString& host) {
-    if (host.compare(QStringLiteral("localhost"), Qt::CaseInsensitive) == 0) {
-        return true;
-    }
-    const QHostAddress address(host);
-    return !address.isNull() && address.isLoopback();
-}
 
 bool isRunning(ServerProcess::State state) {
     return state != ServerProcess::State::Stopped && state != ServerProcess::State::Failed;
@@ -77,6 +72,14 @@ void LaunchPanel::setHost(const QString& host) {
     refresh();
 }
 
+bool LaunchPanel::networkAccessChosen() const {
+    return m_exposeCheck->isChecked();
+}
+
+void LaunchPanel::setNetworkAccessChosen(bool chosen) {
+    m_exposeCheck->setChecked(chosen); // toggled -> refresh
+}
+
 std::uint16_t LaunchPanel::port() const {
     return static_cast<std::uint16_t>(m_portSpin->value());
 }
@@ -93,7 +96,18 @@ LaunchRequest LaunchPanel::launchRequest() const {
     request.argvOptions = launchArgvOptions(host().toStdString(),
                                             port() == 0 ? std::nullopt : std::optional<std::uint16_t>(port()),
                                             m_session->extraArgs());
+    // With the key file named (shown in the command line); a refused host is refused by argvNow.
+    if (Result<std::vector<std::string>> guarded =
+            exposureGuarded(request.argvOptions.host, request.argvOptions.extraArgs)) {
+        request.argvOptions.extraArgs = std::move(*guarded);
+    }
     return request;
+}
+
+Result<std::vector<std::string>> LaunchPanel::exposureGuarded(const std::string& host,
+                                                              std::vector<std::string> extraArgs) const {
+    const NetworkExposure exposure{networkAccessChosen(), defaultApiKeyFilePath().toStdString()};
+    return guardExposure(host, std::move(extraArgs), exposure);
 }
 
 // A built-in card has no file: its command line and exports name a placeholder for the GGUF
@@ -102,6 +116,11 @@ constexpr const char* kCardModelPlaceholder = "MODEL.gguf";
 
 Result<BuildArgv> LaunchPanel::argvNow() const {
     LaunchRequest request = launchRequest();
+    if (Result<std::vector<std::string>> guarded =
+            exposureGuarded(request.argvOptions.host, request.argvOptions.extraArgs);
+        !guarded) {
+        return guarded.error();
+    }
     if (request.modelPath.empty()) {
         request.modelPath = kCardModelPlaceholder;
     }
@@ -142,7 +161,15 @@ ExportSpec LaunchPanel::exportSpec() const {
 }
 
 Result<bool> LaunchPanel::exportTo(ExportFormat format, const QString& path) const {
-    return writeExportFile(format, exportSpec(), path);
+    ExportSpec spec = exportSpec();
+    // The script names the key file, never the key; the file is made now if it is LlamaFit's.
+    Result<std::vector<std::string>> extraArgs =
+        prepareExposure(spec.host, spec.extraArgs, networkAccessChosen());
+    if (!extraArgs) {
+        return extraArgs.error();
+    }
+    spec.extraArgs = std::move(*extraArgs);
+    return writeExportFile(format, spec, path);
 }
 
 QString LaunchPanel::launchBlocker() const {
@@ -183,8 +210,17 @@ void LaunchPanel::launch() {
     m_notesLabel->clear();
     m_notesLabel->setVisible(false);
     m_launchedSettings = m_session->settings();
+    LaunchRequest request = launchRequest();
+    Result<std::vector<std::string>> extraArgs =
+        prepareExposure(request.argvOptions.host, request.argvOptions.extraArgs, networkAccessChosen());
+    if (!extraArgs) { // the key file could not be written: nothing is started
+        m_refusal = QString::fromStdString(extraArgs.error().message);
+        refreshWith(argv);
+        return;
+    }
+    request.argvOptions.extraArgs = std::move(*extraArgs);
     const bool probed = m_capabilities && m_probedProgram == serverBinary();
-    m_launcher.launch(launchRequest(), probed ? std::optional<BuildArgv>(*argv) : std::nullopt,
+    m_launcher.launch(request, probed ? std::optional<BuildArgv>(*argv) : std::nullopt,
                       probed ? m_capabilities : std::nullopt);
     refreshWith(argv);
 }
@@ -275,7 +311,18 @@ void LaunchPanel::refresh() {
 void LaunchPanel::refreshWith(const Result<BuildArgv>& argv) {
     m_commandLine->setText(commandLineOf(argv));
     m_commandLine->setCursorPosition(0);
-    m_hostWarning->setVisible(!host().isEmpty() && !isLoopbackHost(host()));
+    const std::string listening = listeningHost(host().toStdString(), m_session->extraArgs());
+    const bool network = !isLoopbackHost(listening);
+    if (network && !networkAccessChosen()) {
+        m_hostWarning->setText(
+            tr("%1 would make llama-server reachable from the network, without a "
+               "password: tick \"Allow access from the network\" to launch it with an API key.")
+                .arg(QString::fromStdString(listening)));
+    } else if (networkAccessChosen()) {
+        m_hostWarning->setText(tr("Clients need the API key in %1 (\"Authorization: Bearer KEY\").")
+                                   .arg(QDir::toNativeSeparators(defaultApiKeyFilePath())));
+    }
+    m_hostWarning->setVisible(network || networkAccessChosen());
 
     const ServerProcess::State state = m_process->state();
     const bool running = isRunning(state) || m_launcher.busy();
@@ -285,7 +332,8 @@ void LaunchPanel::refreshWith(const Result<BuildArgv>& argv) {
                                                  : blocker);
     m_stopButton->setEnabled(running && state != ServerProcess::State::Stopping);
     for (QWidget* input : {static_cast<QWidget*>(m_binaryEdit), static_cast<QWidget*>(m_browseButton),
-                           static_cast<QWidget*>(m_hostEdit), static_cast<QWidget*>(m_portSpin)}) {
+                           static_cast<QWidget*>(m_hostEdit), static_cast<QWidget*>(m_portSpin),
+                           static_cast<QWidget*>(m_exposeCheck)}) {
         input->setEnabled(!running);
     }
 

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <optional>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -55,6 +56,11 @@ class LaunchPanel : public QWidget {
     void setServerBinary(const QString& program); // probes it for the version label
     QString host() const;
     void setHost(const QString& host);
+    // Whether the user chose network access ("Allow access from the network"): a non-loopback
+    // host is refused without it, and with it the launch gets LlamaFit's API key file
+    // (core/server/exposure.h, core/system/apikeyfile.h).
+    bool networkAccessChosen() const;
+    void setNetworkAccessChosen(bool chosen);
     std::uint16_t port() const; // 0: any free port
     void setPort(std::uint16_t port);
 
@@ -90,6 +96,9 @@ class LaunchPanel : public QWidget {
     // The argv a launch now would run (for the probed build, else 0.7.0's spelling), built once
     // per refresh for both the command line and the blocker.
     Result<BuildArgv> argvNow() const;
+    // guardExposure with the box's choice and LlamaFit's key file (pure: writes nothing).
+    Result<std::vector<std::string>> exposureGuarded(const std::string& host,
+                                                     std::vector<std::string> extraArgs) const;
     QString commandLineOf(const Result<BuildArgv>& argv) const;
     QString launchBlockerOf(const Result<BuildArgv>& argv) const;
     QString stateText(ServerProcess::State state, const QString& blocker, QString* tip) const;
@@ -108,6 +117,7 @@ class LaunchPanel : public QWidget {
     QLabel* m_versionLabel = nullptr;
     QLineEdit* m_hostEdit = nullptr;
     QLabel* m_hostWarning = nullptr;
+    QCheckBox* m_exposeCheck = nullptr; // network access chosen: a non-loopback host, with an API key
     QSpinBox* m_portSpin = nullptr;
     QLineEdit* m_commandLine = nullptr;
     QPushButton* m_copyButton = nullptr;

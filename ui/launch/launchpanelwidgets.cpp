@@ -3,7 +3,11 @@
 
 #include "ui/launch/launchpanel.h"
 
+#include "core/system/apikeyfile.h"
+
+#include <QCheckBox>
 #include <QClipboard>
+#include <QDir>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGuiApplication>
@@ -45,14 +49,17 @@ void LaunchPanel::buildWidgets() {
     m_hostEdit = new QLineEdit(QStringLiteral("127.0.0.1"), this);
     m_hostEdit->setObjectName(QStringLiteral("hostEdit"));
     m_hostEdit->setToolTip(tr("--host: the address llama-server listens on (127.0.0.1: this computer only)"));
-    m_hostWarning = new QLabel(tr("Warning: on a non-loopback address the server is reachable from the "
-                                  "network, without a password."),
-                               this);
+    m_hostWarning = new QLabel(this);
     m_hostWarning->setObjectName(QStringLiteral("hostWarningLabel"));
-    m_hostWarning->setToolTip(
-        tr("llama-server has no authentication unless --api-key is among the extra flags"));
     m_hostWarning->setWordWrap(true);
     m_hostWarning->setVisible(false);
+    m_exposeCheck = new QCheckBox(tr("Allow access from the network"), this);
+    m_exposeCheck->setObjectName(QStringLiteral("exposeCheck"));
+    m_exposeCheck->setToolTip(
+        tr("llama-server has no authentication of its own. With this box ticked a non-loopback host "
+           "(e.g. 0.0.0.0) is allowed, and LlamaFit starts llama-server with --api-key-file %1, a key "
+           "generated once in a file only you can read; clients send it as \"Authorization: Bearer KEY\".")
+            .arg(QDir::toNativeSeparators(defaultApiKeyFilePath())));
 
     m_portSpin = new QSpinBox(this);
     m_portSpin->setObjectName(QStringLiteral("portSpin"));
@@ -63,8 +70,9 @@ void LaunchPanel::buildWidgets() {
     addressRow->addWidget(m_hostEdit, 1);
     addressRow->addWidget(new QLabel(tr("port"), this));
     addressRow->addWidget(m_portSpin);
-    addressRow->addWidget(m_hostWarning, 2);
+    addressRow->addWidget(m_exposeCheck);
     form->addRow(tr("Host:"), addressRow);
+    form->addRow(QString(), m_hostWarning);
 
     m_commandLine = new QLineEdit(this);
     m_commandLine->setObjectName(QStringLiteral("commandLineEdit"));
@@ -122,6 +130,7 @@ void LaunchPanel::buildWidgets() {
     connect(m_browseButton, &QPushButton::clicked, this, &LaunchPanel::browse);
     connect(m_hostEdit, &QLineEdit::textChanged, this, &LaunchPanel::refresh);
     connect(m_portSpin, &QSpinBox::valueChanged, this, &LaunchPanel::refresh);
+    connect(m_exposeCheck, &QCheckBox::toggled, this, &LaunchPanel::refresh);
     connect(m_copyButton, &QPushButton::clicked, this,
             [this] { QGuiApplication::clipboard()->setText(commandLine()); });
     connect(m_launchButton, &QPushButton::clicked, this, &LaunchPanel::launch);

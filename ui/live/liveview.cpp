@@ -3,6 +3,7 @@
 
 #include "core/server/allocationlog.h"
 #include "core/server/predictioncomparison.h"
+#include "core/system/apikeyfile.h"
 #include "core/system/devicesampler.h"
 #include "core/system/serverprobe.h"
 #include "ui/live/comparisontable.h"
@@ -200,6 +201,11 @@ void LiveView::startPolling() {
 
     m_probe = std::make_unique<ServerProbe>(m_process->baseUrl());
     m_probe->setInterval(m_sampleInterval);
+    // A server started with a key (network access chosen) answers 401 without it. An unreadable
+    // key file shows as the endpoints' failures in the live view.
+    if (const Result<std::string> key = apiKeyOfServer(m_process->arguments())) {
+        m_probe->setApiKey(*key);
+    }
     m_seenSlotRates = 0;
     m_seenTotalRates = 0;
     m_seenSlots = 0;

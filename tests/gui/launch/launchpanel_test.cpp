@@ -7,9 +7,11 @@
 
 #include "core/model/modelspec.h"
 #include "core/server/exports.h"
+#include "core/system/apikeyfile.h"
 #include "tests/gui/launch/launchfixture.h"
 #include "ui/launch/failuredialog.h"
 
+#include <QCheckBox>
 #include <QClipboard>
 #include <QFile>
 #include <QGuiApplication>
@@ -106,17 +108,62 @@ TEST_F(LaunchPanelTest, TheCommandLineFollowsTheSessionAndIsCopied) {
     EXPECT_EQ(QGuiApplication::clipboard()->text(), child<QLineEdit>("commandLineEdit")->text());
 }
 
-TEST_F(LaunchPanelTest, ANonLoopbackHostWarnsThatTheServerIsReachable) {
+TEST_F(LaunchPanelTest, ANonLoopbackHostNeedsTheNetworkChoiceAndThenAnApiKey) {
     EXPECT_EQ(m_panel->host(), QStringLiteral("127.0.0.1"));
     EXPECT_TRUE(child<QLabel>("hostWarningLabel")->isHidden());
+    ASSERT_TRUE(child<QPushButton>("launchButton")->isEnabled());
+
     child<QLineEdit>("hostEdit")->setText(QStringLiteral("0.0.0.0"));
     EXPECT_FALSE(child<QLabel>("hostWarningLabel")->isHidden());
     EXPECT_TRUE(text("hostWarningLabel").contains(QStringLiteral("network")));
-    EXPECT_TRUE(child<QLineEdit>("commandLineEdit")->text().contains(QStringLiteral("--host 0.0.0.0")));
-    m_panel->setHost(QStringLiteral("localhost"));
-    EXPECT_TRUE(child<QLabel>("hostWarningLabel")->isHidden());
-    m_panel->setHost(QStringLiteral("::1"));
-    EXPECT_TRUE(child<QLabel>("hostWarningLabel")->isHidden());
+    // Not chosen: nothing can start, and the reason says what to choose.
+    EXPECT_FALSE(child<QPushButton>("launchButton")->isEnabled());
+    EXPECT_TRUE(m_panel->launchBlocker().contains(QStringLiteral("0.0.0.0")))
+        << m_panel->launchBlocker().toStdString();
+    EXPECT_FALSE(child<QLineEdit>("commandLineEdit")->text().contains(QStringLiteral("--api-key")));
+
+    child<QCheckBox>("exposeCheck")->setChecked(true);
+    EXPECT_TRUE(child<QPushButton>("launchButton")->isEnabled()) << m_panel->launchBlocker().toStdString();
+    const QString command = child<QLineEdit>("commandLineEdit")->text();
+    EXPECT_TRUE(command.contains(QStringLiteral("--host 0.0.0.0"))) << command.toStdString();
+    EXPECT_TRUE(command.contains(QStringLiteral("--api-key-file"))) << command.toStdString();
+    EXPECT_TRUE(text("hostWarningLabel").contains(QStringLiteral("API key")));
+
+    // Loopback spellings need no choice.
+    child<QCheckBox>("exposeCheck")->setChecked(false);
+    for (const QString& host :
+         {QStringLiteral("localhost"), QStringLiteral("::1"), QStringLiteral("127.0.0.2")}) {
+        m_panel->setHost(host);
+        EXPECT_TRUE(child<QLabel>("hostWarningLabel")->isHidden()) << host.toStdString();
+        EXPECT_TRUE(child<QPushButton>("launchButton")->isEnabled()) << host.toStdString();
+    }
+}
+
+// A --host among the extra flags is the one llama-server listens on: it needs the choice too.
+TEST_F(LaunchPanelTest, AHostAmongTheExtraFlagsIsGuardedLikeTheField) {
+    m_session->setExtraArgs({"--host", "192.168.1.9"});
+    EXPECT_FALSE(child<QPushButton>("launchButton")->isEnabled());
+    EXPECT_TRUE(m_panel->launchBlocker().contains(QStringLiteral("192.168.1.9")));
+    EXPECT_TRUE(text("hostWarningLabel").contains(QStringLiteral("192.168.1.9")));
+}
+
+// An export on a network address names the key file, never the key.
+TEST_F(LaunchPanelTest, AnExportOnTheNetworkNamesTheKeyFileNotTheKey) {
+    m_panel->setHost(QStringLiteral("0.0.0.0"));
+    const QString path = m_directory.filePath(QStringLiteral("serve.sh"));
+    const Result<bool> refused = m_panel->exportTo(ExportFormat::ShellScript, path);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, "launch.exposure-not-chosen");
+
+    m_panel->setNetworkAccessChosen(true);
+    ASSERT_TRUE(m_panel->exportTo(ExportFormat::ShellScript, path));
+    QFile script(path);
+    ASSERT_TRUE(script.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(script.readAll());
+    const Result<std::string> key = ensureApiKeyFile(defaultApiKeyFilePath());
+    ASSERT_TRUE(key) << key.error().message;
+    EXPECT_TRUE(text.contains(QStringLiteral("--api-key-file"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QString::fromStdString(*key)));
 }
 
 TEST_F(LaunchPanelTest, AMissingBinaryFailsByNameAndOpensTheDiagnosis) {

@@ -38,9 +38,15 @@ std::filesystem::path scratchPath(const std::string& suffix) {
            ("llamafit_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + suffix);
 }
 
-CliRun runCli(const std::vector<std::string>& args) {
+// `environment`: "NAME=value" words put before the program (the shell sets them for it alone).
+CliRun runCli(const std::vector<std::string>& args, const std::vector<std::string>& environment = {}) {
     const std::filesystem::path errPath = scratchPath(".err");
-    std::string command = test::shellQuote(LLAMAFIT_CLI_PATH);
+    std::string command;
+    for (const std::string& assignment : environment) {
+        command += assignment.substr(0, assignment.find('=') + 1) +
+                   test::shellQuote(assignment.substr(assignment.find('=') + 1)) + ' ';
+    }
+    command += test::shellQuote(LLAMAFIT_CLI_PATH);
     for (const std::string& arg : args) {
         command += ' ';
         command += test::shellQuote(arg);
@@ -384,6 +390,37 @@ TEST(CliBinary, ExponentialOverridePatternIsRefusedNotRun) {
     const CliRun run = runCli({"estimate", "--json", "-m", kQwen35, "-c", "4096", "-ot", "(.*.*)*Q=CPU"});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(parseJson(run)["error"]["code"], "settings.pattern-too-expensive");
+}
+
+// Network access (issue 13 item 8): an export on a non-loopback host needs --expose, and then
+// names LlamaFit's key file (made user-only in the data folder), never the key.
+TEST(CliBinary, ExportOnANetworkHostNeedsExposeAndNamesTheKeyFile) {
+    const std::filesystem::path dataHome = scratchPath("-data");
+    std::filesystem::create_directories(dataHome);
+    const std::vector<std::string> environment{"XDG_DATA_HOME=" + dataHome.string()};
+    const std::filesystem::path keyFile = dataHome / "llamafit" / "llama-server-api-key";
+
+    const CliRun refused =
+        runCli({"export", "--format", "sh", "-m", "llama-3-8b-q4_k_m", "--host", "0.0.0.0"}, environment);
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("launch.exposure-not-chosen"), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(keyFile));
+
+    const CliRun exposed =
+        runCli({"export", "--format", "sh", "-m", "llama-3-8b-q4_k_m", "--host", "0.0.0.0", "--expose"},
+               environment);
+    ASSERT_EQ(exposed.exitCode, 0) << exposed.err;
+    ASSERT_TRUE(std::filesystem::exists(keyFile));
+    EXPECT_EQ(std::filesystem::status(keyFile).permissions() &
+                  (std::filesystem::perms::group_all | std::filesystem::perms::others_all),
+              std::filesystem::perms::none);
+    std::ifstream file(keyFile);
+    std::string key;
+    std::getline(file, key);
+    EXPECT_FALSE(key.empty());
+    EXPECT_NE(exposed.out.find("--api-key-file " + keyFile.string()), std::string::npos) << exposed.out;
+    EXPECT_EQ(exposed.out.find(key), std::string::npos) << "the script must name the file, not the key";
+    std::filesystem::remove_all(dataHome);
 }
 
 TEST(CliBinary, VersionHelpAndUnknownCommand) {
