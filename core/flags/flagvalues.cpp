@@ -172,6 +172,16 @@ std::optional<Error> readTensorSplit(std::string_view flag, std::string_view val
         if (!share || *share < 0 || !std::isfinite(*share)) {
             return badValue(flag, value, "non-negative proportions separated by ',' or '/', e.g. 3,1");
         }
+        // llama.cpp reads each share with std::stof, which throws on a value a float cannot hold
+        // (over FLT_MAX, or so small it underflows): llama-server then refuses the argument.
+        if (*share > std::numeric_limits<float>::max() ||
+            (*share != 0 && *share < std::numeric_limits<float>::min())) {
+            return badValue(
+                flag, value,
+                "proportions a float can hold (llama-server reads them with std::stof and refuses "
+                "'" +
+                    std::string(part) + "')");
+        }
         shares.push_back(*share);
     }
     if (shares.empty()) {

@@ -128,6 +128,17 @@ TEST(ServerArgs, TensorSplitCommaOrSlash) {
     EXPECT_EQ(parseError({"-ts", "1,a"}).code, "args.bad-value");
 }
 
+// llama-server 0.7.0 refuses what std::stof cannot hold ("error while handling argument
+// \"-ts\": stof", measured for 1e308, 1e39 and 1e-39); 3.4e38 and 1e-30 load.
+TEST(ServerArgs, TensorSplitSharesAFloatCannotHoldAreRefusedAsLlamaServerDoes) {
+    for (const char* split : {"1e308,1", "1e39,1", "1,1e-39", "-1,1", "nan,1", "inf,1"}) {
+        EXPECT_EQ(parseError({"-ts", split}).code, "args.bad-value") << split;
+    }
+    EXPECT_EQ(parseOk({"-ts", "3.4e38,1"}).settings.tensorSplit.size(), 2U);
+    EXPECT_EQ(parseOk({"-ts", "1e-30,1"}).settings.tensorSplit.size(), 2U);
+    EXPECT_EQ(parseOk({"-ts", "0,0"}).settings.tensorSplit, (std::vector<double>{0, 0}));
+}
+
 TEST(ServerArgs, TensorOverridesCommaListAndRepeated) {
     const ParsedServerArgs parsed =
         parseOk({"-ot", "blk\\.1\\.ffn=CPU,exps=CUDA0", "--override-tensor", "attn=CUDA1"});
