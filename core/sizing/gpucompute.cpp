@@ -3,6 +3,8 @@
 // -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
 #include "core/sizing/gpucompute.h"
 
+#include "core/sizing/pipelinecopies.h"
+
 #include <algorithm>
 
 namespace llamafit {
@@ -212,15 +214,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     const std::uint64_t embeddingRow = ub * model.embeddingLength * 4;
     const bool hostHasBlocks = std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
                                            [](int device) { return device == kHostDevice; });
+    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
+    // first local GPU, and with RPC devices only the host's blocks run on the CPU.
+    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
     // ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: an op on a host weight runs on the
     // first GPU that wants it (ggml_backend_offload_op: batch >= 32); the rest of the block follows
     // it there when the scheduler expands GPU assignments up and down the graph.
-    const bool opOffload = hostHasBlocks && ub >= 32;
-    // llama-context.cpp: pipeline parallelism keeps GGML_SCHED_MAX_COPIES = 4 copies of the inputs.
-    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
-    const bool pipeline = gpus.size() > 1 && !hostHasBlocks && layers.outputDevice != kHostDevice &&
-                          settings.kvOffload && !overrides;
-    const std::uint32_t copies = pipeline ? 4u : 1u;
+    const bool opOffload = hostHasBlocks && ub >= 32 && offloader != gpus.end();
+    const std::uint32_t copies = schedulerCopies(settings, gpus, layers); // pipelinecopies.h
     const std::uint64_t kq = kqBytes(widths, context, kv);
 
     const ComputeBreakdown cpuBlock =
@@ -253,11 +256,6 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         hostRefused +=
             hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
-    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
-    // first local GPU.
-    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
-                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
-    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
         const int device = static_cast<int>(i);
@@ -266,7 +264,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         const bool runsOffloaded = opOffload && i == offloadDevice;
         if (!runsBlocks && !runsOffloaded) {
             if (layers.outputDevice == device) {
-                out.deviceBytes[i] = outputOnlyComputeBytes(model, context);
+                // Without op offload only the output rows cross to it (pipelinecopies.h).
+                out.deviceBytes[i] = opOffload ? outputOnlyComputeBytes(model, context)
+                                               : outputSplitComputeBytes(model, context, copies);
             }
             continue;
         }
@@ -307,6 +307,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     }
     (void)weights;
     out.hostBytes += hostRefused;
+    const PipelineCopyBytes pipeline =
+        pipelineCopyBytes(model, widths.recurrentBlock, context, kv, layers, gpus.size(), copies);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        out.deviceBytes[i] += out.deviceBytes[i] > 0 ? pipeline.deviceBytes[i] : 0;
+    }
+    out.hostBytes += pipeline.hostBytes;
     return out;
 }
 
