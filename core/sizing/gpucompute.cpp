@@ -297,6 +297,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         // The token embeddings arrive as the host's rows (measured: the device buffer is the CPU
         // backend's figure less one n_embd x n_ubatch x 4 B row on 17 fully offloaded shapes).
         bytes -= std::min(bytes, embeddingRow);
+        if (!runsOffloaded) {
+            bytes -= std::min(bytes, splitInputTrimBytes(block, model, context, layers, device));
+        }
         if (runsOffloaded) {
             // One host weight at a time lands on top, less the three embedding rows the inputs left
             // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).

@@ -143,4 +143,17 @@ std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedCont
     return (copies + 1) * rowBytes + std::uint64_t{model.vocabularySize} * outputs * 4;
 }
 
+std::uint64_t splitInputTrimBytes(const ComputeBreakdown& block, const ModelInfo& model,
+                                  const ResolvedContext& context, const LayerPlacement& layers, int device) {
+    bool attention = false;
+    bool hostBlocks = false;
+    for (std::size_t il = 0; il < layers.layerDevice.size() && il < model.layers.size(); ++il) {
+        attention = attention || (layers.layerDevice[il] == device && model.layers[il].hasKv);
+        hostBlocks = hostBlocks || layers.layerDevice[il] == kHostDevice;
+    }
+    const std::uint64_t masks = attention ? 0 : block.maskBytes;
+    const std::uint64_t rows = hostBlocks ? 2 * reserveTokens(context) * model.embeddingLength * 4 : 0;
+    return masks + rows;
+}
+
 } // namespace llamafit

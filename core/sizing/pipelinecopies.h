@@ -18,6 +18,7 @@
 // next to lavapipe's Vulkan0, llama-server 0.7.0 b11669).
 
 #include "core/model/modelinfo.h"
+#include "core/sizing/computebuffer.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/memoryestimate.h"
@@ -52,5 +53,15 @@ PipelineCopyBytes pipelineCopyBytes(const ModelInfo& model, const RecurrentBlock
 // cross the split (`copies` times), and the logits come on top.
 std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedContext& context,
                                       std::uint32_t copies);
+
+// A device that runs its own blocks only (no op offload onto it): the KQ masks cross to it only
+// when one of its blocks has attention (a device with Mamba-2 blocks only has none: granitehybrid
+// -ngl 10 over two RPC servers, 20.38 MiB where its neighbour with one attention block has 24.45),
+// and when the host runs the first blocks it receives their hidden state instead of the token
+// embeddings and their mix (measured: two rows less than a fully offloaded device, qwen2 -ngl 10
+// 36.01 MiB on both servers).
+// Returns what to take off the device's one-device figure (`block`, its breakdown).
+std::uint64_t splitInputTrimBytes(const ComputeBreakdown& block, const ModelInfo& model,
+                                  const ResolvedContext& context, const LayerPlacement& layers, int device);
 
 } // namespace llamafit
