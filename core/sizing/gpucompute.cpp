@@ -298,7 +298,10 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         // backend's figure less one n_embd x n_ubatch x 4 B row on 17 fully offloaded shapes).
         bytes -= std::min(bytes, embeddingRow);
         if (!runsOffloaded) {
-            bytes -= std::min(bytes, splitInputTrimBytes(block, model, context, layers, device));
+            const std::int64_t adjust =
+                splitInputAdjustmentBytes(block, model, settings, context, layers, device);
+            bytes = adjust < 0 ? bytes - std::min<std::uint64_t>(bytes, static_cast<std::uint64_t>(-adjust))
+                               : bytes + static_cast<std::uint64_t>(adjust);
         }
         if (runsOffloaded) {
             // One host weight at a time lands on top, less the three embedding rows the inputs left

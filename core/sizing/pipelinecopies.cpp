@@ -42,9 +42,10 @@ std::uint64_t valueIndexBytes(const ModelInfo& model, const ResolvedContext& con
     return bytes;
 }
 
-// Attention and recurrent blocks in one model (granitehybrid, lfm2): their one-copy figure has a
-// hidden-state row of slack that the first extra copy fills (measured: 11 R on the first device
-// and 2 R on the next where attention-only and recurrent-only models take 12 R and 3 R).
+// Attention and recurrent blocks in one model (granitehybrid, lfm2): with flash attention their
+// one-copy figure has a hidden-state row of slack that the first extra copy fills (measured: 11 R
+// on the first device and 2 R on the next where attention-only and recurrent-only models take
+// 12 R and 3 R; without flash attention lfm2 takes 12 R and 3 R too).
 bool isHybrid(const ModelInfo& model) {
     const bool recurrent = std::any_of(model.layers.begin(), model.layers.end(),
                                        [](const LayerInfo& layer) { return layer.recurrent; });
@@ -119,7 +120,7 @@ PipelineCopyBytes pipelineCopyBytes(const ModelInfo& model, const RecurrentBlock
     // the -ts order); every later device the previous one's hidden state (1 R a copy: 3 R). Both
     // read the v_idxs of their caches without flash attention.
     const int firstDevice = layers.layerDevice.front();
-    const std::uint64_t hybridSlack = isHybrid(model) ? row : 0;
+    const std::uint64_t hybridSlack = isHybrid(model) && context.flashAttention ? row : 0;
     for (std::size_t i = 0; i < gpuCount; ++i) {
         const int device = static_cast<int>(i);
         const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
@@ -143,17 +144,25 @@ std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedCont
     return (copies + 1) * rowBytes + std::uint64_t{model.vocabularySize} * outputs * 4;
 }
 
-std::uint64_t splitInputTrimBytes(const ComputeBreakdown& block, const ModelInfo& model,
-                                  const ResolvedContext& context, const LayerPlacement& layers, int device) {
+std::int64_t splitInputAdjustmentBytes(const ComputeBreakdown& block, const ModelInfo& model,
+                                       const ServerSettings& settings, const ResolvedContext& context,
+                                       const LayerPlacement& layers, int device) {
     bool attention = false;
     bool hostBlocks = false;
     for (std::size_t il = 0; il < layers.layerDevice.size() && il < model.layers.size(); ++il) {
         attention = attention || (layers.layerDevice[il] == device && model.layers[il].hasKv);
         hostBlocks = hostBlocks || layers.layerDevice[il] == kHostDevice;
     }
-    const std::uint64_t masks = attention ? 0 : block.maskBytes;
-    const std::uint64_t rows = hostBlocks ? 2 * reserveTokens(context) * model.embeddingLength * 4 : 0;
-    return masks + rows;
+    const auto row = static_cast<std::int64_t>(reserveTokens(context) * model.embeddingLength * 4);
+    std::int64_t bytes = attention ? 0 : -static_cast<std::int64_t>(block.maskBytes);
+    if (hostBlocks) {
+        bytes -= 2 * row;
+    }
+    const bool firstBlocks = !layers.layerDevice.empty() && layers.layerDevice.front() == device;
+    if (!settings.kvOffload && firstBlocks) {
+        bytes += row;
+    }
+    return bytes;
 }
 
 } // namespace llamafit

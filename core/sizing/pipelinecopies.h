@@ -54,14 +54,18 @@ PipelineCopyBytes pipelineCopyBytes(const ModelInfo& model, const RecurrentBlock
 std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedContext& context,
                                       std::uint32_t copies);
 
-// A device that runs its own blocks only (no op offload onto it): the KQ masks cross to it only
-// when one of its blocks has attention (a device with Mamba-2 blocks only has none: granitehybrid
-// -ngl 10 over two RPC servers, 20.38 MiB where its neighbour with one attention block has 24.45),
-// and when the host runs the first blocks it receives their hidden state instead of the token
-// embeddings and their mix (measured: two rows less than a fully offloaded device, qwen2 -ngl 10
-// 36.01 MiB on both servers).
-// Returns what to take off the device's one-device figure (`block`, its breakdown).
-std::uint64_t splitInputTrimBytes(const ComputeBreakdown& block, const ModelInfo& model,
-                                  const ResolvedContext& context, const LayerPlacement& layers, int device);
+// A device that runs its own blocks only (no op offload onto it), against the one-device rule of
+// gpucompute.cpp (the CPU backend's figure less the embedding row the host holds):
+//  - the KQ masks cross to it only when one of its blocks has attention (a device with Mamba-2
+//    blocks only has none: granitehybrid -ngl 10 over two RPC servers, 20.38 MiB where its
+//    neighbour with one attention block has 24.45);
+//  - when the host runs the first blocks it receives their hidden state instead of the token
+//    embeddings and their mix: two rows less (qwen2 -ngl 10, 36.01 MiB on both servers);
+//  - with -nkvo the K/V cache is in host memory and the first block's device keeps the embedding
+//    row (qwen2 -nkvo over one and over two RPC servers: 41.26 MiB, the second server 39.50).
+// Returns the bytes to add (negative: to take off).
+std::int64_t splitInputAdjustmentBytes(const ComputeBreakdown& block, const ModelInfo& model,
+                                       const ServerSettings& settings, const ResolvedContext& context,
+                                       const LayerPlacement& layers, int device);
 
 } // namespace llamafit
