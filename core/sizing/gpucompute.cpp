@@ -273,6 +273,11 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
+        if (!runsOffloaded && layers.outputDevice != device) {
+            // The logits branch runs on the output layer's device only (matters when the logits
+            // outgrow the masks: llama-fit-params' n_batch rows over several devices).
+            block.outputBytes = 0;
+        }
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
