@@ -6,6 +6,7 @@
 #include "core/sizing/pipelinecopies.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace llamafit {
 namespace {
@@ -120,6 +121,19 @@ Refusals refusalsOf(const ModelInfo& model, const GpuDevice& gpu, int device, bo
     out.kq = kq > 0 && !gpu.limits.allowsTensor(kq);
     out.kqBytes = out.kq ? kq : 0;
     return out;
+}
+
+// The output matrix (output.weight, or the tied token_embd) is over the GPU's limit.
+bool refusesOutputMatrix(const ModelInfo& model, const GpuDevice& gpu) {
+    const auto named = [&](std::string_view name) {
+        return std::find_if(model.tensors.begin(), model.tensors.end(),
+                            [&](const auto& tensor) { return tensor.name == name; });
+    };
+    auto output = named("output.weight");
+    if (output == model.tensors.end()) {
+        output = named("token_embd.weight");
+    }
+    return output != model.tensors.end() && !gpu.limits.allowsTensor(output->bytes);
 }
 
 // The largest block weight left on the host that the GPU accepts: with op offload
@@ -273,6 +287,13 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
+        if (layers.outputDevice == device && block.outputBytes > 0 && refusesOutputMatrix(model, gpu)) {
+            // The lm_head runs on the CPU and its logits land in the host buffer, next to the two
+            // rows of its input (measured: llama-fit-params' 512 logits rows of gemma3 on
+            // lavapipe, "Host ... compute 516" MiB for 512 MiB of logits, Vulkan0 84).
+            out.hostBytes = std::max(out.hostBytes, block.logitsBytes + 2 * embeddingRow);
+            block.outputBytes = 0;
+        }
         if (!runsOffloaded && layers.outputDevice != device) {
             // The logits branch runs on the output layer's device only (matters when the logits
             // outgrow the masks: llama-fit-params' n_batch rows over several devices).
