@@ -6,7 +6,9 @@
 #include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/fitreplica.h"
+#include "core/sizing/rpcdevices.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/vulkancases.h"
 
 #include <map>
 #include <sstream>
@@ -30,7 +32,28 @@ constexpr const char* kBatchLogitsCompute =
     "263.02 "
     "MiB estimated, 162 MiB measured), so the interpolated context differs";
 
+// lavapipe's Vulkan0 (2048 MiB, 128 MiB storage-buffer range).
+FitCase vulkan(std::string name, std::string shape, std::vector<std::string> args,
+               std::string knownDifference = {}) {
+    return {std::move(name), std::move(shape),          std::nullopt, FitRig::Vulkan, std::move(args),
+            std::nullopt,    std::move(knownDifference)};
+}
+
+// Two RPC servers; `leaveMiB` sets -fitt for both.
+FitCase rpc(std::string name, std::string shape, std::vector<std::string> args, std::uint32_t leaveMiB,
+            std::string knownDifference = {}) {
+    std::string endpoints = rpcFitEndpoints()[0] + "," + rpcFitEndpoints()[1];
+    args.insert(args.begin(), {"--rpc", endpoints});
+    return {std::move(name), std::move(shape),          std::nullopt, FitRig::Rpc, std::move(args),
+            leaveMiB,        std::move(knownDifference)};
+}
+
 } // namespace
+
+const std::vector<std::string>& rpcFitEndpoints() {
+    static const std::vector<std::string> endpoints{"127.0.0.1:50052", "127.0.0.1:50053"};
+    return endpoints;
+}
 
 std::vector<FitCase> fitCases() {
     return {
@@ -63,6 +86,23 @@ std::vector<FitCase> fitCases() {
         cpu("cpu_mamba_default", "mamba", {}),
         cpu("cpu_deepseek2_mla", "deepseek2-mla", {}, 17000),
         cpu("cpu_gpt_oss", "gpt-oss", {}, 12500),
+        // lavapipe (2048 MiB free): output matrices over its 128 MiB range stay on the CPU with
+        // their logits; the llama shape needs its layers cut (-ngl).
+        vulkan("vk_qwen3", "qwen3", {}),
+        vulkan("vk_qwen3_fitt512", "qwen3", {"-fitt", "512"}),
+        vulkan("vk_qwen2", "qwen2", {}),
+        vulkan("vk_gemma3", "gemma3", {}),
+        vulkan("vk_llama", "llama", {}),
+        vulkan("vk_lfm2", "lfm2", {}),
+        vulkan("vk_granitehybrid", "granitehybrid", {}),
+        vulkan("vk_mamba2", "mamba2", {}),
+        vulkan("vk_qwen3moe", "qwen3moe", {}),
+        // Two RPC servers with the host's memory: fit splits the layers (-ts) once the targets bite.
+        rpc("rpc_qwen3_no_changes", "qwen3", {}, 3105),
+        rpc("rpc_qwen3_leave1105", "qwen3", {}, 1105),
+        rpc("rpc_qwen3_leave605", "qwen3", {}, 605),
+        rpc("rpc_qwen2_no_changes", "qwen2", {}, 1105),
+        rpc("rpc_gemma3_no_changes", "gemma3", {}, 2105),
     };
 }
 
@@ -164,11 +204,19 @@ Result<FitReplicaAnswer> replicaAnswer(const FitCase& fitCase, const FitRecordin
     request.params = *params;
     request.program = FitProgram::LlamaFitParams;
     request.hostTotalBytes = recording.hostTotalBytes;
-    for (const FitDeviceRecord& device : recording.devices) {
-        GpuDevice gpu;
+    for (std::size_t i = 0; i < recording.devices.size(); ++i) {
+        const FitDeviceRecord& device = recording.devices[i];
+        const std::uint64_t freeBytes = device.freeMiB * 1024 * 1024;
+        if (fitCase.rig == FitRig::Rpc) {
+            if (i >= parsed->settings.rpcServers.size()) {
+                return makeError("test.bad-recording", "device " + device.name + " has no --rpc endpoint");
+            }
+            request.gpus.push_back(rpcDevice(parsed->settings.rpcServers[i], freeBytes));
+            continue;
+        }
+        GpuDevice gpu = lavapipeDevice(); // the Vulkan rig's only device, with its limits
         gpu.name = device.name;
-        gpu.memoryBytes = device.freeMiB * 1024 * 1024;
-        gpu.backend = Backend::Vulkan;
+        gpu.memoryBytes = freeBytes;
         request.gpus.push_back(gpu);
     }
     Result<FitOutcome> outcome = replicateLlamaFit(*model, request);
