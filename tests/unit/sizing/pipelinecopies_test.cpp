@@ -105,5 +105,29 @@ TEST(PipelineCopies, OutputSplitHoldsTheOutputRowsAndTheLogits) {
               2 * outputs * model.embeddingLength * 4 + std::uint64_t{model.vocabularySize} * outputs * 4);
 }
 
+// A device fed without op offload: no masks without its own attention block, the hidden state of
+// host blocks instead of the embedding rows, and -nkvo's first device keeps its embedding row.
+TEST(PipelineCopies, SplitInputsOfADeviceWithoutOpOffload) {
+    const ModelInfo model = test::llama1B();
+    ServerSettings settings = twoServers();
+    const ResolvedContext context = resolveContext(model, settings).value();
+    const std::int64_t row = std::int64_t{context.nUbatch} * model.embeddingLength * 4;
+    ComputeBreakdown block;
+    block.maskBytes = 8 * kMiB;
+
+    LayerPlacement layers = halves(model.layers.size());
+    EXPECT_EQ(splitInputAdjustmentBytes(block, model, settings, context, layers, 1), 0);
+    // Device 2 holds no block, hence no attention block: its masks never cross.
+    EXPECT_EQ(splitInputAdjustmentBytes(block, model, settings, context, layers, 2),
+              -static_cast<std::int64_t>(block.maskBytes));
+    layers.layerDevice.front() = kHostDevice;
+    EXPECT_EQ(splitInputAdjustmentBytes(block, model, settings, context, layers, 1), -2 * row);
+
+    settings.kvOffload = false;
+    const LayerPlacement all = halves(model.layers.size());
+    EXPECT_EQ(splitInputAdjustmentBytes(block, model, settings, context, all, 0), row);
+    EXPECT_EQ(splitInputAdjustmentBytes(block, model, settings, context, all, 1), 0);
+}
+
 } // namespace
 } // namespace llamafit
