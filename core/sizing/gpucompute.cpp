@@ -3,7 +3,10 @@
 // -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
 #include "core/sizing/gpucompute.h"
 
+#include "core/sizing/pipelinecopies.h"
+
 #include <algorithm>
+#include <string_view>
 
 namespace llamafit {
 namespace {
@@ -120,6 +123,19 @@ Refusals refusalsOf(const ModelInfo& model, const GpuDevice& gpu, int device, bo
     return out;
 }
 
+// The output matrix (output.weight, or the tied token_embd) is over the GPU's limit.
+bool refusesOutputMatrix(const ModelInfo& model, const GpuDevice& gpu) {
+    const auto named = [&](std::string_view name) {
+        return std::find_if(model.tensors.begin(), model.tensors.end(),
+                            [&](const auto& tensor) { return tensor.name == name; });
+    };
+    auto output = named("output.weight");
+    if (output == model.tensors.end()) {
+        output = named("token_embd.weight");
+    }
+    return output != model.tensors.end() && !gpu.limits.allowsTensor(output->bytes);
+}
+
 // The largest block weight left on the host that the GPU accepts: with op offload
 // (ggml-backend.cpp, batches of GGML_OP_OFFLOAD_MIN_BATCH = 32 tokens or more) the scheduler copies
 // it into the GPU's compute buffer for its matrix multiplication.
@@ -212,15 +228,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     const std::uint64_t embeddingRow = ub * model.embeddingLength * 4;
     const bool hostHasBlocks = std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
                                            [](int device) { return device == kHostDevice; });
+    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
+    // first local GPU, and with RPC devices only the host's blocks run on the CPU.
+    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
     // ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: an op on a host weight runs on the
     // first GPU that wants it (ggml_backend_offload_op: batch >= 32); the rest of the block follows
     // it there when the scheduler expands GPU assignments up and down the graph.
-    const bool opOffload = hostHasBlocks && ub >= 32;
-    // llama-context.cpp: pipeline parallelism keeps GGML_SCHED_MAX_COPIES = 4 copies of the inputs.
-    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
-    const bool pipeline = gpus.size() > 1 && !hostHasBlocks && layers.outputDevice != kHostDevice &&
-                          settings.kvOffload && !overrides;
-    const std::uint32_t copies = pipeline ? 4u : 1u;
+    const bool opOffload = hostHasBlocks && ub >= 32 && offloader != gpus.end();
+    const std::uint32_t copies = schedulerCopies(settings, gpus, layers); // pipelinecopies.h
     const std::uint64_t kq = kqBytes(widths, context, kv);
 
     const ComputeBreakdown cpuBlock =
@@ -253,11 +270,6 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         hostRefused +=
             hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
-    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
-    // first local GPU.
-    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
-                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
-    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
         const int device = static_cast<int>(i);
@@ -266,13 +278,27 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         const bool runsOffloaded = opOffload && i == offloadDevice;
         if (!runsBlocks && !runsOffloaded) {
             if (layers.outputDevice == device) {
-                out.deviceBytes[i] = outputOnlyComputeBytes(model, context);
+                // Without op offload only the output rows cross to it (pipelinecopies.h).
+                out.deviceBytes[i] = opOffload ? outputOnlyComputeBytes(model, context)
+                                               : outputSplitComputeBytes(model, context, copies);
             }
             continue;
         }
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
+        if (layers.outputDevice == device && block.outputBytes > 0 && refusesOutputMatrix(model, gpu)) {
+            // The lm_head runs on the CPU and its logits land in the host buffer, next to the two
+            // rows of its input (measured: llama-fit-params' 512 logits rows of gemma3 on
+            // lavapipe, "Host ... compute 516" MiB for 512 MiB of logits, Vulkan0 84).
+            out.hostBytes = std::max(out.hostBytes, block.logitsBytes + 2 * embeddingRow);
+            block.outputBytes = 0;
+        }
+        if (!runsOffloaded && layers.outputDevice != device) {
+            // The logits branch runs on the output layer's device only (matters when the logits
+            // outgrow the masks: llama-fit-params' n_batch rows over several devices).
+            block.outputBytes = 0;
+        }
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
@@ -297,6 +323,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         // The token embeddings arrive as the host's rows (measured: the device buffer is the CPU
         // backend's figure less one n_embd x n_ubatch x 4 B row on 17 fully offloaded shapes).
         bytes -= std::min(bytes, embeddingRow);
+        if (!runsOffloaded) {
+            const std::int64_t adjust =
+                splitInputAdjustmentBytes(block, model, settings, context, layers, device);
+            bytes = adjust < 0 ? bytes - std::min<std::uint64_t>(bytes, static_cast<std::uint64_t>(-adjust))
+                               : bytes + static_cast<std::uint64_t>(adjust);
+        }
         if (runsOffloaded) {
             // One host weight at a time lands on top, less the three embedding rows the inputs left
             // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).
@@ -307,6 +339,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     }
     (void)weights;
     out.hostBytes += hostRefused;
+    const PipelineCopyBytes pipeline =
+        pipelineCopyBytes(model, widths.recurrentBlock, context, kv, layers, gpus.size(), copies);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        out.deviceBytes[i] += out.deviceBytes[i] > 0 ? pipeline.deviceBytes[i] : 0;
+    }
+    out.hostBytes += pipeline.hostBytes;
     return out;
 }
 

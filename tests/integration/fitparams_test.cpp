@@ -1,6 +1,7 @@
 // llama.cpp's own fit against the replica: for every fit case (tests/support/fitcases.h) run the
 // real llama-fit-params 0.7.0 (b11669) on the case's sparse GGUF (CPU-only build, or the
-// multi-backend build with lavapipe's Vulkan0), read the free memory it measured against from its
+// multi-backend build with lavapipe's Vulkan0, or with two ggml-rpc-server -d CPU on 127.0.0.1 that
+// the test starts and stops per case), read the free memory it measured against from its
 // own log (the first common_memory_breakdown_print table; the host's total from "MiB of total host
 // memory"), then run `llamafit-cli fit --as-llama-fit-params` with the same figures and require
 // the same stdout, exit status and failure reason. Each tool run takes about a second.
@@ -21,6 +22,8 @@
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/rpccases.h"
+#include "tests/support/rpcserverrun.h"
 
 #include <gtest/gtest.h>
 
@@ -74,9 +77,11 @@ std::string toolPath(FitRig rig) {
     return (rig == FitRig::Cpu ? folder / "llama-fit-params" : folder / "gpu" / "llama-fit-params").string();
 }
 
+// The RPC rig hides lavapipe (the GPU wrappers show it by default), so the devices are the servers.
 std::string commandLine(const std::string& program, const std::vector<std::string>& args,
-                        const std::string& errPath) {
-    std::string line = "LLAMAFIT_NO_POPULATE=1 " + shellQuote(program);
+                        const std::string& errPath, FitRig rig = FitRig::Cpu) {
+    std::string line = std::string(rig == FitRig::Rpc ? "GGML_VK_VISIBLE_DEVICES= " : "") +
+                       "LLAMAFIT_NO_POPULATE=1 " + shellQuote(program);
     for (const std::string& arg : args) {
         line += " " + shellQuote(arg);
     }
@@ -127,16 +132,32 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
         recording.args.push_back(std::to_string(host->memTotalBytes / kMiB - *fitCase.leaveMiB));
     }
 
+    // The RPC rig's two servers on loopback, stopped when the case ends (RpcServerProcess).
+    std::vector<std::unique_ptr<RpcServerProcess>> servers;
+    std::vector<std::string> liveEndpoints;
+    if (fitCase.rig == FitRig::Rpc) {
+        const Result<std::string> rpcServer = findRpcServer();
+        ASSERT_TRUE(rpcServer) << rpcServer.error().message;
+        for (std::size_t i = 0; i < rpcFitEndpoints().size(); ++i) {
+            auto started = RpcServerProcess::start(*rpcServer, {{"LLAMAFIT_NO_POPULATE", "1"}});
+            ASSERT_TRUE(started) << started.error().message;
+            liveEndpoints.push_back((*started)->endpoint());
+            servers.push_back(std::move(*started));
+        }
+    }
+
     // The real tool, at -lv 4 so that its log has the breakdown table and the fit's steps.
     std::vector<std::string> toolArgs = {"-m", model, "-lv", "4"};
-    toolArgs.insert(toolArgs.end(), recording.args.begin(), recording.args.end());
+    for (const std::string& arg : recording.args) {
+        toolArgs.push_back(withEndpoints(arg, rpcFitEndpoints(), liveEndpoints));
+    }
     const std::string toolErr = scratch + "/" + fitCase.name + ".tool.log";
     // Its log goes through a background thread that exit(1) does not wait for, so the failure
     // line is sometimes lost: ask again (at most three runs) when the reason is missing.
     CommandRun real;
     std::string log;
     for (int attempt = 0; attempt < 3; ++attempt) {
-        real = runShellCommand(commandLine(tool, toolArgs, toolErr));
+        real = runShellCommand(commandLine(tool, toolArgs, toolErr, fitCase.rig));
         log = readText(toolErr);
         if (real.exitCode != 1 || !failureReason(log).empty()) {
             break;
@@ -170,9 +191,17 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
     // The CLI, fed the same figures (the host total it reads itself, as llama.cpp does).
     std::vector<std::string> cliArgs = {"fit", "--as-llama-fit-params", "-m", model};
     cliArgs.insert(cliArgs.end(), recording.args.begin(), recording.args.end());
-    for (const FitDeviceRecord& device : recording.devices) {
+    for (std::size_t i = 0; i < recording.devices.size(); ++i) {
+        const FitDeviceRecord& device = recording.devices[i];
         cliArgs.push_back("--gpu");
-        cliArgs.push_back("vulkan:" + device.name + "=" + std::to_string(device.freeMiB));
+        if (fitCase.rig == FitRig::Rpc) {
+            ASSERT_LT(i, rpcFitEndpoints().size()) << "more devices than RPC servers: " << device.name;
+            cliArgs.push_back("rpc:" + rpcFitEndpoints()[i] + "=" + std::to_string(device.freeMiB));
+        } else {
+            // lavapipe's limits (vulkancases.h lavapipeDevice): big output matrices stay on the CPU.
+            cliArgs.push_back("vulkan:" + device.name + "=" + std::to_string(device.freeMiB) +
+                              ",storage-mib=128,alloc-mib=2048");
+        }
     }
     const std::string cliErr = scratch + "/" + fitCase.name + ".cli.log";
     const CommandRun ours = runShellCommand(commandLine(LLAMAFIT_CLI_PATH, cliArgs, cliErr));

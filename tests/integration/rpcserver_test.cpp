@@ -2,8 +2,8 @@
 // two ggml-rpc-server on 127.0.0.1 (free ports, -d CPU), then llama-server --rpc on the case's
 // sparse GGUF (-lv 4 --no-warmup -fit off -t 2); what it allocated per server is compared with
 // estimateMemory(model, settings, the RPC devices with the free memory the log lists). Model, KV,
-// RS and output buffers must match per buffer type, that is per server ("RPC0[127.0.0.1:P]");
-// compute buffers are printed as figures ("[ compute  ]" lines).
+// RS and output buffers must match per buffer type, that is per server ("RPC0[127.0.0.1:P]"), and
+// compute buffers be within 5 % (also printed as figures, "[ compute  ]" lines).
 //
 // Environment: LLAMAFIT_GPU_LLAMA_SERVER / LLAMAFIT_RPC_SERVER (default: the GPU rig of
 // scripts/fetch-llama-server.sh), LLAMAFIT_KEEP_LOGS=DIR (every log, its endpoints replaced by

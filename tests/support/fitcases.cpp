@@ -6,7 +6,9 @@
 #include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/fitreplica.h"
+#include "core/sizing/rpcdevices.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/vulkancases.h"
 
 #include <map>
 #include <sstream>
@@ -30,7 +32,42 @@ constexpr const char* kBatchLogitsCompute =
     "263.02 "
     "MiB estimated, 162 MiB measured), so the interpolated context differs";
 
+// lavapipe's Vulkan0 (2048 MiB, 128 MiB storage-buffer range).
+FitCase vulkan(std::string name, std::string shape, std::vector<std::string> args,
+               std::string knownDifference = {}) {
+    return {std::move(name), std::move(shape),          std::nullopt, FitRig::Vulkan, std::move(args),
+            std::nullopt,    std::move(knownDifference)};
+}
+
+// Two RPC servers; `leaveMiB` sets -fitt for both.
+FitCase rpc(std::string name, std::string shape, std::vector<std::string> args, std::uint32_t leaveMiB,
+            std::string knownDifference = {}) {
+    std::string endpoints = rpcFitEndpoints()[0] + "," + rpcFitEndpoints()[1];
+    args.insert(args.begin(), {"--rpc", endpoints});
+    return {std::move(name), std::move(shape),          std::nullopt, FitRig::Rpc, std::move(args),
+            leaveMiB,        std::move(knownDifference)};
+}
+
+// Over two RPC servers llama-fit-params' n_batch logits rows peak on the last server with more
+// than the pipeline-parallel copies measured at the activation peak (pipelinecopies.cpp).
+constexpr const char* kPipelineLogitsPeak =
+    "with pipeline parallelism the last server's logits peak holds more than the estimate (qwen3 -c 8192: "
+    "354 MiB "
+    "measured, 342.77 estimated; qwen2 344 vs 341.02; gemma3 568 vs 563.77), so the context or the split "
+    "differs by a step";
+
+// lavapipe with layers on the CPU: the Vulkan compute rules for partial offload (op offload of the
+// host's blocks) are off in the recorded Vulkan matrix too (tests/data/recorded/README.md).
+constexpr const char* kVulkanPartialOffload =
+    "partial offload on lavapipe: the Vulkan compute rules for blocks left on the CPU are off (see the "
+    "Vulkan matrix's figures), so fit stops one layer later than llama.cpp";
+
 } // namespace
+
+const std::vector<std::string>& rpcFitEndpoints() {
+    static const std::vector<std::string> endpoints{"127.0.0.1:50052", "127.0.0.1:50053"};
+    return endpoints;
+}
 
 std::vector<FitCase> fitCases() {
     return {
@@ -63,6 +100,31 @@ std::vector<FitCase> fitCases() {
         cpu("cpu_mamba_default", "mamba", {}),
         cpu("cpu_deepseek2_mla", "deepseek2-mla", {}, 17000),
         cpu("cpu_gpt_oss", "gpt-oss", {}, 12500),
+        // lavapipe (2048 MiB free): output matrices over its 128 MiB range stay on the CPU with
+        // their logits; the llama shape needs its layers cut (-ngl).
+        vulkan("vk_qwen3", "qwen3", {}),
+        vulkan("vk_qwen3_fitt512", "qwen3", {"-fitt", "512"}),
+        vulkan("vk_qwen2", "qwen2", {}),
+        vulkan("vk_gemma3", "gemma3", {}),
+        vulkan("vk_llama", "llama", {}),
+        vulkan("vk_lfm2", "lfm2", {}),
+        vulkan("vk_granitehybrid", "granitehybrid", {}),
+        vulkan("vk_mamba2", "mamba2", {}),
+        vulkan("vk_qwen3moe", "qwen3moe", {}),
+        vulkan("vk_qwen3_faoff", "qwen3", {"-fa", "off"}, kVulkanPartialOffload),
+        vulkan("vk_gemma3_fitt1500", "gemma3", {"-fitt", "1500"}, kVulkanPartialOffload),
+        vulkan("vk_gpt_oss", "gpt-oss", {},
+               "gpt-oss on lavapipe: the estimate's Vulkan compute buffer for its sinks and MoE blocks is "
+               "smaller than llama.cpp's, so the interpolated context is larger (11264 vs 9728)"),
+        // Two RPC servers with the host's memory: fit splits the layers (-ts) once the targets bite.
+        rpc("rpc_qwen3_no_changes", "qwen3", {}, 3105),
+        rpc("rpc_qwen3_leave1105", "qwen3", {}, 1105),
+        rpc("rpc_qwen3_leave605", "qwen3", {}, 605),
+        rpc("rpc_qwen2_no_changes", "qwen2", {}, 1105),
+        rpc("rpc_gemma3_no_changes", "gemma3", {}, 2105),
+        rpc("rpc_qwen3_leave2105", "qwen3", {}, 2105, kPipelineLogitsPeak),
+        rpc("rpc_qwen2_leave505", "qwen2", {}, 505, kPipelineLogitsPeak),
+        rpc("rpc_gemma3_leave1105", "gemma3", {}, 1105, kPipelineLogitsPeak),
     };
 }
 
@@ -164,11 +226,19 @@ Result<FitReplicaAnswer> replicaAnswer(const FitCase& fitCase, const FitRecordin
     request.params = *params;
     request.program = FitProgram::LlamaFitParams;
     request.hostTotalBytes = recording.hostTotalBytes;
-    for (const FitDeviceRecord& device : recording.devices) {
-        GpuDevice gpu;
+    for (std::size_t i = 0; i < recording.devices.size(); ++i) {
+        const FitDeviceRecord& device = recording.devices[i];
+        const std::uint64_t freeBytes = device.freeMiB * 1024 * 1024;
+        if (fitCase.rig == FitRig::Rpc) {
+            if (i >= parsed->settings.rpcServers.size()) {
+                return makeError("test.bad-recording", "device " + device.name + " has no --rpc endpoint");
+            }
+            request.gpus.push_back(rpcDevice(parsed->settings.rpcServers[i], freeBytes));
+            continue;
+        }
+        GpuDevice gpu = lavapipeDevice(); // the Vulkan rig's only device, with its limits
         gpu.name = device.name;
-        gpu.memoryBytes = device.freeMiB * 1024 * 1024;
-        gpu.backend = Backend::Vulkan;
+        gpu.memoryBytes = freeBytes;
         request.gpus.push_back(gpu);
     }
     Result<FitOutcome> outcome = replicateLlamaFit(*model, request);

@@ -1,16 +1,18 @@
 #pragma once
 // The fit cases: llama.cpp's own fit, as the real llama-fit-params 0.7.0 (b11669) prints it,
 // against the replica (core/sizing/fitreplica.h). A case is a shape of tests/data/shapes, the
-// flags, and the rig that runs it: the CPU-only build, or the multi-backend build with lavapipe's
-// Vulkan0. One recording per case (tests/data/fit-recorded/b11669/<case>.txt) keeps what the tool
-// printed and the memory it measured against, so the replica is checked without the tool too.
-// Shared by tests/integration/fitparams_test.cpp (live) and tests/unit/recorded/fitrecorded_test.cpp.
-// Test support only.
+// flags, and the rig that runs it: the CPU-only build, the multi-backend build with lavapipe's
+// Vulkan0, or the multi-backend build with two ggml-rpc-server -d CPU on 127.0.0.1 (lavapipe
+// hidden; the recording names them by rpcFitEndpoints(), the live test by their real ports). One recording
+// per case (tests/data/fit-recorded/b11669/<case>.txt) keeps what the tool printed and the memory it measured
+// against, so the replica is checked without the tool too. Shared by tests/integration/fitparams_test.cpp
+// (live) and tests/unit/recorded/fitrecorded_test.cpp. Test support only.
 //
 // Recording format (one "key: value" per line, after a comment line):
 //   args: -t 2 -fitt 19105            the tool's flags after -m MODEL
 //   host-total-bytes: 25276502016     the CPU device's total (what a CPU-only fit measures against)
 //   device: Vulkan0 2048              each device and the free MiB of its breakdown row, in order
+//                                     (RPC devices: RPC0, RPC1, ... in --rpc order)
 //   exit: 0                           the tool's exit status
 //   stdout: -c 45824 -ngl -1          its stdout (empty on failure)
 //   reason: ...                       on failure: "failed to fit params to free device memory: <reason>"
@@ -25,7 +27,7 @@
 
 namespace llamafit::test {
 
-enum class FitRig { Cpu, Vulkan };
+enum class FitRig { Cpu, Vulkan, Rpc };
 
 struct FitCase {
     std::string name;                   // gtest name: letters, digits, underscores
@@ -33,7 +35,8 @@ struct FitCase {
     std::optional<GgmlType> weightType; // retype the weights (lavapipe keeps tensors over 128 MiB on the CPU)
     FitRig rig = FitRig::Cpu;
     std::vector<std::string> args; // llama-fit-params flags besides -m, -t, -lv and -fitt
-    // CPU rig: -fitt = host total MiB - leaveMiB, so that the same room is left on any machine.
+    // CPU and RPC rigs: -fitt = host total MiB - leaveMiB, so that the same room is left on any
+    // machine (a ggml-rpc-server -d CPU reports the host's total as its free memory).
     std::optional<std::uint32_t> leaveMiB;
     // Why the replica is known to print something else here (empty: it must match). Such a case
     // is reported as skipped with this text, and fails once the two agree.
@@ -41,6 +44,9 @@ struct FitCase {
 };
 
 std::vector<FitCase> fitCases();
+// The endpoints the RPC cases' recordings name ("127.0.0.1:50052", "127.0.0.1:50053"), in --rpc
+// order; the live test swaps in the ports its servers got.
+const std::vector<std::string>& rpcFitEndpoints();
 // "<shape>[-<type>].gguf"
 std::string fitCaseModelFile(const FitCase& fitCase);
 

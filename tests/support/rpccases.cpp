@@ -195,37 +195,27 @@ Result<std::vector<GpuDevice>> devicesFromLog(const ServerSettings& settings, st
 
 RpcVerdict judgeRpcRun(const Result<MemoryEstimate>& estimate, const AllocationLog& log) {
     RpcVerdict verdict;
+    verdict.run = judgeServerRun(estimate, log); // compute buffers within 5 %, like every matrix
+    verdict.passed = verdict.run.passed;
+    verdict.failure = verdict.run.failure;
+    verdict.summary = verdict.run.summary;
     if (!estimate.ok()) {
-        const RunVerdict run = judgeServerRun(estimate, log);
-        verdict.passed = run.passed;
-        verdict.failure = run.failure;
         return verdict;
     }
-    // The compute buffers apart: figures, not part of the verdict.
+    // The compute buffers as figures, summed per buffer type (one per server, and the host's).
     std::map<std::string, ComputeFigure> compute;
-    MemoryEstimate withoutCompute = *estimate;
-    for (DeviceEstimate& device : withoutCompute.devices) {
+    for (const DeviceEstimate& device : estimate->devices) {
         for (const BufferEstimate& buffer : device.buffers) {
             if (buffer.component == Component::Compute) {
                 compute[buffer.bufferType].bufferType = buffer.bufferType;
                 compute[buffer.bufferType].predictedMiB += toMiB(buffer.bytes);
             }
         }
-        std::erase_if(device.buffers,
-                      [](const BufferEstimate& b) { return b.component == Component::Compute; });
-        device.bytes.computeBytes = 0;
     }
-    withoutCompute.totals.computeBytes = 0;
-    AllocationLog logWithoutCompute = log;
     for (const auto& [type, mib] : log.computeMiB) {
         compute[type].bufferType = type;
         compute[type].loggedMiB = mib;
     }
-    logWithoutCompute.computeMiB.clear();
-    const RunVerdict run = judgeServerRun(withoutCompute, logWithoutCompute);
-    verdict.passed = run.passed;
-    verdict.failure = run.failure;
-    verdict.summary = run.summary;
     for (const auto& [type, figure] : compute) {
         verdict.compute.push_back(figure);
     }
