@@ -1,45 +1,45 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS] [--build-dir DIR] [--only HARNESS]
+# fuzz.sh [SECONDS] [--only HARNESS]
 #
-# Builds the libFuzzer harnesses (tests/fuzz: the Qt-free core with clang 14, ASan and UBSan)
-# into build-fuzz/ and runs each for SECONDS (default 60) on the machine's cores, one harness at
-# a time, from a corpus seeded with what tests/data holds (server logs, /metrics, /slots,
-# /props, shapes, machine profiles, recorded runs) plus a tiny GGUF model written by the main
-# build's llamafit-make-gguf (--build-dir, default build; skipped when it is not built).
-# Prints each harness's executions and exits 1 on the first crash, leaving the input under
-# build-fuzz/crashes/ (turn it into a regression test: tests/fuzz/README.md).
+# Builds the libFuzzer harnesses (tests/fuzz) in the sanitizer build (CMakePresets.json
+# "asan": clang 14, ASan + UBSan, build-asan/) and runs each for SECONDS (default 60), one
+# harness at a time, from a corpus seeded with what tests/data holds (server logs, /metrics,
+# /slots, /props, shapes, machine profiles, recorded runs) plus a tiny GGUF model written by
+# that build's llamafit-make-gguf. Prints each harness's executions and exits 1 on the first
+# crash, leaving the input under build-asan/fuzz/crashes/ (turn it into a regression test:
+# tests/fuzz/README.md).
 #
-# Needs clang-14 and libclang-rt-14-dev (Debian 12 packages).
+# Needs clang-14 and libclang-rt-14-dev (Debian 12 packages; scripts/install-build-deps.sh).
 
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "${script_dir}/.." && pwd)"
 seconds=60
-build_dir="${repo_dir}/build"
 only=""
 harnesses=(gguf modelspec machineprofile serverlog serverapi flags)
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-    --build-dir) build_dir="$2" && shift 2 ;;
     --only) only="$2" && shift 2 ;;
     [0-9]*) seconds="$1" && shift ;;
-    *) echo "usage: $0 [SECONDS] [--build-dir DIR] [--only HARNESS]" >&2 && exit 2 ;;
+    *) echo "usage: $0 [SECONDS] [--only HARNESS]" >&2 && exit 2 ;;
     esac
 done
 [[ -n "${only}" ]] && harnesses=("${only}")
 
-fuzz_dir="${repo_dir}/build-fuzz"
+build_dir="${repo_dir}/build-asan"
+fuzz_dir="${build_dir}/fuzz"
 command -v clang++-14 >/dev/null || {
     echo "fuzz: clang++-14 not found (apt-get install clang-14 libclang-rt-14-dev)" >&2
     exit 1
 }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-CC=clang-14 CXX=clang++-14 cmake -S "${repo_dir}/tests/fuzz" -B "${fuzz_dir}" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
-cmake --build "${fuzz_dir}" -j "$(nproc)" >/dev/null
+(cd "${repo_dir}" && cmake --preset asan "${launcher[@]}" >/dev/null)
+targets=(llamafit-make-gguf)
+for harness in "${harnesses[@]}"; do targets+=("fuzz_${harness}"); done
+cmake --build "${build_dir}" -j "$(nproc)" --target "${targets[@]}" >/dev/null
 
 # Seed corpora: copied fresh each run (the fuzzer adds what it finds to corpus/, not to seeds/).
 seed() {
@@ -75,7 +75,7 @@ mkdir -p "${fuzz_dir}/crashes"
 status=0
 for harness in "${harnesses[@]}"; do
     log="${fuzz_dir}/fuzz_${harness}.log"
-    if ! "${fuzz_dir}/fuzz_${harness}" -max_total_time="${seconds}" -max_len=1048576 -timeout=10 \
+    if ! "${build_dir}/tests/fuzz/fuzz_${harness}" -max_total_time="${seconds}" -max_len=1048576 -timeout=10 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${fuzz_dir}/crashes/${harness}-" \
         "${fuzz_dir}/corpus/${harness}" >"${log}" 2>&1; then
         echo "fuzz: ${harness}: CRASH (input under ${fuzz_dir}/crashes/, log ${log})"

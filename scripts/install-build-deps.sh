@@ -13,6 +13,8 @@ packages=(
     # translation), Xvfb for the screenshot tests, and fonts with Japanese glyphs
     libqcustomplot-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     xvfb xauth fonts-dejavu-core fonts-ipafont-gothic
+    # the sanitizer build and the fuzz harnesses (CMakePresets.json "asan", scripts/fuzz.sh)
+    clang-14 libclang-rt-14-dev
     # apt-get download / dpkg -x for the llama-server test rig
     apt ca-certificates debian-archive-keyring curl
 )

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Debian package llamafit_<version>_amd64.deb on Debian 12 or 13: the build
-# dependencies (apt), a Release build of llamafit and llamafit-cli, `cpack -G DEB`, then
+# dependencies (apt), an optimised build of llamafit and llamafit-cli (-O2 -g, as Debian builds;
+# cpack strips the binaries), `cpack -G DEB`, then
 # checks it: the version agrees everywhere (CMake, both programs, the package, the metainfo,
 # CHANGELOG.md), `appstreamcli validate` passes and `lintian` reports no errors.
 # The package lands in the build folder and its path is printed last.
-#   LLAMAFIT_PACKAGE_BUILD_DIR  build folder (default build-package)
-#   LLAMAFIT_PACKAGE_BUILD_TYPE CMake build type (default Release)
+#   LLAMAFIT_PACKAGE_BUILD_DIR  build folder (default build-package); CI passes scripts/test.sh's
+#                               build-test, so the binaries the suite tested are the ones packaged
+#                               and nothing is compiled twice
+#   LLAMAFIT_PACKAGE_BUILD_TYPE CMake build type (default RelWithDebInfo)
 #   LLAMAFIT_PACKAGE_CMAKE_ARGS extra CMake arguments (e.g. a compiler launcher)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,7 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${LLAMAFIT_PACKAGE_BUILD_DIR:-build-package}
-build_type=${LLAMAFIT_PACKAGE_BUILD_TYPE:-Release}
+build_type=${LLAMAFIT_PACKAGE_BUILD_TYPE:-RelWithDebInfo}
 read -r -a extra_args <<<"${LLAMAFIT_PACKAGE_CMAKE_ARGS:-}"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_INSTALL_PREFIX=/usr \
     -DLLAMAFIT_BUILD_TESTS=OFF -DLLAMAFIT_BUILD_BENCHMARKS=OFF "${extra_args[@]}"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The sanitizer run .ci/run makes after the suite (issue 13): the "asan" preset of
+# CMakePresets.json (clang 14, AddressSanitizer + UndefinedBehaviorSanitizer; the core, the
+# system layer, the CLI, their tests and the libFuzzer harnesses) built into build-asan/, its
+# unit suite and short integration tests run with leak detection on, then a smoke run of each
+# fuzz harness (scripts/fuzz.sh SECONDS, default 15). Expects scripts/test.sh to have run
+# (build dependencies, .llama-server/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-15}
+
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$(nproc)"
+ctest --preset asan -j "$(nproc)" | tee build-asan/ctest-output.txt
+scripts/fuzz.sh "${seconds}"
