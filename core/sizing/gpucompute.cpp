@@ -88,6 +88,24 @@ std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContex
     return ub * 4 * (2 * used * expertFeedForward + used * model.embeddingLength + model.embeddingLength);
 }
 
+// Per cache whose KQ product a GPU refuses (flash attention off): its mask, which stays on the
+// host, less the V row indices (n_embd_v_gqa x n_ubatch int64) the device receives instead.
+std::uint64_t refusedMaskBytes(const ModelInfo& model, const ComputeWidths& widths,
+                               const ResolvedContext& context, const KvPlan& kv, const GpuDevice& gpu) {
+    const std::uint64_t ub = reserveTokens(context);
+    std::uint64_t bytes = 0;
+    for (const auto& cache : kv.caches) {
+        const std::uint64_t heads = cache.swa ? widths.swaCacheHeads : widths.fullCacheHeads;
+        if (gpu.limits.allowsTensor(std::uint64_t{cache.cells} * ub * heads * 4)) {
+            continue;
+        }
+        const std::uint64_t mask = std::uint64_t{cache.cells} * ub * 4;
+        const std::uint64_t valueIndices = widestValueRow(model, cache.swa) * ub * 8;
+        bytes += mask > valueIndices ? mask - valueIndices : 0;
+    }
+    return bytes;
+}
+
 // What a GPU's limits keep on the host, from the tensors placed on it by the layer plan.
 struct Refusals {
     bool experts = false; // some expert tensor of its blocks is over the limit
@@ -283,6 +301,13 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         if (refused.kq || (runsOffloaded && hostAttentionOnCpu && cachesOnHost.allAttention)) {
             block.attentionBytes -= std::min(block.attentionBytes, kq);
+        }
+        if (refused.kq) {
+            // The soft_max that reads a refused cache's mask runs on the CPU, so the scheduler
+            // copies no mask of that cache to the device; the V row indices (the V store's
+            // set_rows) still come over. Measured with ggml-alloc's plan of llama -fa off:
+            // 66.01 MiB = the FFN peak + 2 MiB of V indices, no 8 MiB mask.
+            block.maskBytes -= std::min(block.maskBytes, refusedMaskBytes(model, widths, context, kv, gpu));
         }
         if (refused.experts) {
             // The expert matmuls run on the CPU; their n_used outputs come back to be weighted and
