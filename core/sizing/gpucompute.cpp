@@ -70,22 +70,36 @@ std::uint64_t kqBytes(const ComputeWidths& widths, const ResolvedContext& contex
     return widest;
 }
 
+// n_ff of one expert: expert_feed_forward_length, else from ffn_up_exps (Jamba has no key).
+std::uint64_t expertFeedForwardLength(const ModelInfo& model) {
+    if (model.expertFeedForwardLength > 0) {
+        return model.expertFeedForwardLength;
+    }
+    for (const auto& tensor : model.tensors) {
+        if (tensor.expert && tensor.name.ends_with("ffn_up_exps.weight") && model.expertCount > 0 &&
+            tensor.rowValues > 0) {
+            return tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues) / model.expertCount;
+        }
+    }
+    return 0;
+}
+
+// gpt-oss (src/models/openai-moe.cpp): the experts' gate and up products get a per-expert bias
+// (ggml_add_id) before the GLU.
+bool biasedExperts(const ModelInfo& model) {
+    return std::any_of(model.tensors.begin(), model.tensors.end(),
+                       [](const TensorSummary& tensor) { return tensor.name.ends_with("ffn_up_exps.bias"); });
+}
+
 // The routed experts' activations of one MoE block (build_moe_ffn): the gate and up products of
 // n_used experts, the GLU in place of the gate, the experts' outputs, and the copy of the block's
 // input. Measured when lavapipe refused the expert tensors: qwen3moe 60.00 MiB, qwen35moe 48.5,
 // qwen3next 63 at n_ubatch 512.
 std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context) {
     const std::uint64_t ub = reserveTokens(context);
-    std::uint64_t expertFeedForward = model.expertFeedForwardLength;
-    for (const auto& tensor : model.tensors) {
-        if (expertFeedForward == 0 && tensor.expert && tensor.name.ends_with("ffn_up_exps.weight") &&
-            model.expertCount > 0 && tensor.rowValues > 0) {
-            expertFeedForward =
-                tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues) / model.expertCount;
-        }
-    }
     const std::uint64_t used = model.expertUsedCount;
-    return ub * 4 * (2 * used * expertFeedForward + used * model.embeddingLength + model.embeddingLength);
+    return ub * 4 *
+           (2 * used * expertFeedForwardLength(model) + used * model.embeddingLength + model.embeddingLength);
 }
 
 // Per cache whose KQ product a GPU refuses (flash attention off): its mask, which stays on the
@@ -309,7 +323,29 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // 66.01 MiB = the FFN peak + 2 MiB of V indices, no 8 MiB mask.
             block.maskBytes -= std::min(block.maskBytes, refusedMaskBytes(model, widths, context, kv, gpu));
         }
-        if (refused.experts) {
+        if (refused.experts && biasedExperts(model)) {
+            // The bias adds (ggml_add_id) stay on the device with their bias tensors, so the
+            // scheduler copies the gate and up products back and runs the GLU there: three
+            // n_used x n_ff blocks on top of the block's rows; only the GLU goes back to the CPU
+            // for the down product, whose n_used outputs share the host buffer with it. The
+            // caches block 0 does not read have no mask copy on the device yet at its peak
+            // (input copies enter at the first split that reads them, ggml-backend.cpp
+            // ggml_backend_sched_split_graph). Read from ggml-alloc's plan of gpt-oss, 8 blocks:
+            // "Vulkan0 compute buffer size = 91.01 MiB", "Vulkan_Host ... = 61.28 MiB".
+            const std::uint64_t used = model.expertUsedCount;
+            const std::uint64_t expertRows = used * expertFeedForwardLength(model);
+            block.feedForwardBytes = ub * 4 * (5ull * model.embeddingLength + 3 * expertRows);
+            if (context.flashAttention && !kv.layerInSwaCache.empty()) {
+                for (const auto& cache : kv.caches) {
+                    if (cache.swa != kv.layerInSwaCache.front()) {
+                        block.maskBytes -=
+                            std::min<std::uint64_t>(block.maskBytes, std::uint64_t{cache.cells} * ub * 2);
+                    }
+                }
+            }
+            const std::uint64_t hostExperts = ub * 4 * (expertRows + used * model.embeddingLength);
+            hostRefused = std::max(hostRefused, hostExperts - std::min(hostExperts, 2 * embeddingRow));
+        } else if (refused.experts) {
             // The expert matmuls run on the CPU; their n_used outputs come back to be weighted and
             // summed on the device, over the 5 embedding rows of the block (measured: qwen3moe
             // 2 blocks, "Vulkan0 compute buffer size = 52.01 MiB" at n_ubatch 512, 104.03 at 1024).
