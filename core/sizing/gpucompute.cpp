@@ -91,15 +91,19 @@ bool biasedExperts(const ModelInfo& model) {
                        [](const TensorSummary& tensor) { return tensor.name.ends_with("ffn_up_exps.bias"); });
 }
 
-// The routed experts' activations of one MoE block (build_moe_ffn): the gate and up products of
-// n_used experts, the GLU in place of the gate, the experts' outputs, and the copy of the block's
-// input. Measured when lavapipe refused the expert tensors: qwen3moe 60.00 MiB, qwen35moe 48.5,
-// qwen3next 63 at n_ubatch 512.
-std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context) {
+// What the CPU adds to the host buffer when it runs the routed experts (build_moe_ffn): the gate
+// and up products of n_used experts and the GLU (ggml-alloc does not run a GLU in place, so the
+// pair stays a hole below it), then the experts' outputs, which fill that hole when they fit.
+// Two of the four embedding rows of hostInputBytes are free by then. Read from ggml-alloc's
+// plans: qwen3moe 80.02 MiB (outputs on top), deepseek2 V2-Lite 61.51 (outputs in the hole).
+std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context,
+                                    std::uint64_t embeddingRow) {
     const std::uint64_t ub = reserveTokens(context);
     const std::uint64_t used = model.expertUsedCount;
-    return ub * 4 *
-           (2 * used * expertFeedForwardLength(model) + used * model.embeddingLength + model.embeddingLength);
+    const std::uint64_t expertRows = ub * 4 * used * expertFeedForwardLength(model);
+    const std::uint64_t outputs = ub * 4 * used * model.embeddingLength;
+    const std::uint64_t bytes = 3 * expertRows + (outputs > 2 * expertRows ? outputs : 0);
+    return bytes - std::min(bytes, 2 * embeddingRow);
 }
 
 // Per cache whose KQ product a GPU refuses (flash attention off): its mask, which stays on the
@@ -305,6 +309,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
+        if (widths.gpuDenseFeedForward > 0 && !runsOffloaded) {
+            block.feedForwardBytes = ub * 4 * widths.gpuDenseFeedForward;
+        }
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
@@ -349,10 +356,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // The expert matmuls run on the CPU; their n_used outputs come back to be weighted and
             // summed on the device, over the 5 embedding rows of the block (measured: qwen3moe
             // 2 blocks, "Vulkan0 compute buffer size = 52.01 MiB" at n_ubatch 512, 104.03 at 1024).
+            // Blocks without experts (DeepSeek's leading dense block) keep their FFN on the device
+            // (deepseek2 V2-Lite: 84.13 MiB = the dense block's gate, up and GLU on 4 rows). Not
+            // measured for hybrids: Jamba's dense blocks peak lower than that (116.00 MiB).
             block.feedForwardBytes =
-                ub * 4 *
-                (5ull * model.embeddingLength + std::uint64_t{model.expertUsedCount} * model.embeddingLength);
-            hostRefused = std::max(hostRefused, expertActivationBytes(model, context));
+                std::max<std::uint64_t>(ub * 4 *
+                                            (5ull * model.embeddingLength +
+                                             std::uint64_t{model.expertUsedCount} * model.embeddingLength),
+                                        hybrid ? 0 : ub * 4 * widths.denseFeedForward);
+            hostRefused = std::max(hostRefused, expertActivationBytes(model, context, embeddingRow));
         }
         std::uint64_t bytes = totalOf(block);
         // The token embeddings arrive as the host's rows (measured: the device buffer is the CPU

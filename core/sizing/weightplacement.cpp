@@ -99,7 +99,8 @@ class Placer {
         // supports an op on the weight (weight_buft_supported); ggml-vulkan refuses tensors over its
         // limits, so the weight falls through to the CPU types at the end of the list -- the pinned
         // host type belongs to the same refusing device, so CPU_REPACK or CPU (no log line says so).
-        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight)) {
+        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight) ||
+            !gpuTakesWkv6First(device, weight)) {
             return fallbackPlacement(weight, role);
         }
         return Placement{device};
@@ -166,7 +167,8 @@ class Placer {
         // llama-model.cpp make_cpu_buft_list order: ACCEL, the first GPU's pinned host buffer,
         // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything its device
         // allows, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
-        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight)) {
+        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight) &&
+            gpuTakesWkv6First(*m_pinnedOwner, weight)) {
             // llama-model-loader.cpp: "avoid using a host buffer when using mmap".
             return {kHostDevice, m_mapped ? HostBuffer::Cpu : HostBuffer::Pinned};
         }
@@ -188,6 +190,14 @@ class Placer {
     bool gpuRunsSsmScan(int device, const WeightClass& weight) const {
         return !weight.ssmScan || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan ||
                m_ssmStateSize == 128 || m_ssmStateSize == 256;
+    }
+
+    // llama-model.cpp weight_buft_supported tries time_mix_first in an RWKV_WKV6 op of made-up
+    // sizes (123 heads of 123), which ggml-vulkan's supports_op turns down, so the tensor stays on
+    // the host. Measured on lavapipe: rwkv6 keeps 8 x [64, 32] f32 (0.06 MiB) in CPU_Mapped at
+    // -ngl all, and the reserved graph reads them from the CPU.
+    bool gpuTakesWkv6First(int device, const WeightClass& weight) const {
+        return !weight.wkv6First || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan;
     }
 
     bool gpuAllows(int device, std::uint64_t tensorBytes) const {
@@ -295,6 +305,15 @@ class PlanBuilder {
     std::uint64_t m_largestHostBlockWeightBytes = 0;
 };
 
+// Whether a tied output gets its own copy of token_embd on the output device. b11669's Granite
+// hybrid (granitehybrid) does not: its lm_head reads token_embd.weight where the input layer
+// keeps it (measured on lavapipe: Vulkan0's model buffer is the file less token_embd at -ngl all,
+// and the reserved graph runs result_output on the CPU backend), while llama, lfm2, mamba and
+// mamba2 place the duplicate (TENSOR_DUPLICATED, src/llama-model.cpp) on the output device.
+bool duplicatesTiedOutput(const ModelInfo& model) {
+    return model.tiedOutput && model.architecture != "granitehybrid";
+}
+
 // A tensor's class with only what these settings read (cpuRepacks divides, the expert patterns
 // scan the name), for the per-tensor path.
 WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readExperts) {
@@ -303,6 +322,7 @@ WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readE
     out.layer = tensor.layer;
     out.repacks = readRepack && cpuRepackType(tensor.type) && cpuRepacks(tensor);
     out.ssmScan = isSsmScanWeight(tensor);
+    out.wkv6First = isWkv6FirstWeight(tensor);
     if (readExperts) {
         out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
         out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
@@ -326,7 +346,7 @@ WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool wi
             tokenEmbedding = &tensor;
         }
     }
-    if (model.tiedOutput && tokenEmbedding != nullptr) {
+    if (duplicatesTiedOutput(model) && tokenEmbedding != nullptr) {
         builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding));
     }
     return builder.finish();
@@ -367,7 +387,7 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& grou
             placer.placeByRules(group.weightClass, group.weightClass.role, group.largestTensorBytes);
         builder.add(placement, group.weightClass.role, group.bytes, group.largestTensorBytes);
     }
-    if (model.tiedOutput && groups.tokenEmbedding) {
+    if (duplicatesTiedOutput(model) && groups.tokenEmbedding) {
         const TensorSummary& tokenEmbedding = model.tensors[*groups.tokenEmbedding];
         builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding));
     }
