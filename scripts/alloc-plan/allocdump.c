@@ -7,16 +7,34 @@
 // (llama.cpp b11669): GGML_MAX_SRC 10, GGML_MAX_NAME 64. Build and run: see run-case.sh.
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <stdio.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 struct tensor {
-    int type; void* buffer; int64_t ne[4]; size_t nb[4]; int op; int32_t op_params[16]; int32_t flags;
-    struct tensor* src[10]; struct tensor* view_src; size_t view_offs; void* data; char name[64]; void* extra; char pad[8];
+    int type;
+    void* buffer;
+    int64_t ne[4];
+    size_t nb[4];
+    int op;
+    int32_t op_params[16];
+    int32_t flags;
+    struct tensor* src[10];
+    struct tensor* view_src;
+    size_t view_offs;
+    void* data;
+    char name[64];
+    void* extra;
+    char pad[8];
 };
-struct cgraph { int size, n_nodes, n_leafs; struct tensor** nodes; struct tensor** grads; struct tensor** grad_accs; struct tensor** leafs; };
+struct cgraph {
+    int size, n_nodes, n_leafs;
+    struct tensor** nodes;
+    struct tensor** grads;
+    struct tensor** grad_accs;
+    struct tensor** leafs;
+};
 typedef bool (*reserve_fn)(void*, struct cgraph*, const int*, const int*);
 typedef size_t (*size_fn)(void*, int);
 typedef const char* (*name_fn)(int);
@@ -30,18 +48,29 @@ bool ggml_gallocr_reserve_n(void* galloc, struct cgraph* g, const int* nb, const
     nbytes_fn nbytes = (nbytes_fn)dlsym(RTLD_DEFAULT, "ggml_nbytes");
     bool ok = real(galloc, g, nb, lb);
     const char* dir = getenv("GRAPH_DUMP");
-    if (!dir) return ok;
-    char path[512]; snprintf(path, sizeof path, "%s.%d", dir, counter++);
+    if (!dir)
+        return ok;
+    char path[512];
+    snprintf(path, sizeof path, "%s.%d", dir, counter++);
     FILE* f = fopen(path, "w");
-    int nbuf = atoi(getenv("GRAPH_NBUF") ? getenv("GRAPH_NBUF") : "2"); for (int b = 0; b < nbuf; ++b) fprintf(f, "BUF %d %zu\n", b, getsize(galloc, b));
+    int nbuf = atoi(getenv("GRAPH_NBUF") ? getenv("GRAPH_NBUF") : "2");
+    for (int b = 0; b < nbuf; ++b)
+        fprintf(f, "BUF %d %zu\n", b, getsize(galloc, b));
     for (int i = 0; i < g->n_leafs; ++i) {
         struct tensor* t = g->leafs[i];
-        fprintf(f, "L %d %p %d %s %s %zu %d %d data=%d [%ld,%ld,%ld,%ld]\n", i, (void*)t, lb ? lb[i] : -1, t->name, tyn(t->type), nbytes(t), t->flags, 0, t->data != NULL || t->buffer != NULL, t->ne[0], t->ne[1], t->ne[2], t->ne[3]);
+        fprintf(f, "L %d %p %d %s %s %zu %d %d data=%d [%ld,%ld,%ld,%ld]\n", i, (void*)t, lb ? lb[i] : -1,
+                t->name, tyn(t->type), nbytes(t), t->flags, 0, t->data != NULL || t->buffer != NULL, t->ne[0],
+                t->ne[1], t->ne[2], t->ne[3]);
     }
     for (int i = 0; i < g->n_nodes; ++i) {
         struct tensor* t = g->nodes[i];
-        fprintf(f, "N %d %p %d %s %s %s %zu %d view=%p pre=%d [%ld,%ld,%ld,%ld] nb=[%zu,%zu,%zu,%zu] src:", i, (void*)t, nb ? nb[i] : -1, t->name, opn(t->op), tyn(t->type), nbytes(t), t->flags, (void*)t->view_src, t->data != NULL || t->buffer != NULL, t->ne[0], t->ne[1], t->ne[2], t->ne[3], t->nb[0], t->nb[1], t->nb[2], t->nb[3]);
-        for (int s = 0; s < 10; ++s) if (t->src[s]) fprintf(f, " %p", (void*)t->src[s]);
+        fprintf(f, "N %d %p %d %s %s %s %zu %d view=%p pre=%d [%ld,%ld,%ld,%ld] nb=[%zu,%zu,%zu,%zu] src:", i,
+                (void*)t, nb ? nb[i] : -1, t->name, opn(t->op), tyn(t->type), nbytes(t), t->flags,
+                (void*)t->view_src, t->data != NULL || t->buffer != NULL, t->ne[0], t->ne[1], t->ne[2],
+                t->ne[3], t->nb[0], t->nb[1], t->nb[2], t->nb[3]);
+        for (int s = 0; s < 10; ++s)
+            if (t->src[s])
+                fprintf(f, " %p", (void*)t->src[s]);
         fprintf(f, "\n");
     }
     fclose(f);
