@@ -106,6 +106,11 @@ class Placer {
         return Placement{device};
     }
 
+    bool isVulkan(const Placement& placement) const {
+        return placement.device != kHostDevice &&
+               m_gpus[static_cast<std::size_t>(placement.device)].backend == Backend::Vulkan;
+    }
+
     bool anyGpuHasLimits() const {
         return std::any_of(m_gpus.begin(), m_gpus.end(), [](const GpuDevice& gpu) {
             return gpu.limits.largestOpTensorBytes().has_value();
@@ -259,12 +264,12 @@ class PlanBuilder {
     // llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
     // placed by the output layer's rules; when that lands in the buffer type token_embd already
     // uses, the existing tensor is reused and nothing is added.
-    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight) {
+    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight, bool vulkanRefuses) {
         const Placement input =
             m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
         const Placement output =
             m_placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
-        if (input != output) {
+        if (input != output && !(vulkanRefuses && m_placer.isVulkan(output))) {
             Slot& slot = slotFor(output);
             slot.bytes += tokenEmbedding.bytes;
             slot.tiedOutput = true;
@@ -305,13 +310,14 @@ class PlanBuilder {
     std::uint64_t m_largestHostBlockWeightBytes = 0;
 };
 
-// Whether a tied output gets its own copy of token_embd on the output device. b11669's Granite
-// hybrid (granitehybrid) does not: its lm_head reads token_embd.weight where the input layer
-// keeps it (measured on lavapipe: Vulkan0's model buffer is the file less token_embd at -ngl all,
-// and the reserved graph runs result_output on the CPU backend), while llama, lfm2, mamba and
-// mamba2 place the duplicate (TENSOR_DUPLICATED, src/llama-model.cpp) on the output device.
-bool duplicatesTiedOutput(const ModelInfo& model) {
-    return model.tiedOutput && model.architecture != "granitehybrid";
+// Whether a Vulkan device turns down the tied output's copy of token_embd. Measured for b11669's
+// Granite hybrid (granitehybrid) on lavapipe: Vulkan0's model buffer is the file less token_embd
+// at -ngl all and the reserved graph runs result_output on the CPU backend, while over RPC the
+// output device holds the copy (TENSOR_DUPLICATED, src/llama-model.cpp), as Vulkan does for
+// llama, lfm2, mamba and mamba2. Its vocabulary (100352 rows) is the only one of those over
+// 65535, lavapipe's maxComputeWorkGroupCount: the likely cause, not confirmed in ggml-vulkan.cpp.
+bool vulkanRefusesTiedOutput(const ModelInfo& model) {
+    return model.architecture == "granitehybrid";
 }
 
 // A tensor's class with only what these settings read (cpuRepacks divides, the expert patterns
@@ -346,8 +352,9 @@ WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool wi
             tokenEmbedding = &tensor;
         }
     }
-    if (duplicatesTiedOutput(model) && tokenEmbedding != nullptr) {
-        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding));
+    if (model.tiedOutput && tokenEmbedding != nullptr) {
+        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding),
+                              vulkanRefusesTiedOutput(model));
     }
     return builder.finish();
 }
@@ -387,9 +394,9 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& grou
             placer.placeByRules(group.weightClass, group.weightClass.role, group.largestTensorBytes);
         builder.add(placement, group.weightClass.role, group.bytes, group.largestTensorBytes);
     }
-    if (duplicatesTiedOutput(model) && groups.tokenEmbedding) {
+    if (model.tiedOutput && groups.tokenEmbedding) {
         const TensorSummary& tokenEmbedding = model.tensors[*groups.tokenEmbedding];
-        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding));
+        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding), vulkanRefusesTiedOutput(model));
     }
     return builder.finish();
 }
