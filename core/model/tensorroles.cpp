@@ -75,6 +75,12 @@ TensorSummary summarizeTensor(const GgufTensorInfo& tensor, std::string_view arc
     } else if (base == "token_embd_norm" && (architecture == "lfm2" || architecture == "lfm2moe")) {
         // llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2 "token_embd_norm": "fix for wrong tensor name".
         out.role = TensorRole::Output;
+    } else if (base == "token_embd_norm" && architecture.starts_with("rwkv")) {
+        // RWKV's ln0 ("Block 0, LN0" in src/llama-model.cpp) is loaded with block 0. Measured on
+        // lavapipe: rwkv6's 16 KiB pair is in Vulkan0's model buffer at -ngl all and in
+        // CPU_Mapped when block 0 stays on the CPU.
+        out.role = TensorRole::Layer;
+        out.layer = 0;
     } else {
         out.role = TensorRole::Other;
     }

@@ -94,7 +94,9 @@ bool parallelAttentionAndFfn(const ModelInfo& model) {
 // the freed up+gate block when u e <= 2 u f. Fitted on qwen35moe (u 4-16, f 128-1024, e 2048/
 // 4096, with a shared expert) and qwen3moe (u 2-8, f 128-2880: Qwen3-30B/235B, gpt-oss shapes).
 // Jamba has no expert_feed_forward_length: its experts' n_ff comes from ffn_up_exps.
-Width feedForwardWidth(const ModelInfo& model) {
+// denseOnly: the blocks without routed experts (DeepSeek's leading dense blocks), whose FFN stays
+// on a GPU that refuses the expert tensors (gpucompute.cpp).
+Width feedForwardWidth(const ModelInfo& model, bool denseOnly) {
     const Width e = model.embeddingLength;
     const std::vector<LayerFfn> ffns = layerFfns(model);
     const bool anyExperts =
@@ -110,6 +112,9 @@ Width feedForwardWidth(const ModelInfo& model) {
             expertFf = ffn.expertRows / model.expertCount;
         }
         Width width = 0;
+        if (denseOnly && ffn.experts) {
+            continue;
+        }
         if (ffn.experts && model.expertUsedCount > 0 && expertFf > 0) {
             const Width uf = Width{model.expertUsedCount} * expertFf;
             const Width ue = Width{model.expertUsedCount} * e;
@@ -121,6 +126,40 @@ Width feedForwardWidth(const ModelInfo& model) {
             width = 5 * e + onTop * f;
         }
         widest = std::max(widest, width > 0 ? width + parallel : 0);
+    }
+    return widest;
+}
+
+// Gemma's graphs scale the input embeddings (src/models/gemma*.cpp), one more row of them.
+bool scaledInputEmbeddings(const ModelInfo& model) {
+    return model.architecture.starts_with("gemma");
+}
+
+// The same dense FFN as a GPU plans it when the graph's inputs arrive as copies (ggml-backend.cpp
+// split inputs): three rows of those copies die before the first block and leave a hole that the
+// block's rows reuse; the unread mixed-embedding copy and the graph inputs stay, gate and up land
+// on top. The GLU output takes the hole while n_ff <= 3 n_embd (pushing the residual on top),
+// else it lands on top as well. Read from ggml-alloc's plans on lavapipe: qwen3 26.01 MiB
+// (n_ff = 3 n_embd: 5e + 2f), llama 68.01 (4e + 3f), qwen2 39.51, gemma2 84.52 and gemma3 58.27
+// (one more row). Widths carry one row more than the peak: gpucompute.cpp takes the host's token
+// row off every device figure. Zero (the CPU width applies) for blocks with routed experts, no
+// gate, a parallel attention, recurrent blocks, or n_ff <= 2 n_embd (not measured).
+Width gpuDenseFeedForwardWidth(const ModelInfo& model) {
+    if (parallelAttentionAndFfn(model)) {
+        return 0;
+    }
+    const Width e = model.embeddingLength;
+    const Width scaled = scaledInputEmbeddings(model) ? e : 0;
+    const std::vector<LayerFfn> ffns = layerFfns(model);
+    Width widest = 0;
+    for (std::size_t il = 0; il < model.layers.size() && il < model.trunkLayerCount(); ++il) {
+        const Width f = model.layers[il].feedForwardLength;
+        if (model.layers[il].recurrent || ffns[il].experts || (f > 0 && (!ffns[il].gate || f <= 2 * e))) {
+            return 0;
+        }
+        if (f > 0) {
+            widest = std::max(widest, 5 * e + scaled + (f <= 3 * e ? 2 * f + e : 3 * f));
+        }
     }
     return widest;
 }
@@ -192,7 +231,9 @@ std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context
 
 ComputeWidths computeWidths(const ModelInfo& model) {
     ComputeWidths out;
-    out.feedForward = feedForwardWidth(model);
+    out.feedForward = feedForwardWidth(model, false);
+    out.denseFeedForward = feedForwardWidth(model, true);
+    out.gpuDenseFeedForward = gpuDenseFeedForwardWidth(model);
     out.attentionFlash = attentionWidth(model, true);
     out.attentionNoFlash = attentionWidth(model, false);
     out.recurrentBlock = recurrentBlockShape(model);

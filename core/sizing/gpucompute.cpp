@@ -73,22 +73,58 @@ std::uint64_t kqBytes(const ComputeWidths& widths, const ResolvedContext& contex
     return widest;
 }
 
-// The routed experts' activations of one MoE block (build_moe_ffn): the gate and up products of
-// n_used experts, the GLU in place of the gate, the experts' outputs, and the copy of the block's
-// input. Measured when lavapipe refused the expert tensors: qwen3moe 60.00 MiB, qwen35moe 48.5,
-// qwen3next 63 at n_ubatch 512.
-std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context) {
-    const std::uint64_t ub = reserveTokens(context);
-    std::uint64_t expertFeedForward = model.expertFeedForwardLength;
+// n_ff of one expert: expert_feed_forward_length, else from ffn_up_exps (Jamba has no key).
+std::uint64_t expertFeedForwardLength(const ModelInfo& model) {
+    if (model.expertFeedForwardLength > 0) {
+        return model.expertFeedForwardLength;
+    }
     for (const auto& tensor : model.tensors) {
-        if (expertFeedForward == 0 && tensor.expert && tensor.name.ends_with("ffn_up_exps.weight") &&
-            model.expertCount > 0 && tensor.rowValues > 0) {
-            expertFeedForward =
-                tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues) / model.expertCount;
+        if (tensor.expert && tensor.name.ends_with("ffn_up_exps.weight") && model.expertCount > 0 &&
+            tensor.rowValues > 0) {
+            return tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues) / model.expertCount;
         }
     }
+    return 0;
+}
+
+// gpt-oss (src/models/openai-moe.cpp): the experts' gate and up products get a per-expert bias
+// (ggml_add_id) before the GLU.
+bool biasedExperts(const ModelInfo& model) {
+    return std::any_of(model.tensors.begin(), model.tensors.end(),
+                       [](const TensorSummary& tensor) { return tensor.name.ends_with("ffn_up_exps.bias"); });
+}
+
+// What the CPU adds to the host buffer when it runs the routed experts (build_moe_ffn): the gate
+// and up products of n_used experts and the GLU (ggml-alloc does not run a GLU in place, so the
+// pair stays a hole below it), then the experts' outputs, which fill that hole when they fit.
+// Two of the four embedding rows of hostInputBytes are free by then. Read from ggml-alloc's
+// plans: qwen3moe 80.02 MiB (outputs on top), deepseek2 V2-Lite 61.51 (outputs in the hole).
+std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context,
+                                    std::uint64_t embeddingRow) {
+    const std::uint64_t ub = reserveTokens(context);
     const std::uint64_t used = model.expertUsedCount;
-    return ub * 4 * (2 * used * expertFeedForward + used * model.embeddingLength + model.embeddingLength);
+    const std::uint64_t expertRows = ub * 4 * used * expertFeedForwardLength(model);
+    const std::uint64_t outputs = ub * 4 * used * model.embeddingLength;
+    const std::uint64_t bytes = 3 * expertRows + (outputs > 2 * expertRows ? outputs : 0);
+    return bytes - std::min(bytes, 2 * embeddingRow);
+}
+
+// Per cache whose KQ product a GPU refuses (flash attention off): its mask, which stays on the
+// host, less the V row indices (n_embd_v_gqa x n_ubatch int64) the device receives instead.
+std::uint64_t refusedMaskBytes(const ModelInfo& model, const ComputeWidths& widths,
+                               const ResolvedContext& context, const KvPlan& kv, const GpuDevice& gpu) {
+    const std::uint64_t ub = reserveTokens(context);
+    std::uint64_t bytes = 0;
+    for (const auto& cache : kv.caches) {
+        const std::uint64_t heads = cache.swa ? widths.swaCacheHeads : widths.fullCacheHeads;
+        if (gpu.limits.allowsTensor(std::uint64_t{cache.cells} * ub * heads * 4)) {
+            continue;
+        }
+        const std::uint64_t mask = std::uint64_t{cache.cells} * ub * 4;
+        const std::uint64_t valueIndices = widestValueRow(model, cache.swa) * ub * 8;
+        bytes += mask > valueIndices ? mask - valueIndices : 0;
+    }
+    return bytes;
 }
 
 // What a GPU's limits keep on the host, from the tensors placed on it by the layer plan.
@@ -299,6 +335,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // outgrow the masks: llama-fit-params' n_batch rows over several devices).
             block.outputBytes = 0;
         }
+        if (widths.gpuDenseFeedForward > 0 && !runsOffloaded) {
+            block.feedForwardBytes = ub * 4 * widths.gpuDenseFeedForward;
+        }
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
@@ -310,14 +349,48 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         if (refused.kq || (runsOffloaded && hostAttentionOnCpu && cachesOnHost.allAttention)) {
             block.attentionBytes -= std::min(block.attentionBytes, kq);
         }
-        if (refused.experts) {
+        if (refused.kq) {
+            // The soft_max that reads a refused cache's mask runs on the CPU, so the scheduler
+            // copies no mask of that cache to the device; the V row indices (the V store's
+            // set_rows) still come over. Measured with ggml-alloc's plan of llama -fa off:
+            // 66.01 MiB = the FFN peak + 2 MiB of V indices, no 8 MiB mask.
+            block.maskBytes -= std::min(block.maskBytes, refusedMaskBytes(model, widths, context, kv, gpu));
+        }
+        if (refused.experts && biasedExperts(model)) {
+            // The bias adds (ggml_add_id) stay on the device with their bias tensors, so the
+            // scheduler copies the gate and up products back and runs the GLU there: three
+            // n_used x n_ff blocks on top of the block's rows; only the GLU goes back to the CPU
+            // for the down product, whose n_used outputs share the host buffer with it. The
+            // caches block 0 does not read have no mask copy on the device yet at its peak
+            // (input copies enter at the first split that reads them, ggml-backend.cpp
+            // ggml_backend_sched_split_graph). Read from ggml-alloc's plan of gpt-oss, 8 blocks:
+            // "Vulkan0 compute buffer size = 91.01 MiB", "Vulkan_Host ... = 61.28 MiB".
+            const std::uint64_t used = model.expertUsedCount;
+            const std::uint64_t expertRows = used * expertFeedForwardLength(model);
+            block.feedForwardBytes = ub * 4 * (5ull * model.embeddingLength + 3 * expertRows);
+            if (context.flashAttention && !kv.layerInSwaCache.empty()) {
+                for (const auto& cache : kv.caches) {
+                    if (cache.swa != kv.layerInSwaCache.front()) {
+                        block.maskBytes -=
+                            std::min<std::uint64_t>(block.maskBytes, std::uint64_t{cache.cells} * ub * 2);
+                    }
+                }
+            }
+            const std::uint64_t hostExperts = ub * 4 * (expertRows + used * model.embeddingLength);
+            hostRefused = std::max(hostRefused, hostExperts - std::min(hostExperts, 2 * embeddingRow));
+        } else if (refused.experts) {
             // The expert matmuls run on the CPU; their n_used outputs come back to be weighted and
             // summed on the device, over the 5 embedding rows of the block (measured: qwen3moe
             // 2 blocks, "Vulkan0 compute buffer size = 52.01 MiB" at n_ubatch 512, 104.03 at 1024).
+            // Blocks without experts (DeepSeek's leading dense block) keep their FFN on the device
+            // (deepseek2 V2-Lite: 84.13 MiB = the dense block's gate, up and GLU on 4 rows). Not
+            // measured for hybrids: Jamba's dense blocks peak lower than that (116.00 MiB).
             block.feedForwardBytes =
-                ub * 4 *
-                (5ull * model.embeddingLength + std::uint64_t{model.expertUsedCount} * model.embeddingLength);
-            hostRefused = std::max(hostRefused, expertActivationBytes(model, context));
+                std::max<std::uint64_t>(ub * 4 *
+                                            (5ull * model.embeddingLength +
+                                             std::uint64_t{model.expertUsedCount} * model.embeddingLength),
+                                        hybrid ? 0 : ub * 4 * widths.denseFeedForward);
+            hostRefused = std::max(hostRefused, expertActivationBytes(model, context, embeddingRow));
         }
         std::uint64_t bytes = totalOf(block);
         // The token embeddings arrive as the host's rows (measured: the device buffer is the CPU

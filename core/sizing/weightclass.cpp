@@ -95,6 +95,10 @@ bool isSsmScanWeight(const TensorSummary& tensor) {
            tensor.name.compare(tensor.name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+bool isWkv6FirstWeight(const TensorSummary& tensor) {
+    return tensor.layer >= 0 && tensor.name.ends_with(".time_mix_first.weight");
+}
+
 WeightClass classifyWeight(const TensorSummary& tensor) {
     WeightClass out;
     out.role = tensor.role;
@@ -103,6 +107,7 @@ WeightClass classifyWeight(const TensorSummary& tensor) {
     out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
     out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
     out.ssmScan = isSsmScanWeight(tensor);
+    out.wkv6First = isWkv6FirstWeight(tensor);
     return out;
 }
 

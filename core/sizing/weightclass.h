@@ -24,6 +24,8 @@ struct WeightClass {
     // A Mamba ssm_a: llama-model.cpp checks it against GGML_OP_SSM_SCAN, which some backends
     // only run for some state sizes (weightplacement.cpp).
     bool ssmScan = false;
+    // An RWKV-6 time_mix_first: checked against GGML_OP_RWKV_WKV6 (weightplacement.cpp).
+    bool wkv6First = false;
     bool operator==(const WeightClass&) const = default;
 };
 
@@ -57,6 +59,9 @@ std::optional<std::uint32_t> firstExpertsBlock(std::string_view name);
 
 // Whether the tensor is a block's ssm_a (the A of GGML_OP_SSM_SCAN).
 bool isSsmScanWeight(const TensorSummary& tensor);
+
+// Whether the tensor is a block's time_mix_first (the time_first of GGML_OP_RWKV_WKV6).
+bool isWkv6FirstWeight(const TensorSummary& tensor);
 
 // Whether the haswell CPU backend repacks this weight into CPU_REPACK (tested by the unit tests).
 bool cpuRepacks(const TensorSummary& tensor);

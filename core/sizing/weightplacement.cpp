@@ -99,10 +99,16 @@ class Placer {
         // supports an op on the weight (weight_buft_supported); ggml-vulkan refuses tensors over its
         // limits, so the weight falls through to the CPU types at the end of the list -- the pinned
         // host type belongs to the same refusing device, so CPU_REPACK or CPU (no log line says so).
-        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight)) {
+        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight) ||
+            !gpuTakesWkv6First(device, weight)) {
             return fallbackPlacement(weight, role);
         }
         return Placement{device};
+    }
+
+    bool isVulkan(const Placement& placement) const {
+        return placement.device != kHostDevice &&
+               m_gpus[static_cast<std::size_t>(placement.device)].backend == Backend::Vulkan;
     }
 
     bool anyGpuHasLimits() const {
@@ -166,7 +172,8 @@ class Placer {
         // llama-model.cpp make_cpu_buft_list order: ACCEL, the first GPU's pinned host buffer,
         // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything its device
         // allows, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
-        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight)) {
+        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight) &&
+            gpuTakesWkv6First(*m_pinnedOwner, weight)) {
             // llama-model-loader.cpp: "avoid using a host buffer when using mmap".
             return {kHostDevice, m_mapped ? HostBuffer::Cpu : HostBuffer::Pinned};
         }
@@ -188,6 +195,14 @@ class Placer {
     bool gpuRunsSsmScan(int device, const WeightClass& weight) const {
         return !weight.ssmScan || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan ||
                m_ssmStateSize == 128 || m_ssmStateSize == 256;
+    }
+
+    // llama-model.cpp weight_buft_supported tries time_mix_first in an RWKV_WKV6 op of made-up
+    // sizes (123 heads of 123), which ggml-vulkan's supports_op turns down, so the tensor stays on
+    // the host. Measured on lavapipe: rwkv6 keeps 8 x [64, 32] f32 (0.06 MiB) in CPU_Mapped at
+    // -ngl all, and the reserved graph reads them from the CPU.
+    bool gpuTakesWkv6First(int device, const WeightClass& weight) const {
+        return !weight.wkv6First || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan;
     }
 
     bool gpuAllows(int device, std::uint64_t tensorBytes) const {
@@ -249,12 +264,12 @@ class PlanBuilder {
     // llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
     // placed by the output layer's rules; when that lands in the buffer type token_embd already
     // uses, the existing tensor is reused and nothing is added.
-    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight) {
+    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight, bool vulkanRefuses) {
         const Placement input =
             m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
         const Placement output =
             m_placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
-        if (input != output) {
+        if (input != output && !(vulkanRefuses && m_placer.isVulkan(output))) {
             Slot& slot = slotFor(output);
             slot.bytes += tokenEmbedding.bytes;
             slot.tiedOutput = true;
@@ -295,6 +310,16 @@ class PlanBuilder {
     std::uint64_t m_largestHostBlockWeightBytes = 0;
 };
 
+// Whether a Vulkan device turns down the tied output's copy of token_embd. Measured for b11669's
+// Granite hybrid (granitehybrid) on lavapipe: Vulkan0's model buffer is the file less token_embd
+// at -ngl all and the reserved graph runs result_output on the CPU backend, while over RPC the
+// output device holds the copy (TENSOR_DUPLICATED, src/llama-model.cpp), as Vulkan does for
+// llama, lfm2, mamba and mamba2. Its vocabulary (100352 rows) is the only one of those over
+// 65535, lavapipe's maxComputeWorkGroupCount: the likely cause, not confirmed in ggml-vulkan.cpp.
+bool vulkanRefusesTiedOutput(const ModelInfo& model) {
+    return model.architecture == "granitehybrid";
+}
+
 // A tensor's class with only what these settings read (cpuRepacks divides, the expert patterns
 // scan the name), for the per-tensor path.
 WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readExperts) {
@@ -303,6 +328,7 @@ WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readE
     out.layer = tensor.layer;
     out.repacks = readRepack && cpuRepackType(tensor.type) && cpuRepacks(tensor);
     out.ssmScan = isSsmScanWeight(tensor);
+    out.wkv6First = isWkv6FirstWeight(tensor);
     if (readExperts) {
         out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
         out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
@@ -327,7 +353,8 @@ WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool wi
         }
     }
     if (model.tiedOutput && tokenEmbedding != nullptr) {
-        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding));
+        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding),
+                              vulkanRefusesTiedOutput(model));
     }
     return builder.finish();
 }
@@ -369,7 +396,7 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& grou
     }
     if (model.tiedOutput && groups.tokenEmbedding) {
         const TensorSummary& tokenEmbedding = model.tensors[*groups.tokenEmbedding];
-        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding));
+        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding), vulkanRefusesTiedOutput(model));
     }
     return builder.finish();
 }

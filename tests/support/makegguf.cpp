@@ -1,9 +1,11 @@
 // llamafit-make-gguf: writes a GGUF that llama-server loads, from a model spec.
 //   llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf [--weight-type TYPE] [--real-weights]
+// --blocks N / --vocab N cut the shape as the Vulkan matrix does (tests/support/shapecut.h).
 // SPEC.json: a spec file; CARD_ID: a built-in card ("qwen3.5-35b-a3b-q6_k"); SHAPE: a file stem
 // of tests/data/shapes ("qwen35moe"); tiny: the tiny llama with random weights.
 // Without --real-weights the data region is a hole (a sparse file, no disk used).
 #include "tests/support/modelfiles.h"
+#include "tests/support/shapecut.h"
 
 #include "core/common/units.h"
 
@@ -15,7 +17,7 @@ namespace {
 
 int usage() {
     std::fprintf(stderr, "usage: llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf "
-                         "[--weight-type TYPE] [--real-weights]\n");
+                         "[--weight-type TYPE] [--real-weights] [--blocks N] [--vocab N]\n");
     return 2;
 }
 
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     const std::string what = argv[1];
     const std::string out = argv[2];
     test::ModelFileOptions options;
+    test::ShapeCut cut;
     options.realWeights = what == "tiny";
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -58,6 +61,10 @@ int main(int argc, char** argv) {
             }
         } else if (arg == "--real-weights") {
             options.realWeights = true;
+        } else if (arg == "--blocks" && i + 1 < argc) {
+            cut.blockCount = static_cast<std::uint32_t>(std::stoul(argv[++i]));
+        } else if (arg == "--vocab" && i + 1 < argc) {
+            cut.vocabularySize = static_cast<std::uint32_t>(std::stoul(argv[++i]));
         } else {
             return usage();
         }
@@ -66,6 +73,13 @@ int main(int argc, char** argv) {
     if (!spec) {
         std::fprintf(stderr, "%s: %s\n", spec.error().code.c_str(), spec.error().message.c_str());
         return 1;
+    }
+    if (!cut.empty()) {
+        spec = test::cutShape(*spec, cut);
+        if (!spec) {
+            std::fprintf(stderr, "%s: %s\n", spec.error().code.c_str(), spec.error().message.c_str());
+            return 1;
+        }
     }
     auto written = test::writeSpecAsGguf(*spec, out, options);
     if (!written) {

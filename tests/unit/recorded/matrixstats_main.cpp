@@ -1,14 +1,16 @@
-// llamafit-matrix-stats --matrix cpu|vulkan [--check]
+// llamafit-matrix-stats --matrix cpu|vulkan [--check] [--each]
 //
 // Prints issue 10's figures for a recorded integration matrix (matrixstatistics.h): cases
 // passed, weight buffers right, KV/RS/output exact, device and host compute within 2 % and 5 %,
 // the worst case of each, and the cases that do not pass. Exit 0; with --check, exit 1 when
 // the issue's tolerances are not met. Exit 2 on bad arguments. scripts/record-server-runs.sh
-// runs it after recording. Test support only.
+// runs it after recording. --each also prints every case's compute buffers, predicted and
+// logged, one line each (to diff two builds of the core). Test support only.
 
 #include "tests/support/matrixstatistics.h"
 #include "tests/unit/recorded/recordedmatrix.h"
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
     using namespace llamafit::test;
     std::optional<RecordedMatrix> matrix;
     bool check = false;
+    bool each = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--matrix" && i + 1 < argc) {
@@ -26,13 +29,15 @@ int main(int argc, char** argv) {
             }
         } else if (arg == "--check") {
             check = true;
+        } else if (arg == "--each") {
+            each = true;
         } else {
-            std::cerr << "usage: llamafit-matrix-stats --matrix cpu|vulkan [--check]\n";
+            std::cerr << "usage: llamafit-matrix-stats --matrix cpu|vulkan [--check] [--each]\n";
             return 2;
         }
     }
     if (!matrix) {
-        std::cerr << "usage: llamafit-matrix-stats --matrix cpu|vulkan [--check]\n";
+        std::cerr << "usage: llamafit-matrix-stats --matrix cpu|vulkan [--check] [--each]\n";
         return 2;
     }
     MatrixStatistics statistics;
@@ -47,6 +52,13 @@ int main(int argc, char** argv) {
             ++notRecorded;
         } else {
             statistics.add(recordedCase.name, judged->verdict);
+            for (const auto& buffer : judged->verdict.buffers) {
+                if (each && buffer.component == llamafit::Component::Compute) {
+                    std::printf("each %s %s predicted %.2f logged %.2f ratio %.4f\n",
+                                recordedCase.name.c_str(), buffer.bufferType.c_str(), buffer.predictedMiB,
+                                buffer.loggedMiB, buffer.ratio());
+                }
+            }
         }
     }
     std::cout << "recordings: " << recordedRunsDirectory(*matrix) << " (" << notRecorded << " not recorded)\n"
