@@ -74,8 +74,9 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     // "flash_attn is not compatible with Grok - forcing off" (llama-context.cpp).
     ctx.flashAttention = settings.flashAttention != FlashAttention::Off && model.architecture != "grok";
 
-    // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel).
-    ctx.nOutputs = ctx.nSeqMax;
+    // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel,
+    // since llama.cpp PR #23861); older builds and llama-cli reserve a row per ubatch token.
+    ctx.nOutputs = settings.reservedOutputs.value_or(ctx.nSeqMax);
     return ctx;
 }
 

@@ -51,6 +51,10 @@ struct ServerSettings {
     // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
     std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
     std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
+    // Logits rows the worst-case graph reserves (not a flag: a property of the build and program).
+    // nullopt = llama-server's n_outputs_max, one row per slot (llama.cpp PR #23861, in b11669).
+    // Builds before that PR, and llama-cli, reserve one row per ubatch token: pass n_ubatch.
+    std::optional<std::uint32_t> reservedOutputs;
     bool operator==(const ServerSettings&) const = default;
 };
 
