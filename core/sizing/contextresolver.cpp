@@ -75,8 +75,8 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     ctx.flashAttention = settings.flashAttention != FlashAttention::Off && model.architecture != "grok";
 
     // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel,
-    // since llama.cpp PR #23861); older builds and llama-cli reserve a row per ubatch token.
-    ctx.nOutputs = settings.reservedOutputs.value_or(ctx.nSeqMax);
+    // since llama.cpp PR #23861); older builds reserve a row per ubatch token.
+    ctx.nOutputs = settings.graphReserve == GraphReserve::BeforeJune2026 ? ctx.nUbatch : ctx.nSeqMax;
     return ctx;
 }
 

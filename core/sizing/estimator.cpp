@@ -193,8 +193,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     // llama-context.cpp output_reserve: n_vocab * max(n_seq_max, n_outputs) f32 logits, in the output
     // device's host buffer type when it has one (CUDA_Host, Vulkan_Host), else plain CPU memory.
     // A build that reserves a row per ubatch token in the graph still allocates n_seq_max rows here.
-    const std::uint32_t outputRows =
-        settings.reservedOutputs ? est.context.nSeqMax : std::max(est.context.nSeqMax, est.context.nOutputs);
+    const std::uint32_t outputRows = settings.graphReserve == GraphReserve::BeforeJune2026
+                                         ? est.context.nSeqMax
+                                         : std::max(est.context.nSeqMax, est.context.nOutputs);
     const std::uint64_t outputBytes = std::uint64_t{model.vocabularySize} * outputRows * 4;
     const std::string outputBuffer = layers->outputDevice == kHostDevice
                                          ? "CPU"

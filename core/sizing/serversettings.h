@@ -22,6 +22,14 @@ enum class LoadMode {
     None, // -lm none (the older --no-mmap): weights are copied into real buffers
 };
 
+// How the worst-case graph of sched_reserve is built, by llama.cpp generation. Current is b11669.
+// BeforeJune2026 is every build before three memory PRs of late May 2026: #23764 (the KQ mask input
+// is f16 under flash attention; before, an f32 input was cast to f16 on the device), #23861 (the
+// server reserves logits for one row per slot; before, one per ubatch token, as llama-cli still does)
+// and #23907 (CUDA flash attention's f16 copies of a quantized K/V live in the compute buffer;
+// before, they came from the CUDA memory pool, outside every logged buffer).
+enum class GraphReserve { Current, BeforeJune2026 };
+
 struct TensorOverride {
     std::string pattern; // ECMAScript regex matched against tensor names (llama.cpp uses std::regex_search)
     std::string bufferType; // "CPU", "CUDA0", a GPU name given with --gpu ...
@@ -51,10 +59,9 @@ struct ServerSettings {
     // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
     std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
     std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
-    // Logits rows the worst-case graph reserves (not a flag: a property of the build and program).
-    // nullopt = llama-server's n_outputs_max, one row per slot (llama.cpp PR #23861, in b11669).
-    // Builds before that PR, and llama-cli, reserve one row per ubatch token: pass n_ubatch.
-    std::optional<std::uint32_t> reservedOutputs;
+    // The llama.cpp generation whose graph reserve is sized (not a flag: a property of the build).
+    // Public logs of older builds are checked with BeforeJune2026.
+    GraphReserve graphReserve = GraphReserve::Current;
     bool operator==(const ServerSettings&) const = default;
 };
 

@@ -46,9 +46,12 @@ Result<PublicLog> entryOf(const json& entry) {
             log.devices.push_back(
                 {device.at("name").get<std::string>(), device.at("memory_mib").get<std::uint64_t>()});
         }
-        if (entry.contains("reserved_outputs")) {
-            log.reservedOutputs = entry.at("reserved_outputs").get<std::uint32_t>();
+        const std::string generation = entry.value("graph_reserve", "current");
+        if (generation != "current" && generation != "before-june-2026") {
+            return makeError("test.bad-manifest",
+                             log.logFile + ": graph_reserve is current or before-june-2026");
         }
+        log.graphReserve = generation == "current" ? GraphReserve::Current : GraphReserve::BeforeJune2026;
         log.weightsTolerance = entry.value("weights_tolerance", 0.10);
         log.reproduce = entry.value("reproduce", true);
         log.reason = entry.value("reason", "");

@@ -31,7 +31,7 @@ struct PublicLog {
     std::string card;     // a built-in model card id
     std::vector<std::string> args;
     std::vector<PublicLogDevice> devices;
-    std::optional<std::uint32_t> reservedOutputs;
+    GraphReserve graphReserve = GraphReserve::Current; // the llama.cpp generation of the build
     double weightsTolerance = 0.10; // model buffers: quant mixes are approximated by the specs
     bool reproduce = true;
     std::string reason; // why not, when reproduce is false

@@ -92,7 +92,7 @@ Result<Rebuilt> rebuild(const PublicLog& entry) {
         return args.error();
     }
     ServerSettings settings = args->settings;
-    settings.reservedOutputs = entry.reservedOutputs;
+    settings.graphReserve = entry.graphReserve;
     std::vector<GpuDevice> gpus;
     for (const PublicLogDevice& device : entry.devices) {
         GpuDevice gpu;
