@@ -3,6 +3,7 @@
 #include "core/sizing/estimator.h"
 
 #include "core/common/units.h"
+#include "core/sizing/backendcompute.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
@@ -117,9 +118,19 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     }
     // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
     const std::string hostName = pinnedHostBufferType(gpus).value_or("CPU");
+    // With GPUs the CPU backend's buffer holds the graph inputs (ggml-backend.cpp assigns inputs to
+    // the last backend, the CPU): the KQ masks (f16 or f32 by generation, backendcompute.h) and two
+    // n_embd x n_ubatch f32 tensors (the token-embedding rows and the embeddings input). Blocks left
+    // on the CPU run their weighted ops on the GPU at a batch of 32 or more (op offload).
+    std::uint64_t hostInputs = 2 * inputOnlyComputeBytes(model, ctx);
+    for (const auto& cache : kv.caches) {
+        hostInputs += std::uint64_t{cache.cells} * ctx.nUbatch *
+                      hostMaskElementBytes(settings.graphReserve, ctx.flashAttention);
+    }
     const std::uint64_t hostBytes =
-        hostRunsBlocks ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
-                       : inputOnlyComputeBytes(model, ctx);
+        hostRunsBlocks && (gpus.empty() || ctx.nUbatch < 32)
+            ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
+            : hostInputs;
     addBuffer(est, kHostDevice, hostName, Component::Compute, hostBytes,
               hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }

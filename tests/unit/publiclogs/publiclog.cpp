@@ -55,17 +55,13 @@ Result<PublicLog> entryOf(const json& entry) {
         log.weightsTolerance = entry.value("weights_tolerance", 0.10);
         log.reproduce = entry.value("reproduce", true);
         log.reason = entry.value("reason", "");
-        log.computeReproduced = entry.value("compute_reproduced", true);
-        log.computeReason = entry.value("compute_reason", "");
+        log.deviceComputeReason = entry.value("device_compute_reason", "");
+        log.hostComputeReason = entry.value("host_compute_reason", "");
     } catch (const json::exception& error) {
         return makeError("test.bad-manifest", "entry " + entry.dump().substr(0, 80) + ": " + error.what());
     }
     if (log.specFile.empty() == log.card.empty()) {
         return makeError("test.bad-manifest", log.logFile + ": model needs exactly one of spec and card");
-    }
-    if (!log.computeReproduced && log.computeReason.empty()) {
-        return makeError("test.bad-manifest",
-                         log.logFile + ": a compute not reproduced needs its compute_reason");
     }
     if (!log.reproduce && log.reason.empty()) {
         return makeError("test.bad-manifest", log.logFile + ": a log not reproduced needs its reason");

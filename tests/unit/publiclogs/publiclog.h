@@ -35,10 +35,10 @@ struct PublicLog {
     double weightsTolerance = 0.10; // model buffers: quant mixes are approximated by the specs
     bool reproduce = true;
     std::string reason; // why not, when reproduce is false
-    // The rebuild is proven (KV, RS, output exact) but a compute buffer is not within 10 %: the
-    // log is kept and checked, its compute rows printed, and `computeReason` says what is missing.
-    bool computeReproduced = true;
-    std::string computeReason;
+    // The rebuild is proven (KV, RS, output exact) but the device's or the host's compute buffer is
+    // not within 10 %: the log stays checked, its rows printed, and the reason says what is missing.
+    std::string deviceComputeReason; // empty: the GPUs' compute buffers are asserted
+    std::string hostComputeReason;   // empty: the host's compute buffer is asserted
 };
 
 Result<std::vector<PublicLog>> readPublicLogManifest(const std::string& directory);
