@@ -70,7 +70,7 @@ int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io) {
     if (json) {
         Json object;
         object["cards"] = std::move(list);
-        io.out << object.dump(2) << "\n";
+        printJson(io.out, object);
     } else {
         table.print(io.out, "");
     }

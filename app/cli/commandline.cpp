@@ -1,6 +1,7 @@
 // Shared command-line plumbing of llamafit-cli; see commandline.h.
 
 #include "app/cli/commandline.h"
+#include "app/cli/jsonoutput.h"
 
 #include "core/common/units.h"
 
@@ -50,7 +51,7 @@ int reportError(const CommandIo& io, const Error& error, bool json) {
     if (json) {
         nlohmann::ordered_json object;
         object["error"] = {{"code", error.code}, {"message", error.message}};
-        io.out << object.dump(2) << "\n";
+        printJson(io.out, object);
     }
     return kExitError;
 }

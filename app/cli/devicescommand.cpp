@@ -340,7 +340,7 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
     if (json) {
         Json out = inventoryJson(inventory, views);
         out["host"] = hostJson(machine, bandwidth);
-        io.out << out.dump(2) << "\n";
+        printJson(io.out, out);
     } else {
         printText(inventory, io.out);
         printLlamaCpp(io.out, inventory, machine, views);

@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 
 #include "app/cli/advicetext.h"
+#include "app/cli/fitreplicaoutput.h"
 #include "app/cli/jsonoutput.h"
 #include "app/cli/kvpairs.h"
 #include "app/cli/sizingcommand.h"
@@ -20,6 +21,8 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: llamafit-cli fit [--json] -m MODEL [llama-server flags] (--budget-mib N | --gpu NAME=MiB ...)
+       llamafit-cli fit --as-llama-server [--json] -m MODEL [llama-server flags] [--gpu NAME=FREE_MiB ...]
+                        [--host-total-mib N]
 
 Searches what fits the memory budget, using the same estimate as 'estimate':
   - the largest -c (multiple of 256, at most the training context) per K/V cache type pair
@@ -30,12 +33,27 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
   --budget-mib N         host memory budget (RAM) in MiB
   --gpu [BACKEND:]NAME=MiB
                          a GPU and its memory budget (repeatable; see 'estimate --help')
+  --gpu rpc:HOST:PORT=MiB
+                         an RPC server that --rpc names, with its free memory (see 'estimate --help')
   --types LIST           K/V pairs for the context search: TYPE (K = V) or K/V, comma-separated
                          (default: f16,q8_0,q4_0,f16/q8_0)
   --all-pairs            search every pair of llama-server cache types
   --json                 machine-readable output
 
-Exit status: 0 answered (also when nothing fits), 2 bad model, flag or setting.
+With --as-llama-server: what llama-server's own fit (-fit on, its default) picks for the flags
+left unset -- -c, -ngl, -ts and the MoE -ot -- printed like llama-fit-params prints it
+("-c 116224 -ngl -1"). -fit, -fitt (target free MiB per device, default 1024) and -fitc
+(minimum context, default 4096) are read as llama-server reads them.
+  --gpu [BACKEND:]NAME=MiB
+                         a device and the free memory its driver reports (llama-server logs it:
+                         "using device Vulkan0 (...) - 2048 MiB free")
+  --host-total-mib N     the host's total memory ("MiB of total host memory"), what a run
+                         without GPUs is fitted into (default: this machine's, as llama.cpp reads it)
+  --as-llama-fit-params  the same fit as llama-fit-params measures it (-np 1 by default, a
+                         larger compute buffer), to compare with that tool
+
+Exit status: 0 answered (also when nothing fits), 2 bad model, flag or setting; with
+--as-llama-server, 1 when llama.cpp's fit gives up (the reason on stderr).
 )";
 
 Json contextFitJson(const ContextFit& fit) {
@@ -126,6 +144,12 @@ Json toJson(const SizingRequest& request, const MemoryBudget& budget, const FitR
 
 // The fit searches for the loaded model, the flags and the budget of --budget-mib / --gpu.
 int fit(const SizingRun& run) {
+    if (run.options.has("--as-llama-server")) {
+        return runFitReplica(run, FitProgram::LlamaServer);
+    }
+    if (run.options.has("--as-llama-fit-params")) {
+        return runFitReplica(run, FitProgram::LlamaFitParams);
+    }
     MemoryBudget budget;
     if (const std::optional<std::string> mib = run.options.value("--budget-mib")) {
         Result<std::uint64_t> bytes = parseMiB("--budget-mib", *mib);
@@ -167,7 +191,7 @@ int fit(const SizingRun& run) {
         results.layers = mostGpuLayers(model, settings, gpus, budget);
     }
     if (run.json) {
-        run.io.out << toJson(run.request, budget, results).dump(2) << "\n";
+        printJson(run.io.out, toJson(run.request, budget, results));
     } else {
         printText(run.io.out, run.request, budget, results);
     }
@@ -179,7 +203,12 @@ int fit(const SizingRun& run) {
 int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{.name = "fit",
                                 .usage = kUsage,
-                                .options = {{"--budget-mib", true}, {"--types", true}, {"--all-pairs"}}};
+                                .options = {{"--budget-mib", true},
+                                            {"--types", true},
+                                            {"--all-pairs"},
+                                            {"--as-llama-server"},
+                                            {"--as-llama-fit-params"},
+                                            {"--host-total-mib", true}}};
     return runSizingCommand(args, io, command, fit);
 }
 

@@ -30,7 +30,7 @@ int runInspectCommand(const std::vector<std::string>& args, const CommandIo& io)
     return runSizingCommand(args, io, {.name = "inspect", .usage = kUsage, .modelOnly = true},
                             [](const SizingRun& run) {
                                 if (run.json) {
-                                    run.io.out << inspectJson(run.request.model).dump(2) << "\n";
+                                    printJson(run.io.out, inspectJson(run.request.model));
                                 } else {
                                     printInspectText(run.io.out, run.request.model);
                                 }

@@ -168,4 +168,8 @@ Json inspectJson(const LoadedModel& model) {
     return json;
 }
 
+void printJson(std::ostream& out, const Json& object) {
+    out << object.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
 } // namespace llamafit

@@ -17,11 +17,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string_view>
 
 namespace llamafit {
 
 using Json = nlohmann::ordered_json;
+
+// Writes `object` indented, one trailing newline. Strings from model files, file names and
+// flags may hold invalid UTF-8 (llama.cpp loads such models); those bytes are written as
+// U+FFFD instead of throwing (nlohmann's dump() throws type_error.316 by default).
+void printJson(std::ostream& out, const Json& object);
 
 Json modelJson(const LoadedModel& model);
 Json componentBytesJson(const ComponentBytes& bytes);

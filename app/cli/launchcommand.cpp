@@ -45,8 +45,9 @@ constexpr const char* kUsage =
 Starts llama-server for MODEL with the given flags, bound to 127.0.0.1 with --metrics and
 -lv 4, prints its state changes, once loaded the predicted-versus-actual memory table (the
 estimate for the same flags against the buffers the server logged; `!` marks a component off
-by more than 1 %), then a status line each second (per-slot and total decode tokens/s,
-resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s). When the server runs
+by more than 1 %), then a status line each second (per-slot and total decode tokens/s, the
+run's totals from the server's counters -- every finished request, however short -- and
+resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s), printing the totals. When the server runs
 out of memory it names the component that did not fit and lists changes that would.
 
   -m, --model MODEL    the GGUF file to serve
@@ -74,6 +75,22 @@ void onSignal(int) {
 }
 #endif
 
+// "run 800 tokens generated (412 t/s), 34 prompt tokens (910 t/s)": every finished request,
+// however short, from the server's own counters.
+std::string runTotalsText(const RunTotals& totals) {
+    std::ostringstream text;
+    const auto rate = [&text](const std::optional<double>& tokensPerSecond) {
+        if (tokensPerSecond) {
+            text << " (" << static_cast<long long>(*tokensPerSecond + 0.5) << " t/s)";
+        }
+    };
+    text << "run " << totals.generatedTokens << " tokens generated";
+    rate(totals.generationTokensPerSecond);
+    text << ", " << totals.promptTokens << " prompt tokens";
+    rate(totals.promptTokensPerSecond);
+    return text.str();
+}
+
 std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
     std::ostringstream line;
     line << ServerProcess::stateName(process.state());
@@ -85,6 +102,9 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
             total += slot.tokensPerSecond;
         }
         line << " t/s | total " << static_cast<int>(total + 0.5) << " t/s";
+    }
+    if (probe != nullptr && !probe->metrics().empty()) {
+        line << " | " << runTotalsText(runTotals(probe->metrics().latest().value));
     }
     if (probe != nullptr && !probe->processRss().empty()) {
         line << " | rss " << formatMiB(probe->processRss().latest().value) << " MiB";
@@ -293,6 +313,10 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
         m_probe->stop();
     }
     if (state == ServerProcess::State::Stopped) {
+        if (m_probe && !m_probe->metrics().empty()) {
+            m_io.out << "totals: " << runTotalsText(runTotals(m_probe->metrics().latest().value))
+                     << std::endl;
+        }
         end(m_exitCode);
     }
 }

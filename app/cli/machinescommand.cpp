@@ -1,6 +1,7 @@
 // `llamafit-cli machines`: the built-in machine profiles, usable as `plan --machine ID`.
 
 #include "app/cli/commands.h"
+#include "app/cli/jsonoutput.h"
 
 #include "app/cli/commandline.h"
 #include "app/cli/planoutput.h"
@@ -64,7 +65,7 @@ int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io
     if (json) {
         Json object;
         object["machines"] = std::move(list);
-        io.out << object.dump(2) << "\n";
+        printJson(io.out, object);
     } else {
         table.print(io.out, "");
     }

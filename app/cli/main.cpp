@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 
 #include <array>
+#include <exception>
 #include <iostream>
 #include <string_view>
 
@@ -59,7 +60,15 @@ int main(int argc, char** argv) {
     }
     for (const Command& command : kCommands) {
         if (command.name == words[0]) {
-            return command.run(std::vector<std::string>(words.begin() + 1, words.end()), io);
+            // Last resort: an exception no command turned into a named error (a bug) still ends
+            // as one, with exit 2, rather than std::terminate's abort.
+            try {
+                return command.run(std::vector<std::string>(words.begin() + 1, words.end()), io);
+            } catch (const std::exception& e) {
+                std::cerr << "llamafit-cli: internal error in '" << words[0] << "': " << e.what()
+                          << " [cli.internal-error]\n";
+                return llamafit::kExitError;
+            }
         }
     }
     std::cerr << "llamafit-cli: unknown command '" << words[0] << "' [cli.unknown-command]\n";

@@ -5,6 +5,7 @@
 // when it does not; the output says which and why.
 
 #include "app/cli/commands.h"
+#include "app/cli/jsonoutput.h"
 
 #include "app/cli/planoutput.h"
 #include "app/cli/sizingcommand.h"
@@ -194,7 +195,7 @@ int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
             return run.fail(plan.error());
         }
         if (run.json) {
-            run.io.out << planJson(run.request.model, run.request.args, *plan).dump(2) << "\n";
+            printJson(run.io.out, planJson(run.request.model, run.request.args, *plan));
         } else {
             printPlanText(run.io.out, run.request.model, run.request.args, *plan);
         }

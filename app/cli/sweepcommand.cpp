@@ -135,7 +135,7 @@ int sweep(const SizingRun& run, const std::string& format) {
     if (format == "csv") {
         printCsv(run.io.out, sweep);
     } else if (run.json) {
-        run.io.out << toJson(request, sweep).dump(2) << "\n";
+        printJson(run.io.out, toJson(request, sweep));
     } else {
         printText(run.io.out, request, sweep);
     }

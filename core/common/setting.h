@@ -29,6 +29,7 @@ enum class Setting {
     Repack,             // -nr
     CacheRam,           // -cram
     ContextCheckpoints, // -ctxcp
+    RpcServers,         // --rpc
 };
 
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
@@ -72,6 +73,8 @@ constexpr std::string_view settingId(Setting setting) {
         return "cache-ram";
     case Setting::ContextCheckpoints:
         return "ctx-checkpoints";
+    case Setting::RpcServers:
+        return "rpc";
     }
     return "";
 }

@@ -35,6 +35,11 @@ constexpr FlagRow passes(std::string_view spellings, ValueGrammar grammar) {
             nullptr,   {},      FlagId::Unnamed};
 }
 
+// A pass-through flag that LlamaFit also reads (by its id), such as the fit flags.
+constexpr FlagRow passesNamed(std::string_view spellings, ValueGrammar grammar, FlagId id) {
+    return {spellings, grammar, FlagKind::PassThrough, std::nullopt, nullptr, nullptr, nullptr, {}, id};
+}
+
 constexpr FlagRow notModelled(std::string_view spellings, ValueGrammar grammar, std::string_view reason) {
     return {spellings, grammar, FlagKind::NotModelled, std::nullopt, nullptr, nullptr,
             nullptr,   reason,  FlagId::Unnamed};
@@ -54,8 +59,6 @@ constexpr std::string_view kNextDraftModel =
 constexpr std::string_view kNextProjector =
     "parsed, not yet modelled (issue 11): the multimodal projector's weights and compute are not estimated";
 constexpr std::string_view kNextLora = "parsed, not yet modelled (issue 11): a LoRA adapter adds tensors";
-constexpr std::string_view kNextRpc =
-    "parsed, not yet modelled (issue 12): RPC servers are devices that take layers";
 
 // clang-format off
 constexpr auto kRows = std::to_array<FlagRow>({
@@ -76,6 +79,9 @@ constexpr auto kRows = std::to_array<FlagRow>({
     memory("-kvo --kv-offload", G::None, Setting::KvOffload, sf::readKvOffload),
     memory("-nkvo --no-kv-offload", G::None, Setting::KvOffload, sf::readNoKvOffload, sf::writeNoKvOffload),
     memory("-ts --tensor-split", G::One, Setting::TensorSplit, sf::readTensorSplit, sf::writeTensorSplit),
+    // RPC servers are devices before the local GPUs (core/sizing/rpcdevices.h); their free
+    // memory comes with --gpu rpc:HOST:PORT=MiB.
+    memory("--rpc", G::One, Setting::RpcServers, sf::readRpcServers, sf::writeRpcServers),
     memory("-ot --override-tensor", G::One, Setting::TensorOverrides, sf::readOverrideTensor, sf::writeOverrideTensor),
     memory("-cmoe --cpu-moe", G::None, Setting::CpuMoe, sf::readCpuMoe, sf::writeCpuMoe),
     memory("-ncmoe --n-cpu-moe", G::One, Setting::CpuMoeLayers, sf::readCpuMoeLayers, sf::writeCpuMoeLayers),
@@ -128,7 +134,6 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--yarn-beta-fast", G::One),
     notModelled("--no-host", G::None, "bypassing host buffers changes which buffer types hold weights"),
     passes("-dt --defrag-thold", G::One),
-    notModelled("--rpc", G::One, kNextRpc),
     notModelled("-lzm --lazy-mode", G::One, "lazy reading changes which per-layer embedding tensors stay resident"),
     passes("--numa", G::One),
     notModelled("-dev --device", G::One, "device selection changes where layers go (LlamaFit sizes the GPUs given with --gpu)"),
@@ -137,9 +142,9 @@ constexpr auto kRows = std::to_array<FlagRow>({
     notModelled("-ncffn --n-cpu-ffn", G::One, "keeps the dense FFN weights of the first N layers on the CPU"),
     notModelled("-sm --split-mode", G::One, "the split mode changes how weights and KV are spread over GPUs (layer split is modelled)"),
     notModelled("-mg --main-gpu", G::One, "the main GPU changes placement with -sm none/row"),
-    passes("-fit --fit", G::One),
-    passes("-fitt --fit-target", G::One),
-    passes("-fitc --fit-ctx", G::One),
+    passesNamed("-fit --fit", G::One, FlagId::Fit),
+    passesNamed("-fitt --fit-target", G::One, FlagId::FitTarget),
+    passesNamed("-fitc --fit-ctx", G::One, FlagId::FitContext),
     passes("--check-tensors", G::None),
     notModelled("--override-kv", G::One, "overriding metadata can change the model shape"),
     notModelled("--op-offload --no-op-offload", G::None, "op offload changes the GPU compute buffer when weights stay on the CPU"),

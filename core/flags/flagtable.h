@@ -42,7 +42,21 @@ enum class ValueGrammar {
 
 // Rows code refers to by identity (the launcher's flags, a spelling another row's value is
 // re-spelled as); every other row is Unnamed and found by spelling or Setting.
-enum class FlagId { Unnamed, Model, Host, Port, Metrics, LogVerbosity, NoMmap, Gpu, IntegratedGpu, Version };
+enum class FlagId {
+    Unnamed,
+    Model,
+    Host,
+    Port,
+    Metrics,
+    LogVerbosity,
+    NoMmap,
+    Gpu,
+    IntegratedGpu,
+    Version,
+    Fit,        // -fit on|off: llama.cpp's own fit (read by fitflags.h)
+    FitTarget,  // -fitt MiB[,MiB...]
+    FitContext, // -fitc N
+};
 
 // One occurrence's values, as typed ("65536"); empty for a switch.
 using FlagValues = std::vector<std::string>;

@@ -5,6 +5,7 @@
 
 #include "core/common/units.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
 
 #include <algorithm>
 #include <array>
@@ -59,6 +60,7 @@ constexpr std::array kBackends = std::to_array<BackendName>({
     {"rocm", "ROCm", Backend::Rocm},
     {"hip", "ROCm", Backend::Rocm},
     {"metal", "MTL", Backend::Metal},
+    {"rpc", "RPC", Backend::Rpc}, // its name is the endpoint: rpc:127.0.0.1:50052
     {"other", "GPU", Backend::Other},
 });
 
@@ -72,10 +74,12 @@ const BackendName* backendByKeyword(std::string_view keyword) {
     return nullptr;
 }
 
-// "CUDA1" -> Cuda: a name spelled like llama.cpp's buffer names tells its backend.
+// "CUDA1" -> Cuda: a name spelled like llama.cpp's buffer names tells its backend. Not RPC: an
+// RPC device needs its endpoint (rpc:HOST:PORT).
 Backend backendFromDeviceName(std::string_view name) {
     for (const BackendName& b : kBackends) {
-        if (name.size() > b.bufferPrefix.size() && name.substr(0, b.bufferPrefix.size()) == b.bufferPrefix &&
+        if (b.backend != Backend::Rpc && name.size() > b.bufferPrefix.size() &&
+            name.substr(0, b.bufferPrefix.size()) == b.bufferPrefix &&
             parseNumber<unsigned>(name.substr(b.bufferPrefix.size()))) {
             return b.backend;
         }
@@ -211,10 +215,47 @@ std::optional<Error> readLoadMode(std::string_view flag, std::string_view value,
     return std::nullopt;
 }
 
+// The ",storage-mib=N,alloc-mib=N" tail of --gpu: the device limits (serversettings.h DeviceLimits).
+std::optional<DeviceLimits> readDeviceLimits(std::string_view tail) {
+    DeviceLimits limits;
+    while (!tail.empty()) {
+        const std::size_t comma = tail.find(',');
+        const std::string_view item = tail.substr(0, comma);
+        tail = comma == std::string_view::npos ? std::string_view{} : tail.substr(comma + 1);
+        const std::size_t equals = item.find('=');
+        const std::optional<std::uint64_t> mib = equals == std::string_view::npos
+                                                     ? std::nullopt
+                                                     : parseNumber<std::uint64_t>(item.substr(equals + 1));
+        if (!mib || *mib == 0 || *mib > std::numeric_limits<std::uint32_t>::max()) {
+            return std::nullopt;
+        }
+        const std::string_view key = item.substr(0, equals);
+        if (key == "storage-mib") {
+            limits.maxStorageBufferRangeBytes = *mib * kMiB;
+        } else if (key == "alloc-mib") {
+            limits.maxAllocationBytes = *mib * kMiB;
+        } else {
+            return std::nullopt;
+        }
+    }
+    return limits;
+}
+
 std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
                              std::vector<GpuDevice>& gpus) {
     constexpr std::string_view expected =
-        "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, metal)";
+        "[BACKEND:]NAME=MiB or BACKEND=MiB (BACKEND: cuda, vulkan, rocm, "
+        "metal), optionally followed by ,storage-mib=N and ,alloc-mib=N; or "
+        "rpc:HOST:PORT=MiB";
+    const std::string_view whole = value;
+    std::optional<DeviceLimits> limits = DeviceLimits{};
+    if (const std::size_t comma = value.find(','); comma != std::string_view::npos) {
+        limits = readDeviceLimits(value.substr(comma + 1));
+        value = value.substr(0, comma);
+    }
+    if (!limits) {
+        return badValue(flag, whole, expected);
+    }
     const std::size_t equals = value.rfind('=');
     if (equals == std::string_view::npos) {
         return badValue(flag, value, expected);
@@ -237,8 +278,23 @@ std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool
     if (label.empty() && backend == nullptr) {
         return badValue(flag, value, expected);
     }
+    if (backend != nullptr && backend->backend == Backend::Rpc) {
+        // The free memory ggml-rpc-server prints at start: "CPU: ... (24105 MiB, 24105 MiB free)".
+        if (!checkRpcEndpoint(label).ok()) {
+            return badValue(flag, value,
+                            "rpc:HOST:PORT=MiB, the server's free memory, e.g. rpc:127.0.0.1:50052=24105");
+        }
+        GpuDevice gpu = rpcDevice(label, *mib * kMiB);
+        if (std::any_of(gpus.begin(), gpus.end(),
+                        [&](const GpuDevice& other) { return other.name == gpu.name; })) {
+            return badValue(flag, value, "an RPC server not given before (" + std::string(label) + " is)");
+        }
+        gpus.push_back(std::move(gpu));
+        return std::nullopt;
+    }
     GpuDevice gpu;
     gpu.memoryBytes = *mib * kMiB;
+    gpu.limits = *limits;
     gpu.integrated = integrated;
     gpu.backend = backend != nullptr ? backend->backend : backendFromDeviceName(label);
     if (label.empty()) {
@@ -254,6 +310,22 @@ std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool
         return badValue(flag, value, "a GPU name not given before (" + gpu.name + " is)");
     }
     gpus.push_back(std::move(gpu));
+    return std::nullopt;
+}
+
+std::optional<Error> readRpcServers(std::string_view flag, std::string_view value,
+                                    std::vector<std::string>& servers) {
+    // llama.cpp common/arg.cpp add_rpc_devices: a comma list, each entry one server; every --rpc
+    // adds its servers to those before.
+    for (std::string_view part : split(value, ",")) {
+        if (!checkRpcEndpoint(part).ok()) {
+            return badValue(flag, value, "host:port[,host:port...], e.g. 127.0.0.1:50052");
+        }
+        if (std::find(servers.begin(), servers.end(), part) != servers.end()) {
+            return badValue(flag, value, "each RPC server once (" + std::string(part) + " is named twice)");
+        }
+        servers.emplace_back(part);
+    }
     return std::nullopt;
 }
 
@@ -293,6 +365,14 @@ std::string_view loadModeName(LoadMode mode) {
         break;
     }
     return "auto";
+}
+
+std::string rpcServersText(const std::vector<std::string>& servers) {
+    std::string text;
+    for (const std::string& server : servers) {
+        text += (text.empty() ? "" : ",") + server;
+    }
+    return text;
 }
 
 std::string tensorSplitText(const std::vector<double>& split) {

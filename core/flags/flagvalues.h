@@ -33,7 +33,11 @@ std::optional<Error> readTensorOverrides(std::string_view flag, std::string_view
                                          std::vector<TensorOverride>& out);
 std::optional<Error> readLoadMode(std::string_view flag, std::string_view value, LoadMode& out,
                                   std::vector<std::string>& notes);
-// --gpu [BACKEND:]NAME=MiB or BACKEND=MiB; appends to `gpus` (the name must be new).
+// --rpc host:port,...: appends the endpoints to `servers` (each one host:port, none twice).
+std::optional<Error> readRpcServers(std::string_view flag, std::string_view value,
+                                    std::vector<std::string>& servers);
+// --gpu [BACKEND:]NAME=MiB or BACKEND=MiB; appends to `gpus` (the name must be new). An RPC
+// server's device is rpc:HOST:PORT=MiB, named like its buffers ("RPC0[HOST:PORT]").
 std::optional<Error> readGpu(std::string_view flag, std::string_view value, bool integrated,
                              std::vector<GpuDevice>& gpus);
 
@@ -43,5 +47,6 @@ std::optional<FlashAttention> flashAttentionFromName(std::string_view value);
 std::string_view flashAttentionName(FlashAttention mode);
 std::string_view loadModeName(LoadMode mode);
 std::string tensorSplitText(const std::vector<double>& split);
+std::string rpcServersText(const std::vector<std::string>& servers);
 
 } // namespace llamafit

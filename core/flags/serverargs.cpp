@@ -2,6 +2,9 @@
 
 #include "core/flags/serverargs.h"
 
+#include "core/sizing/rpcdevices.h"
+
+#include <algorithm>
 #include <optional>
 
 namespace llamafit {
@@ -126,6 +129,18 @@ Result<ParsedServerArgs> parseServerArgs(const std::vector<std::string>& args) {
         }
         parsed.flags.push_back(std::move(flag));
     }
+    // llama.cpp's device order, the one -ts indexes: the --rpc servers first (rpcdevices.h).
+    parsed.gpus = inLlamaDeviceOrder(parsed.settings, std::move(parsed.gpus));
+    for (const GpuDevice& gpu : parsed.gpus) {
+        if (gpu.backend == Backend::Rpc &&
+            std::find(parsed.settings.rpcServers.begin(), parsed.settings.rpcServers.end(),
+                      rpcEndpointOf(gpu.name).value_or("")) == parsed.settings.rpcServers.end()) {
+            return makeError("args.bad-value",
+                             "--gpu rpc:" + rpcEndpointOf(gpu.name).value_or("") +
+                                 " describes an RPC server that --rpc does not name",
+                             {Setting::RpcServers}, "--gpu");
+        }
+    }
     return parsed;
 }
 
@@ -214,6 +229,9 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
         return;
     case Setting::ContextCheckpoints:
         to.contextCheckpoints = from.contextCheckpoints;
+        return;
+    case Setting::RpcServers:
+        to.rpcServers = from.rpcServers;
         return;
     }
 }

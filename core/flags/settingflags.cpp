@@ -150,6 +150,11 @@ std::optional<Error> readContextCheckpoints(std::string_view spelling, const Fla
     return readInt32(spelling, values.front(), parsed.settings.contextCheckpoints);
 }
 
+std::optional<Error> readRpcServers(std::string_view spelling, const FlagValues& values,
+                                    ParsedServerArgs& parsed) {
+    return llamafit::readRpcServers(spelling, values.front(), parsed.settings.rpcServers);
+}
+
 std::optional<Error> readGpu(std::string_view spelling, const FlagValues& values, ParsedServerArgs& parsed) {
     return llamafit::readGpu(spelling, values.front(), false, parsed.gpus);
 }
@@ -233,6 +238,10 @@ std::vector<FlagValues> writeNoKvOffload(const ServerSettings& s) {
 
 std::vector<FlagValues> writeTensorSplit(const ServerSettings& s) {
     return s.tensorSplit.empty() ? std::vector<FlagValues>{} : once(tensorSplitText(s.tensorSplit));
+}
+
+std::vector<FlagValues> writeRpcServers(const ServerSettings& s) {
+    return s.rpcServers.empty() ? std::vector<FlagValues>{} : once(rpcServersText(s.rpcServers));
 }
 
 // One -ot per override: a pattern may hold a comma, which -ot would split on.

@@ -55,6 +55,8 @@ std::optional<Error> readCacheRam(std::string_view spelling, const FlagValues& v
                                   ParsedServerArgs& parsed);
 std::optional<Error> readContextCheckpoints(std::string_view spelling, const FlagValues& values,
                                             ParsedServerArgs& parsed);
+std::optional<Error> readRpcServers(std::string_view spelling, const FlagValues& values,
+                                    ParsedServerArgs& parsed);
 std::optional<Error> readGpu(std::string_view spelling, const FlagValues& values, ParsedServerArgs& parsed);
 std::optional<Error> readIntegratedGpu(std::string_view spelling, const FlagValues& values,
                                        ParsedServerArgs& parsed);
@@ -78,6 +80,7 @@ std::vector<FlagValues> writeGpuLayers(const ServerSettings& settings);
 std::vector<FlagValues> writeSwaFull(const ServerSettings& settings);
 std::vector<FlagValues> writeNoKvOffload(const ServerSettings& settings);
 std::vector<FlagValues> writeTensorSplit(const ServerSettings& settings);
+std::vector<FlagValues> writeRpcServers(const ServerSettings& settings);
 std::vector<FlagValues> writeOverrideTensor(const ServerSettings& settings);
 std::vector<FlagValues> writeCpuMoe(const ServerSettings& settings);
 std::vector<FlagValues> writeCpuMoeLayers(const ServerSettings& settings);

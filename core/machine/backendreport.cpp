@@ -23,6 +23,8 @@ std::string backendLabel(Backend backend) {
         return "Metal";
     case Backend::Cpu:
         return "The CPU backend";
+    case Backend::Rpc:
+        return "The RPC server";
     case Backend::Other:
         break;
     }

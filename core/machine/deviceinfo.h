@@ -73,6 +73,10 @@ struct GpuInfo {
         pciBusId;                  // "0000:c5:00.0" when a source gives it (sysfs, NVML, VK_EXT_pci_bus_info)
     std::vector<MemoryHeap> heaps; // Vulkan memory heaps, in Vulkan's order
     bool memoryBudget = false;     // VK_EXT_memory_budget was enabled: heaps carry budget/usage
+    // VkPhysicalDeviceLimits::maxStorageBufferRange and VkPhysicalDeviceMaintenance3Properties::
+    // maxMemoryAllocationSize (Vulkan 1.1): what ggml-vulkan checks every op's tensors against.
+    std::optional<std::uint64_t> maxStorageBufferRangeBytes;
+    std::optional<std::uint64_t> maxMemoryAllocationBytes;
     std::optional<AmdgpuMemory> amdgpu; // matched amdgpu sysfs card
     std::optional<NvmlMemory> nvml;     // matched NVML device
     std::optional<DxgiMemory> dxgi;     // matched DXGI adapter

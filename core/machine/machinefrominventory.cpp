@@ -30,6 +30,15 @@ std::uint64_t heapSum(const GpuInfo& gpu, bool deviceLocal) {
                            });
 }
 
+// The limits ggml-vulkan checks ops against, when the GPU runs on the Vulkan backend (CUDA and
+// ROCm have no such limit).
+DeviceLimits vulkanLimits(const GpuInfo& gpu, Backend backend) {
+    if (backend != Backend::Vulkan) {
+        return {};
+    }
+    return DeviceLimits{gpu.maxStorageBufferRangeBytes, gpu.maxMemoryAllocationBytes};
+}
+
 // What ggml-vulkan will print as free: budget - usage summed over every heap of an integrated
 // GPU, over the device-local heaps of a discrete one (ggml-vulkan.cpp ggml_backend_vk_get_device_memory).
 std::optional<std::uint64_t> vulkanFree(const GpuInfo& gpu, bool integrated) {
@@ -100,8 +109,8 @@ void addDiscrete(Machine& machine, const GpuInfo& gpu, int backendIndex) {
         pool.capacityKnown = false;
         machine.notes.push_back(gpu.name + ": no source gave its VRAM size");
     }
-    machine.gpus.push_back(
-        MachineGpu{gpuName(backend, backendIndex), gpu.name, backend, false, machine.pools.size()});
+    machine.gpus.push_back(MachineGpu{gpuName(backend, backendIndex), gpu.name, backend, false,
+                                      machine.pools.size(), vulkanLimits(gpu, backend)});
     machine.pools.push_back(pool);
     if (!machine.observedBackendFreeBytes) {
         machine.observedBackendFreeBytes = vulkanFree(gpu, false);
@@ -150,8 +159,9 @@ void addIntegrated(Machine& machine, const MachineInventory& inventory, const Gp
         PoolKind::ApuShared, sharedBytes, shared.has_value() || inventory.hostMemory.has_value(), 0,
         machine.hostPoolIndex});
     const bool viaShared = !carveOut || *carveOut < kMinimalCarveOutBytes;
-    machine.gpus.push_back(
-        MachineGpu{"Vulkan0", gpu.name, Backend::Vulkan, true, viaShared ? sharedIndex : carveIndex});
+    machine.gpus.push_back(MachineGpu{"Vulkan0", gpu.name, Backend::Vulkan, true,
+                                      viaShared ? sharedIndex : carveIndex,
+                                      vulkanLimits(gpu, Backend::Vulkan)});
     machine.observedBackendFreeBytes = vulkanFree(gpu, true);
     if (carveOut && inventory.hostMemory) {
         const std::uint64_t physical = *carveOut + inventory.hostMemory->memTotalBytes;

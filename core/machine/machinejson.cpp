@@ -22,11 +22,19 @@ Json mibValue(std::uint64_t bytes) {
 Json gpusJson(const Machine& machine) {
     Json gpus = Json::array();
     for (const MachineGpu& gpu : machine.gpus) {
-        gpus.push_back({{"name", gpu.name},
-                        {"model", gpu.model},
-                        {"backend", backendName(gpu.backend)},
-                        {"integrated", gpu.integrated},
-                        {"pool", gpu.poolIndex}});
+        Json entry = {{"name", gpu.name},
+                      {"model", gpu.model},
+                      {"backend", backendName(gpu.backend)},
+                      {"integrated", gpu.integrated},
+                      {"pool", gpu.poolIndex}};
+        // Written only when known, so profiles without them read back unchanged.
+        if (gpu.limits.maxStorageBufferRangeBytes) {
+            entry["max_storage_buffer_range_bytes"] = *gpu.limits.maxStorageBufferRangeBytes;
+        }
+        if (gpu.limits.maxAllocationBytes) {
+            entry["max_allocation_bytes"] = *gpu.limits.maxAllocationBytes;
+        }
+        gpus.push_back(std::move(entry));
     }
     return gpus;
 }

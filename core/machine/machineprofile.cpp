@@ -69,6 +69,21 @@ class FieldReader {
         return static_cast<std::uint64_t>(std::llround(*value * static_cast<double>(kMiB)));
     }
 
+    // A whole number of bytes (device limits such as 4294967295 are not whole MiB).
+    std::optional<std::uint64_t> bytes(const char* key) {
+        const std::optional<double> value = number(key, false, 1.0, 9007199254740992.0); // 2^53
+        if (value && *value != std::floor(*value)) {
+            fail("machine.bad-value", m_where + "." + key + " must be a whole number of bytes");
+            return std::nullopt;
+        }
+        return value ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*value)) : std::nullopt;
+    }
+
+    // The GPU's device limits (serversettings.h DeviceLimits); both optional.
+    DeviceLimits limits() {
+        return DeviceLimits{bytes("max_storage_buffer_range_bytes"), bytes("max_allocation_bytes")};
+    }
+
     std::optional<double> number(const char* key, bool required, double min, double max) {
         if (!present(key, required)) {
             return std::nullopt;
@@ -181,7 +196,7 @@ void readApu(FieldReader& root, Machine& machine, std::optional<Error>& error) {
     FieldReader apu(root.at("apu"), "apu", error);
     if (!apu.checkFields({"gpu", "backend", "physical_mib", "carve_out_mib", "os_use_mib", "desktop_vram_mib",
                           "gtt_limit_mib", "gpu_uses_shared_memory", "offered_carve_out_mib",
-                          "offered_source"})) {
+                          "offered_source", "max_storage_buffer_range_bytes", "max_allocation_bytes"})) {
         return;
     }
     ApuConfig config;
@@ -199,6 +214,7 @@ void readApu(FieldReader& root, Machine& machine, std::optional<Error>& error) {
     config.gpuUsesSharedMemory = apu.boolean("gpu_uses_shared_memory", false);
     config.offeredCarveOutBytes = apu.mibList("offered_carve_out_mib");
     config.offeredSource = apu.string("offered_source", false);
+    config.gpuLimits = apu.limits();
     if (apu.failed()) {
         return;
     }
@@ -256,7 +272,8 @@ void readPools(FieldReader& root, Machine& machine, std::optional<Error>& error)
         const json& gpus = root.at("gpus");
         for (std::size_t i = 0; i < gpus.size() && !error; ++i) {
             FieldReader gpu(gpus[i], "gpus[" + std::to_string(i) + "]", error);
-            if (!gpu.checkFields({"name", "model", "backend", "integrated", "pool"})) {
+            if (!gpu.checkFields({"name", "model", "backend", "integrated", "pool",
+                                  "max_storage_buffer_range_bytes", "max_allocation_bytes"})) {
                 return;
             }
             MachineGpu value;
@@ -265,6 +282,7 @@ void readPools(FieldReader& root, Machine& machine, std::optional<Error>& error)
             value.backend = gpu.named("backend", backendFromName, Backend::Vulkan);
             value.integrated = gpu.boolean("integrated", false);
             value.poolIndex = gpu.index("pool", machine.pools.size()).value_or(0);
+            value.limits = gpu.limits();
             machine.gpus.push_back(value);
         }
     }

@@ -11,11 +11,14 @@
 //              "os_use_mib": 13312, "desktop_vram_mib": 800, "gtt_limit_mib": 0 (optional),
 //              "gpu_uses_shared_memory": false (optional),
 //              "offered_carve_out_mib": [...] and "offered_source": "..." (optional: the known list
-//              for the CPU/GPU family, carveoutchoices.h) },
+//              for the CPU/GPU family, carveoutchoices.h), "max_storage_buffer_range_bytes" and
+//              "max_allocation_bytes" (optional: the GPU's device limits) },
 //     -- or explicit pools (what saveMachineProfile writes) --
 //     "pools": [ {"name", "kind": "discrete-vram|apu-carve-out|host-ram|apu-shared",
 //                 "capacity_mib": N or null (unknown), "reserved_mib": N, "shares_with": index or null} ],
-//     "host_pool": index, "gpus": [ {"name": "CUDA0", "model", "backend", "integrated", "pool": index} ],
+//     "host_pool": index, "gpus": [ {"name": "CUDA0", "model", "backend", "integrated", "pool": index,
+//                                     "max_storage_buffer_range_bytes", "max_allocation_bytes" (optional:
+//                                     the device limits of serversettings.h DeviceLimits)} ],
 //     "bios_split": {"physical_mib", "carve_out_mib", "offered_carve_out_mib": [...], "offered_source"}
 //     (optional), "gtt_limit_mib": N (optional),
 //     -- both --

@@ -1,5 +1,6 @@
 // machineProfileJson (the explicit form of machineprofile.h, written by machinejson.h) and the
 // profile files.
+#include "core/common/atomicfile.h"
 #include "core/common/utf8path.h"
 #include "core/machine/machinejson.h"
 #include "core/machine/machineprofile.h"
@@ -10,7 +11,9 @@
 namespace llamafit {
 
 std::string machineProfileJson(const Machine& machine) {
-    return machineJson(machine, MachineJsonForm::ProfileFile).dump(2) + "\n";
+    return machineJson(machine, MachineJsonForm::ProfileFile)
+               .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+           "\n";
 }
 
 Result<Machine> loadMachineProfile(const std::string& path) {
@@ -30,12 +33,12 @@ Result<Machine> loadMachineProfile(const std::string& path) {
     return machine;
 }
 
+// Atomic: a crash while saving leaves the previous profile, never half of each.
 Result<bool> saveMachineProfile(const Machine& machine, const std::string& path) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << machineProfileJson(machine);
-    file.close();
-    if (!file) {
-        return makeError("machine.unwritable", "cannot write machine profile '" + path + "'");
+    Result<bool> written = writeFileAtomically(path, machineProfileJson(machine));
+    if (!written) {
+        return makeError("machine.unwritable",
+                         "cannot write machine profile '" + path + "': " + written.error().message);
     }
     return true;
 }

@@ -31,6 +31,7 @@ constexpr std::array kBackendNames{
     std::pair{Backend::Vulkan, std::string_view("vulkan")},
     std::pair{Backend::Metal, std::string_view("metal")},
     std::pair{Backend::Rocm, std::string_view("rocm")},
+    std::pair{Backend::Rpc, std::string_view("rpc")},
     std::pair{Backend::Other, std::string_view("other")},
 };
 
@@ -106,7 +107,8 @@ Machine makeApuMachine(const ApuConfig& config) {
                                       : config.backend == Backend::Rocm ? "ROCm0"
                                                                         : "Vulkan0",
                                       config.gpuModel, config.backend, true,
-                                      config.gpuUsesSharedMemory ? std::size_t{2} : std::size_t{0}});
+                                      config.gpuUsesSharedMemory ? std::size_t{2} : std::size_t{0},
+                                      config.gpuLimits});
     machine.biosSplit = BiosSplit{config.physicalBytes, config.carveOutBytes, config.offeredCarveOutBytes,
                                   config.offeredSource};
     return machine;
@@ -144,7 +146,7 @@ std::vector<GpuDevice> sizingGpus(const Machine& machine) {
     for (const MachineGpu& gpu : machine.gpus) {
         const std::uint64_t usable =
             gpu.poolIndex < machine.pools.size() ? machine.pools[gpu.poolIndex].usableBytes() : 0;
-        gpus.push_back(GpuDevice{gpu.name, usable, gpu.backend, gpu.integrated, std::nullopt});
+        gpus.push_back(GpuDevice{gpu.name, usable, gpu.backend, gpu.integrated, std::nullopt, gpu.limits});
     }
     return gpus;
 }

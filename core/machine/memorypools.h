@@ -54,6 +54,7 @@ struct MachineGpu {
     Backend backend = Backend::Vulkan;
     bool integrated = false;
     std::size_t poolIndex = 0; // where its device buffers go (carve-out, shared memory or its VRAM)
+    DeviceLimits limits = {};  // what keeps a weight or an op off it (serversettings.h)
     bool operator==(const MachineGpu&) const = default;
 };
 
@@ -105,6 +106,7 @@ struct ApuConfig {
     bool gpuUsesSharedMemory = false;
     std::vector<std::uint64_t> offeredCarveOutBytes;
     std::string offeredSource;
+    DeviceLimits gpuLimits = {};
 };
 
 // Pools: [0] carve-out, [1] system RAM, [2] shared/GTT (sharing [1]); one integrated GPU.

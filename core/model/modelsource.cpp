@@ -4,6 +4,7 @@
 
 #include "core/common/utf8path.h"
 #include "core/gguf/ggufreader.h"
+#include "core/model/loaderchecks.h"
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
 
@@ -30,6 +31,10 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
         Result<ModelInfo> info = interpretModel(*file);
         if (!info) {
             return info.error();
+        }
+        // What llama.cpp's loader would refuse is refused here, with its reason.
+        if (Result<bool> loadable = checkLoadable(*file, *info); !loadable) {
+            return loadable.error();
         }
         loaded.info = std::move(*info);
         loaded.path = pathOrCardId;

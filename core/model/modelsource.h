@@ -5,7 +5,8 @@
 // picker. Reads the file's header only (the tensor data is never touched).
 //
 // Error codes: cli.missing-model (empty argument), model.not-found (neither a file nor a
-// card id), plus the gguf.* / model.* / spec.* codes of the reader, interpreter and cards.
+// card id), plus the gguf.* / model.* / spec.* codes of the reader, interpreter, the loader's
+// checks (loaderchecks.h; files only) and cards.
 
 #include "core/common/result.h"
 #include "core/model/modelinfo.h"

@@ -43,21 +43,6 @@ std::string_view baseName(std::string_view name) {
     return name;
 }
 
-// "blk.12.attn_q.weight" -> 12; -1 if the name is not a block tensor.
-int blockIndex(std::string_view name) {
-    constexpr std::string_view prefix = "blk.";
-    if (name.substr(0, prefix.size()) != prefix) {
-        return -1;
-    }
-    const std::string_view rest = name.substr(prefix.size());
-    int index = -1;
-    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
-    if (ec != std::errc{} || end == rest.data() || end == rest.data() + rest.size() || *end != '.') {
-        return -1;
-    }
-    return index;
-}
-
 } // namespace
 
 bool isRoutedExpertTensor(std::string_view name) {
@@ -103,6 +88,20 @@ std::vector<TensorSummary> summarizeTensors(const GgufFile& file, std::string_vi
         out.push_back(summarizeTensor(tensor, architecture));
     }
     return out;
+}
+
+int blockIndex(std::string_view name) {
+    constexpr std::string_view prefix = "blk.";
+    if (name.substr(0, prefix.size()) != prefix) {
+        return -1;
+    }
+    const std::string_view rest = name.substr(prefix.size());
+    int index = -1;
+    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+    if (ec != std::errc{} || end == rest.data() || end == rest.data() + rest.size() || *end != '.') {
+        return -1;
+    }
+    return index;
 }
 
 } // namespace llamafit

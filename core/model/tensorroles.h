@@ -16,6 +16,9 @@ namespace llamafit {
 TensorSummary summarizeTensor(const GgufTensorInfo& tensor, std::string_view architecture);
 std::vector<TensorSummary> summarizeTensors(const GgufFile& file, std::string_view architecture);
 
+// "blk.12.attn_q.weight" -> 12; -1 if the name is not a block tensor.
+int blockIndex(std::string_view name);
+
 // True for names --cpu-moe / --n-cpu-moe move: regex \.ffn_(up|down|gate|gate_up)_(ch|)exps.
 bool isRoutedExpertTensor(std::string_view name);
 

@@ -73,6 +73,8 @@ std::string_view settingLabel(Setting setting) {
         return "prompt cache RAM";
     case Setting::ContextCheckpoints:
         return "context checkpoints";
+    case Setting::RpcServers:
+        return "RPC servers";
     }
     return settingId(setting);
 }

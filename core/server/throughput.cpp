@@ -97,6 +97,19 @@ Result<TotalThroughput> totalThroughput(const ServerMetrics& before, double befo
     return total;
 }
 
+RunTotals runTotals(const ServerMetrics& metrics) {
+    RunTotals totals;
+    totals.generatedTokens = static_cast<std::uint64_t>(std::max(0.0, metrics.tokensPredictedTotal));
+    totals.promptTokens = static_cast<std::uint64_t>(std::max(0.0, metrics.promptTokensTotal));
+    if (metrics.tokensPredictedTotal > 0 && metrics.tokensPredictedSecondsTotal > 0) {
+        totals.generationTokensPerSecond = metrics.tokensPredictedTotal / metrics.tokensPredictedSecondsTotal;
+    }
+    if (metrics.promptTokensTotal > 0 && metrics.promptSecondsTotal > 0) {
+        totals.promptTokensPerSecond = metrics.promptTokensTotal / metrics.promptSecondsTotal;
+    }
+    return totals;
+}
+
 std::optional<TimingLine> parseTimingLine(std::string_view line) {
     std::string_view text = stripLogPrefix(line).text;
     const std::size_t at = text.find("print_timing:");

@@ -65,6 +65,21 @@ struct TotalThroughput {
 Result<TotalThroughput> totalThroughput(const ServerMetrics& before, double beforeSeconds,
                                         const ServerMetrics& after, double afterSeconds);
 
+// The whole run so far, from one /metrics sample: llama-server's *_total counters only grow
+// while it lives, so a burst that starts and ends between two polls (a 0.1 s completion under a
+// 2 Hz monitor) is still counted here, where the per-interval rates above miss it.
+struct RunTotals {
+    std::uint64_t generatedTokens = 0; // llamacpp:tokens_predicted_total (finished requests)
+    std::uint64_t promptTokens = 0;    // llamacpp:prompt_tokens_total (not counting cached tokens)
+    // Average speeds over the time the server spent generating / reading prompts (not wall time);
+    // nullopt before the first request finished.
+    std::optional<double> generationTokensPerSecond;
+    std::optional<double> promptTokensPerSecond;
+    bool operator==(const RunTotals&) const = default;
+};
+
+RunTotals runTotals(const ServerMetrics& metrics);
+
 // One `print_timing` line of llama-server (tools/server/server-context.cpp, slot
 // print_timing), with or without the --log-prefix/--log-timestamps prefix:
 //   slot print_timing: id  0 | task 2 | n_gen =    100, tg =   9.14 t/s, tg_3s =   9.23 t/s

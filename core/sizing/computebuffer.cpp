@@ -251,13 +251,7 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     out.logitsBytes = logitsBytes(model, context);
     // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
     // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).
-    // A GPU's output stage holds the logits and two n_embd rows per token (the last hidden state and
-    // its norm), measured on public CUDA, ROCm and Metal logs of builds that reserve a logits row per
-    // ubatch token (tests/data/public-logs: logits + 1 to 2 rows in all of them).
-    const bool gpu = device.backend != Backend::Cpu;
-    if (gpu) {
-        out.outputBytes = perWidth * 2 * model.embeddingLength + out.logitsBytes;
-    } else if (out.logitsBytes > out.maskBytes) {
+    if (out.logitsBytes > out.maskBytes) {
         out.outputBytes = perWidth * 5 * model.embeddingLength + out.logitsBytes;
     }
     out.inputBytes = ub * 32; // inp_tokens, inp_pos, out_ids ...: the 0.02 MiB at ub 512
@@ -267,8 +261,9 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     }
 
     // GPU-only terms.
+    // CUDA/HIP flash attention's f16 copies of a quantized K/V (backendcompute.h).
     out.gpuExtraBytes +=
-        flashAttentionF16CopyBytes(device.backend, settings.graphReserve, fa, settings.cacheTypeK,
+        flashAttentionF16CopyBytes(device.backend, settings.generation, fa, settings.cacheTypeK,
                                    settings.cacheTypeV, widestCacheCells, widths.widestKvRowValues);
     // ggml-backend.cpp: ops on host weights run on the GPU when the batch is >= 32 tokens
     // (GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied into the GPU's compute buffer.
@@ -278,27 +273,8 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
 
     const std::uint64_t activations =
         std::max({out.feedForwardBytes, out.attentionBytes, out.recurrentBytes});
-    // Older builds cast an f32 mask input on the device (backendcompute.h); the early blocks' base
-    // and one layer's K and V are alive at that moment.
-    std::uint64_t maskElements = 0;
-    for (const auto& cache : kv.caches) {
-        maskElements += std::uint64_t{cache.cells} * ub;
-    }
-    const std::uint64_t castPeak =
-        gpu ? legacyMaskCastPeakBytes(settings.graphReserve, fa, maskElements,
-                                      perWidth * (5 * model.embeddingLength + widths.widestKvRowValues))
-            : 0;
-    // On a GPU the masks are copies or casts of host inputs, freed after the last layer, so the
-    // logits reuse their blocks; the weight copies of op offload and the FA f16 copies live inside
-    // the blocks only. The CPU keeps its masks (graph inputs are never freed, ggml-alloc.c).
-    const std::uint64_t outputStage = gpu ? out.outputBytes : out.outputBytes + out.maskBytes;
-    // The base of the widths counts two n_embd rows per token that a GPU does not hold: the token
-    // embeddings and the embeddings input are graph inputs in host memory (estimator.cpp).
-    const std::uint64_t hostInputRows = gpu ? perWidth * 2 * model.embeddingLength : 0;
-    const std::uint64_t deviceActivations = activations > hostInputRows ? activations - hostInputRows : 0;
-    const std::uint64_t blocks = deviceActivations + out.maskBytes + (gpu ? out.gpuExtraBytes : 0);
-    out.totalBytes =
-        std::max({blocks, outputStage, castPeak}) + out.inputBytes + (gpu ? 0 : out.gpuExtraBytes);
+    out.totalBytes = std::max(activations + out.maskBytes, out.outputBytes + out.maskBytes) + out.inputBytes +
+                     out.gpuExtraBytes;
     return out;
 }
 

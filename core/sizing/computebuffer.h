@@ -10,11 +10,8 @@
 //      masks leave behind. Recurrent blocks of known families are replayed through ggml-alloc
 //      instead (recurrentcompute.h): their per-slot state copies make the peak depend on
 //      n_ubatch and the slot count in ways no single width follows.
-// On a GPU (checked on public CUDA, ROCm, Vulkan and Metal logs, tests/data/public-logs): the two
-// n_embd rows of graph inputs stay in host memory, the masks are freed before the output stage, and
-// the backend/generation terms of backendcompute.h apply (CUDA/HIP f16 copies of a quantized K/V
-// for flash attention, the f32 mask cast of older builds); op-offloaded host weights and
-// pipeline-parallel copies of the masks as before.
+// GPU terms on top (per backend): CUDA/ROCm f16 copies of a quantized K/V for flash attention,
+// op-offloaded host weights, pipeline-parallel copies of the masks.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"

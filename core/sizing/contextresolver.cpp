@@ -74,9 +74,10 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     // "flash_attn is not compatible with Grok - forcing off" (llama-context.cpp).
     ctx.flashAttention = settings.flashAttention != FlashAttention::Off && model.architecture != "grok";
 
-    // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel,
-    // since llama.cpp PR #23861); older builds reserve a row per ubatch token.
-    ctx.nOutputs = settings.graphReserve == GraphReserve::BeforeJune2026 ? ctx.nUbatch : ctx.nSeqMax;
+    // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel);
+    // llama.cpp's default, which llama-fit-params keeps, is n_outputs_max = n_batch
+    // (src/llama-context.cpp), so its worst-case graph holds n_ubatch logits rows.
+    ctx.nOutputs = settings.outputReserve == OutputReserve::PerSlot ? ctx.nSeqMax : ctx.nBatch;
     return ctx;
 }
 

@@ -3,15 +3,17 @@
 #include "core/sizing/estimator.h"
 
 #include "core/common/units.h"
-#include "core/sizing/backendcompute.h"
 #include "core/sizing/computebuffer.h"
+#include "core/sizing/gpucompute.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/overhead.h"
 #include "core/sizing/recurrentstatesize.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 
 namespace llamafit {
@@ -87,52 +89,65 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
 void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
                 const LayerPlacement& layers, const WeightPlan& weights, const KvPlan& kv) {
-    const ResolvedContext& ctx = est.context;
-    const bool hostRunsBlocks =
-        gpus.empty() || std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
-                                    [](int device) { return device == kHostDevice; });
-    // llama-context.cpp: pipeline parallelism when several GPUs hold every layer (-sm layer, KV
-    // offloaded, no tensor overrides); the scheduler then keeps GGML_SCHED_MAX_COPIES = 4 copies
-    // of the graph inputs, the masks among them.
-    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
-    const bool pipeline = gpus.size() > 1 && !hostRunsBlocks && layers.outputDevice != kHostDevice &&
-                          settings.kvOffload && !overrides;
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
-    for (int device = 0; device < static_cast<int>(gpus.size()); ++device) {
-        const GpuDevice& gpu = gpus[static_cast<std::size_t>(device)];
-        const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
-                                layers.layerDevice.end();
-        // Op offload lands on the first GPU, the scheduler's highest-priority backend.
-        const std::uint64_t opOffload = device == 0 ? weights.largestHostBlockWeightBytes : 0;
+    if (gpus.empty()) {
+        addBuffer(
+            est, kHostDevice, "CPU", Component::Compute,
+            blockComputeBytes(model, widths, settings, est.context, kv, {Backend::Cpu, 1, 0}).totalBytes,
+            rule);
+        return;
+    }
+    const GpuComputeBuffers buffers =
+        gpuComputeBuffers(model, widths, settings, est.context, kv, gpus, layers, weights);
+    for (std::size_t device = 0; device < gpus.size(); ++device) {
+        if (buffers.deviceBytes[device] > 0) {
+            addBuffer(est, static_cast<int>(device), gpus[device].name, Component::Compute,
+                      buffers.deviceBytes[device], rule);
+        }
+    }
+    // llama-context.cpp: the CPU backend's compute buffer uses the host buffer type of the first
+    // device only ("use the host buffer of the first device"); with RPC servers first (no host
+    // buffer type) it stays plain CPU memory even next to a CUDA or Vulkan GPU.
+    addBuffer(est, kHostDevice, hostBufferOf(gpus.front()), Component::Compute, buffers.hostBytes,
+              buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
+}
+
+std::string mibText(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", toMiB(bytes));
+    return text;
+}
+
+// The weights a GPU's limits keep in host memory: llama.cpp says nothing about them in its log.
+void addLimitNotes(MemoryEstimate& est, const ModelInfo& model, const std::vector<GpuDevice>& gpus,
+                   const LayerPlacement& layers) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const std::optional<std::uint64_t> limit = gpus[i].limits.largestOpTensorBytes();
+        if (!limit) {
+            continue;
+        }
+        const int device = static_cast<int>(i);
         std::uint64_t bytes = 0;
-        if (runsBlocks || (opOffload > 0 && ctx.nUbatch >= 32)) {
-            bytes = blockComputeBytes(model, widths, settings, ctx, kv,
-                                      {gpu.backend, pipeline ? 4u : 1u, opOffload})
-                        .totalBytes;
-        } else if (layers.outputDevice == device) {
-            bytes = outputOnlyComputeBytes(model, ctx);
+        std::size_t count = 0;
+        for (const auto& tensor : model.tensors) {
+            const bool layerHere = tensor.role == TensorRole::Layer && tensor.layer >= 0 &&
+                                   static_cast<std::size_t>(tensor.layer) < layers.layerDevice.size() &&
+                                   layers.layerDevice[static_cast<std::size_t>(tensor.layer)] == device;
+            const bool outputHere = (tensor.role == TensorRole::Output ||
+                                     (model.tiedOutput && tensor.role == TensorRole::TokenEmbedding)) &&
+                                    layers.outputDevice == device;
+            if ((layerHere || outputHere) && tensor.bytes > *limit) {
+                bytes += tensor.bytes;
+                ++count;
+            }
         }
-        if (bytes > 0) {
-            addBuffer(est, device, gpu.name, Component::Compute, bytes, rule);
+        if (count > 0) {
+            est.notes.push_back(std::to_string(count) + " weight tensor(s), " + mibText(bytes) +
+                                " MiB, over " + gpus[i].name + "'s " + mibText(*limit) +
+                                " MiB buffer limit stay in host memory and their ops run on the CPU "
+                                "(ggml-vulkan refuses them; llama-server logs nothing about it)");
         }
     }
-    // The CPU backend's compute buffer lives in the first GPU's pinned host memory when there is one.
-    const std::string hostName = pinnedHostBufferType(gpus).value_or("CPU");
-    // With GPUs the CPU backend's buffer holds the graph inputs (ggml-backend.cpp assigns inputs to
-    // the last backend, the CPU): the KQ masks (f16 or f32 by generation, backendcompute.h) and two
-    // n_embd x n_ubatch f32 tensors (the token-embedding rows and the embeddings input). Blocks left
-    // on the CPU run their weighted ops on the GPU at a batch of 32 or more (op offload).
-    std::uint64_t hostInputs = 2 * inputOnlyComputeBytes(model, ctx);
-    for (const auto& cache : kv.caches) {
-        hostInputs += std::uint64_t{cache.cells} * ctx.nUbatch *
-                      hostMaskElementBytes(settings.graphReserve, ctx.flashAttention);
-    }
-    const std::uint64_t hostBytes =
-        hostRunsBlocks && (gpus.empty() || ctx.nUbatch < 32)
-            ? blockComputeBytes(model, widths, settings, ctx, kv, {Backend::Cpu, 1, 0}).totalBytes
-            : hostInputs;
-    addBuffer(est, kHostDevice, hostName, Component::Compute, hostBytes,
-              hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
 
 void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
@@ -173,6 +188,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                                                    " layer entries for " + std::to_string(model.blockCount) +
                                                    " blocks");
     }
+    if (auto rpc = checkRpcDevices(settings, gpus); !rpc.ok()) {
+        return rpc.error();
+    }
     auto layers = placeLayers(model, settings, gpus);
     if (!layers.ok()) {
         return layers.error();
@@ -201,13 +219,11 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                   std::move(buffer.rule));
     }
 
-    // llama-context.cpp output_reserve: n_vocab * max(n_seq_max, n_outputs) f32 logits, in the output
-    // device's host buffer type when it has one (CUDA_Host, Vulkan_Host), else plain CPU memory.
-    // A build that reserves a row per ubatch token in the graph still allocates n_seq_max rows here.
-    const std::uint32_t outputRows = settings.graphReserve == GraphReserve::BeforeJune2026
-                                         ? est.context.nSeqMax
-                                         : std::max(est.context.nSeqMax, est.context.nOutputs);
-    const std::uint64_t outputBytes = std::uint64_t{model.vocabularySize} * outputRows * 4;
+    // llama-context.cpp output_reserve: n_vocab f32 logits for one output per sequence
+    // (n_outputs_max_per_seq = 1), in the output device's host buffer type when it has one
+    // (CUDA_Host, Vulkan_Host), else plain CPU memory. Measured: 0.49 MiB for a 128256-token
+    // vocabulary with -np 1 in llama-server and in llama-fit-params (n_outputs_max 2048) alike.
+    const std::uint64_t outputBytes = std::uint64_t{model.vocabularySize} * est.context.nSeqMax * 4;
     const std::string outputBuffer = layers->outputDevice == kHostDevice
                                          ? "CPU"
                                          : hostBufferOf(gpus[static_cast<std::size_t>(layers->outputDevice)]);
@@ -228,6 +244,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         est.totals += device.bytes;
     }
     addNotes(est, model, settings, gpus);
+    addLimitNotes(est, model, gpus, layers.value());
     return est;
 }
 

@@ -109,6 +109,7 @@ std::optional<std::string> pinnedHostBufferType(const std::vector<GpuDevice>& gp
             return std::string("Vulkan_Host");
         case Backend::Cpu:
         case Backend::Metal:
+        case Backend::Rpc: // ggml-rpc.cpp: get_host_buffer_type is NULL
         case Backend::Other:
             break;
         }

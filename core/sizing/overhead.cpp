@@ -24,6 +24,9 @@ std::uint64_t defaultOverheadBytes(Backend backend) {
     case Backend::Metal:
         // Command buffers and residency sets; Metal shares memory with the host.
         return 128 * kMiB;
+    case Backend::Rpc:
+        // Outside the client's view: the remote server's own backend context (a CUDA context on a
+        // GPU server, almost nothing on a CPU one), which the client cannot see; as for Other.
     case Backend::Other:
         return 256 * kMiB;
     }

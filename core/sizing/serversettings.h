@@ -7,6 +7,7 @@
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/gpulayers.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,19 +17,32 @@ namespace llamafit {
 
 enum class FlashAttention { Auto, On, Off };
 
+// How many logits rows the worst-case graph reserves (llama_context_params::n_outputs_max).
+enum class OutputReserve {
+    PerSlot,  // llama-server: one per slot (tools/server/server-context.cpp: n_outputs_max = n_parallel)
+    PerBatch, // llama.cpp's default, kept by llama-fit-params and the other tools: n_outputs_max = n_batch;
+              // also llama-server before llama.cpp PR #23861 (May 2026): `graph_reserve: ... n_outputs = 512`
+};
+
 enum class LoadMode {
     Auto, // -lm auto (default): mmap unless a device refuses it (Vulkan iGPUs do)
     Mmap, // -lm mmap
     None, // -lm none (the older --no-mmap): weights are copied into real buffers
 };
 
-// How the worst-case graph of sched_reserve is built, by llama.cpp generation. Current is b11669.
-// BeforeJune2026 is every build before three memory PRs of late May 2026: #23764 (the KQ mask input
-// is f16 under flash attention; before, an f32 input was cast to f16 on the device), #23861 (the
-// server reserves logits for one row per slot; before, one per ubatch token, as llama-cli still does)
-// and #23907 (CUDA flash attention's f16 copies of a quantized K/V live in the compute buffer;
-// before, they came from the CUDA memory pool, outside every logged buffer).
-enum class GraphReserve { Current, BeforeJune2026 };
+// The llama.cpp generation whose worst-case graph is sized (sched_reserve), newest first; the
+// compute terms of each are in core/sizing/backendcompute.h. Not a flag: a property of the build.
+enum class LlamaGeneration {
+    Current,          // b11669 (llama.cpp 0.7.0) and later: a third, mixed token/embedding input
+    BeforeMixedInput, // June 2026 to at least b11151: two selectable inputs, f16 masks
+    // Before three memory PRs of late May 2026: #23764 (the KQ mask input is f16 under flash
+    // attention; before, an f32 input was cast to f16 on the device), #23907 (CUDA flash attention's
+    // f16 copies of a quantized K/V live in the compute buffer; before, in the CUDA memory pool,
+    // outside every logged buffer) and #23861 (logits rows, which are OutputReserve's: such a log
+    // sets both).
+    BeforeJune2026,
+    BeforeInputSelect, // before llama.cpp PR #18550 (early 2026): one input, tokens or embeddings
+};
 
 struct TensorOverride {
     std::string pattern; // ECMAScript regex matched against tensor names (llama.cpp uses std::regex_search)
@@ -59,22 +73,55 @@ struct ServerSettings {
     // Not llama.cpp buffers: core/machine/hostterms.h counts them into the system-RAM pool.
     std::int32_t cacheRamMiB = 8192;      // -cram / --cache-ram: prompt cache limit; -1 = no limit, 0 = off
     std::int32_t contextCheckpoints = 32; // -ctxcp / --ctx-checkpoints: per slot, hybrid/SWA models; 0 = off
-    // The llama.cpp generation whose graph reserve is sized (not a flag: a property of the build).
-    // Public logs of older builds are checked with BeforeJune2026.
-    GraphReserve graphReserve = GraphReserve::Current;
+    // --rpc host:port,...: ggml-rpc-server endpoints, in order. Each is a device that comes before
+    // the local GPUs (core/sizing/rpcdevices.h); its free memory comes with the GPUs.
+    std::vector<std::string> rpcServers;
+    // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
+    OutputReserve outputReserve = OutputReserve::PerSlot;
+    // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.
+    LlamaGeneration generation = LlamaGeneration::Current;
     bool operator==(const ServerSettings&) const = default;
 };
 
-enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Other };
+// Rpc: a device of a ggml-rpc-server (--rpc), whatever backend that server runs.
+enum class Backend { Cpu, Cuda, Vulkan, Metal, Rocm, Rpc, Other };
+
+// What makes llama.cpp keep a weight or an op off a GPU (Vulkan: VkPhysicalDeviceLimits::
+// maxStorageBufferRange and VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize).
+// ggml-vulkan refuses an op when a tensor it reads or writes is larger than either
+// (ggml/src/ggml-vulkan/ggml-vulkan.cpp supports_op: "reject any tensors larger than the max
+// buffer size"), so such a weight stays in host memory and such an op runs on the CPU.
+// nullopt = no limit (CUDA, ROCm, Metal, or not known). Bytes.
+struct DeviceLimits {
+    std::optional<std::uint64_t> maxStorageBufferRangeBytes;
+    std::optional<std::uint64_t> maxAllocationBytes;
+    bool operator==(const DeviceLimits&) const = default;
+
+    // The largest tensor an op on the device may read or write: the smaller limit.
+    std::optional<std::uint64_t> largestOpTensorBytes() const {
+        if (maxStorageBufferRangeBytes && maxAllocationBytes) {
+            return std::min(*maxStorageBufferRangeBytes, *maxAllocationBytes);
+        }
+        return maxStorageBufferRangeBytes ? maxStorageBufferRangeBytes : maxAllocationBytes;
+    }
+    // Whether an op whose largest tensor has `bytes` may run on the device.
+    bool allowsTensor(std::uint64_t bytes) const {
+        const std::optional<std::uint64_t> limit = largestOpTensorBytes();
+        return !limit || bytes <= *limit;
+    }
+};
 
 // A GPU the estimate may place layers on (from --gpu NAME=MiB, a machine profile, or
-// device discovery). No GPUs = a CPU-only run, like the test machines.
+// device discovery), or an RPC server's device (--rpc with --gpu rpc:HOST:PORT=MiB). No GPUs =
+// a CPU-only run, like the test machines. The list is in llama.cpp's device order, the one -ts
+// indexes: RPC devices first, then the local GPUs (rpcdevices.h).
 struct GpuDevice {
-    std::string name; // as llama.cpp names the buffer: "CUDA0", "Vulkan0", or a user label
-    std::uint64_t memoryBytes = 0;
+    std::string name; // as llama.cpp names the buffer: "CUDA0", "Vulkan0", "RPC0[127.0.0.1:50052]", a label
+    std::uint64_t memoryBytes = 0; // llama.cpp splits layers by the free memory a device reports (no -ts)
     Backend backend = Backend::Other;
     bool integrated = false;                    // an APU's iGPU: shares physical memory with the host
     std::optional<std::uint64_t> overheadBytes; // overrides the backend's default overhead
+    DeviceLimits limits = {}; // an initializer, so brace-initialized devices may leave it out
     bool operator==(const GpuDevice&) const = default;
 };
 

@@ -2,9 +2,9 @@
 // allocates anything. Restates llama.cpp common/arg.cpp (kv_cache_types) and
 // src/llama-context.cpp llama_init_from_model (the MLA, quantized-V and block-size checks).
 #include "core/sizing/estimator.h"
+#include "core/sizing/tensorpattern.h"
 
 #include <algorithm>
-#include <regex>
 #include <tuple>
 
 namespace llamafit {
@@ -93,12 +93,8 @@ Result<bool> validateSettings(const ModelInfo& model, const ServerSettings& sett
                           settings.batchTokens == 0 ? Setting::Ubatch : Setting::Batch});
     }
     for (const auto& item : settings.tensorOverrides) {
-        try {
-            std::regex pattern(item.pattern);
-        } catch (const std::regex_error& e) {
-            return makeError("settings.bad-value",
-                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what(),
-                             {Setting::TensorOverrides});
+        if (auto pattern = compileTensorPattern(item.pattern); !pattern) {
+            return pattern.error();
         }
     }
 

@@ -89,6 +89,12 @@ bool cpuRepacks(const TensorSummary& tensor) {
     return rows > 0 && rows % 8 == 0;
 }
 
+bool isSsmScanWeight(const TensorSummary& tensor) {
+    constexpr std::string_view suffix = ".ssm_a";
+    return tensor.layer >= 0 && tensor.name.size() > suffix.size() &&
+           tensor.name.compare(tensor.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 WeightClass classifyWeight(const TensorSummary& tensor) {
     WeightClass out;
     out.role = tensor.role;
@@ -96,6 +102,7 @@ WeightClass classifyWeight(const TensorSummary& tensor) {
     out.repacks = cpuRepacks(tensor);
     out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
     out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
+    out.ssmScan = isSsmScanWeight(tensor);
     return out;
 }
 

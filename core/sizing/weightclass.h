@@ -21,6 +21,9 @@ struct WeightClass {
     // The smallest block b whose --n-cpu-moe pattern matches the name: -ncmoe N keeps the tensor
     // on the CPU iff expertsBlock < N.
     std::optional<std::uint32_t> expertsBlock;
+    // A Mamba ssm_a: llama-model.cpp checks it against GGML_OP_SSM_SCAN, which some backends
+    // only run for some state sizes (weightplacement.cpp).
+    bool ssmScan = false;
     bool operator==(const WeightClass&) const = default;
 };
 
@@ -51,6 +54,9 @@ bool matchesExpertsPattern(std::string_view name, std::optional<std::uint32_t> b
 
 // The smallest block for which matchesExpertsPattern(name, block) holds; nullopt if none.
 std::optional<std::uint32_t> firstExpertsBlock(std::string_view name);
+
+// Whether the tensor is a block's ssm_a (the A of GGML_OP_SSM_SCAN).
+bool isSsmScanWeight(const TensorSummary& tensor);
 
 // Whether the haswell CPU backend repacks this weight into CPU_REPACK (tested by the unit tests).
 bool cpuRepacks(const TensorSummary& tensor);

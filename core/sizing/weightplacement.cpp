@@ -3,6 +3,8 @@
 // costs a few comparisons and no string work.
 #include "core/sizing/weightplacement.h"
 
+#include "core/sizing/tensorpattern.h"
+
 #include <algorithm>
 #include <optional>
 #include <regex>
@@ -34,13 +36,11 @@ Result<std::vector<PatternOverride>> compilePatterns(const ServerSettings& setti
             }
             out.device = static_cast<int>(it - gpus.begin());
         }
-        try {
-            out.pattern = std::regex(item.pattern);
-        } catch (const std::regex_error& e) {
-            return makeError("settings.bad-value",
-                             "-ot pattern " + item.pattern + " is not a valid regex: " + e.what(),
-                             {Setting::TensorOverrides});
+        auto pattern = compileTensorPattern(item.pattern);
+        if (!pattern) {
+            return pattern.error();
         }
+        out.pattern = std::move(*pattern);
         compiled.push_back(std::move(out));
     }
     return compiled;
@@ -60,36 +60,62 @@ struct Placement {
 class Placer {
   public:
     // Copies the few settings it reads: the per-tensor loop then reads them from one place.
-    Placer(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
-           std::vector<PatternOverride> patterns)
-        : m_gpus(gpus), m_layers(layers), m_patterns(std::move(patterns)),
-          m_pinned(pinnedHostBufferType(gpus)), m_mapped(weightsMapped(settings, gpus)),
-          m_repack(settings.repack), m_cpuMoe(settings.cpuMoe), m_cpuMoeLayers(settings.cpuMoeLayers) {}
+    Placer(const ModelInfo& model, const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+           const LayerPlacement& layers, std::vector<PatternOverride> patterns)
+        : m_gpus(gpus), m_layers(layers), m_patterns(std::move(patterns)), m_ssmStateSize(model.ssmStateSize),
+          m_pinned(pinnedHostBufferType(gpus)), m_pinnedOwner(pinnedOwner(gpus)),
+          m_mapped(weightsMapped(settings, gpus)), m_repack(settings.repack), m_cpuMoe(settings.cpuMoe),
+          m_cpuMoeLayers(settings.cpuMoeLayers) {}
 
     bool hasPatterns() const { return !m_patterns.empty(); }
     // What classes must hold for these settings (the rest of a lazily built class is unused).
-    bool readsRepack() const { return m_repack && !m_pinned; }
+    // With a pinned host type only the weights its GPU refuses can reach CPU_REPACK.
+    bool readsRepack() const { return m_repack && (!m_pinned || anyGpuHasLimits()); }
     bool readsExperts() const { return m_cpuMoe || m_cpuMoeLayers > 0; }
 
     // role is passed separately so the duplicated tied output can be placed as an output tensor.
-    Placement place(const WeightClass& weight, const std::string& name, TensorRole role) const {
+    Placement place(const WeightClass& weight, const std::string& name, TensorRole role,
+                    std::uint64_t tensorBytes) const {
         if (!m_patterns.empty()) {
-            if (const auto placement = placeByPattern(weight, name, role)) {
+            if (const auto placement = placeByPattern(weight, name, role, tensorBytes)) {
                 return *placement;
             }
         }
-        return placeByRules(weight, role);
+        return placeByRules(weight, role, tensorBytes);
     }
 
     // Without -ot patterns the name plays no part: what the groups of a prepared model use.
-    Placement placeByRules(const WeightClass& weight, TensorRole role) const {
+    Placement placeByRules(const WeightClass& weight, TensorRole role, std::uint64_t tensorBytes) const {
         // common/arg.cpp appends -cmoe / -ncmoe to the override list after the -ot patterns;
         // every one of them keeps the tensor on the CPU.
         if ((m_cpuMoe && weight.experts) || (weight.expertsBlock && *weight.expertsBlock < m_cpuMoeLayers)) {
-            return hostPlacement(weight, role);
+            return hostPlacement(weight, role, tensorBytes);
         }
         const int device = deviceFor(weight, role);
-        return device != kHostDevice ? Placement{device} : hostPlacement(weight, role);
+        if (device == kHostDevice) {
+            return hostPlacement(weight, role, tensorBytes);
+        }
+        // llama-model.cpp select_weight_buft: the first buffer type of the layer's list whose device
+        // supports an op on the weight (weight_buft_supported); ggml-vulkan refuses tensors over its
+        // limits, so the weight falls through to the CPU types at the end of the list -- the pinned
+        // host type belongs to the same refusing device, so CPU_REPACK or CPU (no log line says so).
+        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight)) {
+            return fallbackPlacement(weight, role);
+        }
+        return Placement{device};
+    }
+
+    bool anyGpuHasLimits() const {
+        return std::any_of(m_gpus.begin(), m_gpus.end(), [](const GpuDevice& gpu) {
+            return gpu.limits.largestOpTensorBytes().has_value();
+        });
+    }
+
+    // Whether some GPU could refuse a tensor of this size: groups holding one must be placed
+    // tensor by tensor.
+    bool anyGpuRefuses(std::uint64_t tensorBytes) const {
+        return std::any_of(m_gpus.begin(), m_gpus.end(),
+                           [&](const GpuDevice& gpu) { return !gpu.limits.allowsTensor(tensorBytes); });
     }
 
     // The name the log prints: a plain CPU buffer over the mapped file is "CPU_Mapped".
@@ -108,11 +134,12 @@ class Placer {
   private:
     // llama-model-loader.cpp: the first matching override wins (std::regex_search).
     std::optional<Placement> placeByPattern(const WeightClass& weight, const std::string& name,
-                                            TensorRole role) const {
+                                            TensorRole role, std::uint64_t tensorBytes) const {
         for (const auto& item : m_patterns) {
             if (std::regex_search(name, item.pattern)) {
                 // An override to CPU picks among the CPU buffer types.
-                return item.device == kHostDevice ? hostPlacement(weight, role) : Placement{item.device};
+                return item.device == kHostDevice ? hostPlacement(weight, role, tensorBytes)
+                                                  : Placement{item.device};
             }
         }
         return std::nullopt;
@@ -135,24 +162,55 @@ class Placer {
         return kHostDevice;
     }
 
-    Placement hostPlacement(const WeightClass& weight, TensorRole role) const {
+    Placement hostPlacement(const WeightClass& weight, TensorRole role, std::uint64_t tensorBytes) const {
         // llama-model.cpp make_cpu_buft_list order: ACCEL, the first GPU's pinned host buffer,
-        // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything it is
-        // offered, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
-        if (m_pinned) {
+        // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything its device
+        // allows, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
+        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight)) {
             // llama-model-loader.cpp: "avoid using a host buffer when using mmap".
             return {kHostDevice, m_mapped ? HostBuffer::Cpu : HostBuffer::Pinned};
         }
+        return fallbackPlacement(weight, role);
+    }
+
+    // The CPU's own buffer types, after the pinned one: CPU_REPACK when the CPU backend repacks
+    // the weight, else CPU.
+    Placement fallbackPlacement(const WeightClass& weight, TensorRole role) const {
         if (m_repack && role != TensorRole::TokenEmbedding && weight.repacks) {
             return {kHostDevice, HostBuffer::Repack};
         }
         return {kHostDevice, HostBuffer::Cpu};
     }
 
+    // ggml-vulkan.cpp ggml_vk_op_get_pipeline: SSM_SCAN has kernels for d_state 128 and 256 only
+    // (Mamba-2 shapes), so a Mamba-1 ssm_a (d_state 16) stays on the host. Measured on lavapipe:
+    // mamba (24 x [16, 1536] f32) and jamba keep 2.25 / 2.00 MiB of ssm_a in CPU_Mapped.
+    bool gpuRunsSsmScan(int device, const WeightClass& weight) const {
+        return !weight.ssmScan || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan ||
+               m_ssmStateSize == 128 || m_ssmStateSize == 256;
+    }
+
+    bool gpuAllows(int device, std::uint64_t tensorBytes) const {
+        return m_gpus[static_cast<std::size_t>(device)].limits.allowsTensor(tensorBytes);
+    }
+
+    // The GPU whose host buffer type is the pinned one (layerplacement.h pinnedHostBufferType).
+    static std::optional<int> pinnedOwner(const std::vector<GpuDevice>& gpus) {
+        for (std::size_t i = 0; i < gpus.size(); ++i) {
+            const Backend backend = gpus[i].backend;
+            if (backend == Backend::Cuda || backend == Backend::Rocm || backend == Backend::Vulkan) {
+                return static_cast<int>(i);
+            }
+        }
+        return std::nullopt;
+    }
+
     const std::vector<GpuDevice>& m_gpus;
     const LayerPlacement& m_layers;
     std::vector<PatternOverride> m_patterns;
+    std::uint32_t m_ssmStateSize = 0;
     std::optional<std::string> m_pinned;
+    std::optional<int> m_pinnedOwner;
     bool m_mapped = true;
     bool m_repack = true;
     bool m_cpuMoe = false;
@@ -192,8 +250,10 @@ class PlanBuilder {
     // placed by the output layer's rules; when that lands in the buffer type token_embd already
     // uses, the existing tensor is reused and nothing is added.
     void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight) {
-        const Placement input = m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding);
-        const Placement output = m_placer.place(weight, tokenEmbedding.name, TensorRole::Output);
+        const Placement input =
+            m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
+        const Placement output =
+            m_placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
         if (input != output) {
             Slot& slot = slotFor(output);
             slot.bytes += tokenEmbedding.bytes;
@@ -242,6 +302,7 @@ WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readE
     out.role = tensor.role;
     out.layer = tensor.layer;
     out.repacks = readRepack && cpuRepackType(tensor.type) && cpuRepacks(tensor);
+    out.ssmScan = isSsmScanWeight(tensor);
     if (readExperts) {
         out.experts = matchesExpertsPattern(tensor.name, std::nullopt);
         out.expertsBlock = out.experts ? firstExpertsBlock(tensor.name) : std::nullopt;
@@ -258,8 +319,8 @@ WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool wi
     for (const auto& tensor : model.tensors) {
         const WeightClass weight = classifyFor(tensor, readRepack, readExperts);
         // Most estimates have no -ot: keep the regex machinery out of this loop then.
-        const Placement placement = patterns ? placer.place(weight, tensor.name, tensor.role)
-                                             : placer.placeByRules(weight, tensor.role);
+        const Placement placement = patterns ? placer.place(weight, tensor.name, tensor.role, tensor.bytes)
+                                             : placer.placeByRules(weight, tensor.role, tensor.bytes);
         builder.add(placement, tensor.role, tensor.bytes, tensor.bytes);
         if (tensor.name == kTokenEmbeddingName) {
             tokenEmbedding = &tensor;
@@ -279,7 +340,7 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const ServerSettings& se
     if (!patterns.ok()) {
         return patterns.error();
     }
-    const Placer placer(settings, gpus, layers, std::move(patterns.value()));
+    const Placer placer(model, settings, gpus, layers, std::move(patterns.value()));
     return placeEachTensor(model, placer, !gpus.empty());
 }
 
@@ -290,13 +351,20 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& grou
     if (!patterns.ok()) {
         return patterns.error();
     }
-    const Placer placer(settings, gpus, layers, std::move(patterns.value()));
+    const Placer placer(model, settings, gpus, layers, std::move(patterns.value()));
     if (placer.hasPatterns()) {
         return placeEachTensor(model, placer, !gpus.empty()); // -ot patterns read every name
     }
+    // A group holding a tensor some GPU refuses may split between buffers.
+    if (std::any_of(groups.groups.begin(), groups.groups.end(), [&](const WeightGroup& group) {
+            return placer.anyGpuRefuses(group.largestTensorBytes);
+        })) {
+        return placeEachTensor(model, placer, !gpus.empty());
+    }
     PlanBuilder builder(placer, !gpus.empty());
     for (const auto& group : groups.groups) {
-        const Placement placement = placer.placeByRules(group.weightClass, group.weightClass.role);
+        const Placement placement =
+            placer.placeByRules(group.weightClass, group.weightClass.role, group.largestTensorBytes);
         builder.add(placement, group.weightClass.role, group.bytes, group.largestTensorBytes);
     }
     if (model.tiedOutput && groups.tokenEmbedding) {

@@ -69,6 +69,14 @@ bool ServerProbe::anySlotBusy() const {
 }
 
 void ServerProbe::poll() {
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t index = 0; index < m_inFlight.size(); ++index) {
+        if (m_inFlight[index] != nullptr && now - m_sentAt[index] > m_requestTimeout) {
+            abandon(static_cast<Endpoint>(index),
+                    makeError("probe.too-slow", "no complete answer within " +
+                                                    std::to_string(m_requestTimeout.count()) + " ms"));
+        }
+    }
     send(Endpoint::Health, QStringLiteral("/health"));
     if (!m_props) {
         send(Endpoint::Props, QStringLiteral("/props"));
@@ -95,7 +103,33 @@ void ServerProbe::send(Endpoint endpoint, const QString& path) {
     request.setTransferTimeout(static_cast<int>(m_requestTimeout.count()));
     QNetworkReply* reply = m_network->get(request);
     slot = reply;
+    m_sentAt[static_cast<std::size_t>(endpoint)] = std::chrono::steady_clock::now();
     connect(reply, &QNetworkReply::finished, this, [this, endpoint, reply] { onReply(endpoint, reply); });
+    connect(reply, &QNetworkReply::downloadProgress, this, [this, endpoint, reply](qint64 received, qint64) {
+        if (received > kMaxAnswerBytes && m_inFlight[static_cast<std::size_t>(endpoint)] == reply) {
+            abandon(endpoint,
+                    makeError("probe.answer-too-large", "the answer exceeds " +
+                                                            std::to_string(kMaxAnswerBytes / (1024 * 1024)) +
+                                                            " MiB; cut off"));
+        }
+    });
+}
+
+void ServerProbe::abandon(Endpoint endpoint, Error error) {
+    QNetworkReply*& slot = m_inFlight[static_cast<std::size_t>(endpoint)];
+    QNetworkReply* reply = slot;
+    slot = nullptr; // onReply ignores it now
+    fail(endpoint, std::move(error));
+    if (reply != nullptr) {
+        reply->abort();
+    }
+}
+
+void ServerProbe::fail(Endpoint endpoint, Error error) {
+    ++m_failedRequests;
+    const QString message = QString::fromStdString(error.code + ": " + error.message);
+    m_lastFailure[static_cast<std::size_t>(endpoint)] = std::move(error);
+    emit requestFailed(endpoint, message);
 }
 
 void ServerProbe::onReply(Endpoint endpoint, QNetworkReply* reply) {
@@ -105,13 +139,30 @@ void ServerProbe::onReply(Endpoint endpoint, QNetworkReply* reply) {
         return; // aborted by stop()
     }
     slot = nullptr;
+    // A connection that broke mid-answer still carries the status line it got: name it, rather
+    // than parse the part that came (Qt's network-layer errors are the codes below 100).
+    if (reply->error() != QNetworkReply::NoError &&
+        reply->error() < QNetworkReply::ProxyConnectionRefusedError) {
+        fail(endpoint, makeError("probe.network", reply->errorString().toStdString()));
+        return;
+    }
     const int httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     // /health answers 503 while loading; that is a sample, not a failure.
     const bool answered = httpStatus == 200 || (endpoint == Endpoint::Health && httpStatus == 503);
     if (!answered) {
-        ++m_failedRequests;
-        emit requestFailed(endpoint, httpStatus != 0 ? QStringLiteral("HTTP %1").arg(httpStatus)
-                                                     : reply->errorString());
+        fail(endpoint, httpStatus != 0 ? makeError("probe.http-status", "HTTP " + std::to_string(httpStatus))
+                                       : makeError("probe.network", reply->errorString().toStdString()));
+        return;
+    }
+    // llama-server answers /metrics as text/plain (Prometheus' text format) and the rest as
+    // application/json; anything else (an HTML error page of a proxy, another program on the
+    // port) is named rather than half-parsed. No header at all is let through.
+    const QString contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    const QString expected =
+        endpoint == Endpoint::Metrics ? QStringLiteral("text/plain") : QStringLiteral("application/json");
+    if (!contentType.isEmpty() && !contentType.startsWith(expected, Qt::CaseInsensitive)) {
+        fail(endpoint, makeError("probe.wrong-content-type", "answered as " + contentType.toStdString() +
+                                                                 ", expected " + expected.toStdString()));
         return;
     }
     accept(endpoint, httpStatus, reply->readAll());
@@ -175,10 +226,10 @@ void ServerProbe::accept(Endpoint endpoint, int httpStatus, const QByteArray& bo
     }
     }
     if (!error.code.empty()) {
-        ++m_failedRequests;
-        emit requestFailed(endpoint, QString::fromStdString(error.code + ": " + error.message));
+        fail(endpoint, std::move(error));
         return;
     }
+    m_lastFailure[static_cast<std::size_t>(endpoint)].reset();
     emit sampled(endpoint);
 }
 

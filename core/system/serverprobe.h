@@ -16,6 +16,7 @@
 // same reason this probe should be the only /metrics scraper of its server.
 // /props is the configuration in effect: fetched until it answers once, then left alone.
 
+#include "core/common/result.h"
 #include "core/common/ringbuffer.h"
 #include "core/server/prometheusmetrics.h"
 #include "core/server/slotsjson.h"
@@ -47,6 +48,9 @@ class ServerProbe : public QObject {
     static constexpr std::chrono::milliseconds kDefaultInterval{500}; // 2 Hz
     static constexpr std::chrono::milliseconds kDefaultRequestTimeout{2000};
     static constexpr std::size_t kDefaultCapacity = 1200; // 10 minutes at 2 Hz
+    // Larger answers are cut off (probe.answer-too-large): llama-server's /slots for 256 slots is
+    // well under 1 MiB; a server that sends more is broken or not llama-server.
+    static constexpr qint64 kMaxAnswerBytes = 16 * 1024 * 1024;
 
     // baseUrl: http://HOST:PORT (ServerProcess::baseUrl()). Nothing is sent until start().
     explicit ServerProbe(const QUrl& baseUrl, std::size_t capacity = kDefaultCapacity,
@@ -56,6 +60,8 @@ class ServerProbe : public QObject {
     // Takes effect at once; intervals below 50 ms are raised to 50 ms.
     void setInterval(std::chrono::milliseconds interval);
     std::chrono::milliseconds interval() const { return m_interval; }
+    // The whole answer must arrive within this time (probe.too-slow), not just each byte: a
+    // server that drips one byte a second would otherwise hold the endpoint forever.
     void setRequestTimeout(std::chrono::milliseconds timeout) { m_requestTimeout = timeout; }
     // The server's pid, for its RSS; nullopt: no RSS samples.
     void setProcessId(std::optional<std::int64_t> pid) { m_processId = pid; }
@@ -76,6 +82,12 @@ class ServerProbe : public QObject {
     // A slot is processing in the latest /slots sample.
     bool anySlotBusy() const;
     std::uint64_t failedRequests() const { return m_failedRequests; }
+    // Why the endpoint's latest request failed (code and message), cleared by its next sample:
+    // probe.too-slow, probe.answer-too-large, probe.wrong-content-type, probe.http-status,
+    // probe.network, or the parser's own code (slots.bad-json, ...).
+    const std::optional<Error>& lastFailure(Endpoint endpoint) const {
+        return m_lastFailure[static_cast<std::size_t>(endpoint)];
+    }
 
   signals:
     // After a sample of `endpoint` went into its ring buffer.
@@ -88,6 +100,9 @@ class ServerProbe : public QObject {
     void send(Endpoint endpoint, const QString& path);
     void onReply(Endpoint endpoint, QNetworkReply* reply);
     void accept(Endpoint endpoint, int httpStatus, const QByteArray& body);
+    void fail(Endpoint endpoint, Error error);
+    // Drops a request that broke a limit; its late `finished` is ignored.
+    void abandon(Endpoint endpoint, Error error);
 
     QUrl m_baseUrl;
     QNetworkAccessManager* m_network = nullptr;
@@ -96,6 +111,8 @@ class ServerProbe : public QObject {
     std::chrono::milliseconds m_requestTimeout = kDefaultRequestTimeout;
     std::optional<std::int64_t> m_processId;
     std::array<QNetworkReply*, 4> m_inFlight{};
+    std::array<std::chrono::steady_clock::time_point, 4> m_sentAt{};
+    std::array<std::optional<Error>, 4> m_lastFailure{};
     RingBuffer<HealthStatus> m_health;
     std::optional<ServerProps> m_props;
     RingBuffer<std::vector<SlotState>> m_slots;

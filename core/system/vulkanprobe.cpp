@@ -146,14 +146,25 @@ struct VulkanProbe::Impl {
         info.type = gpuType(basic.deviceType);
         info.source = "vulkan";
         info.apiVersion = vulkanVersionText(basic.apiVersion);
-        if (driverProperties || pciBusInfo) {
+        // ggml-vulkan checks every op's tensors against these (ggml-vulkan.cpp supports_op).
+        info.maxStorageBufferRangeBytes = basic.limits.maxStorageBufferRange;
+        // VkPhysicalDeviceMaintenance3Properties is core in 1.1 (VK_KHR_maintenance3 before).
+        const bool maintenance3 = chainable && (basic.apiVersion >= VK_API_VERSION_1_1 ||
+                                                hasExtension(extensions, VK_KHR_MAINTENANCE3_EXTENSION_NAME));
+        if (driverProperties || pciBusInfo || maintenance3) {
             VkPhysicalDeviceDriverProperties driver{};
             driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
             VkPhysicalDevicePCIBusInfoPropertiesEXT pci{};
             pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
             VkPhysicalDeviceProperties2 properties{};
             properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+            VkPhysicalDeviceMaintenance3Properties maintenance{};
+            maintenance.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
             void** next = &properties.pNext;
+            if (maintenance3) {
+                *next = &maintenance;
+                next = &maintenance.pNext;
+            }
             if (driverProperties) {
                 *next = &driver;
                 next = &driver.pNext;
@@ -168,6 +179,9 @@ struct VulkanProbe::Impl {
             }
             if (pciBusInfo) {
                 info.pciBusId = pciBusText(pci);
+            }
+            if (maintenance3) {
+                info.maxMemoryAllocationBytes = maintenance.maxMemoryAllocationSize;
             }
         }
         info.memoryBudget = device.memoryBudget;

@@ -896,6 +896,14 @@ llama-server: %5</translation>
         <source>failed</source>
         <translation>失敗</translation>
     </message>
+    <message>
+        <source> (%1 t/s)</source>
+        <translation>（%1 t/s）</translation>
+    </message>
+    <message>
+        <source>This run: %1 tokens generated%2, %3 prompt tokens%4</source>
+        <translation>この実行: 生成 %1 トークン%2、プロンプト %3 トークン%4</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::LogPanel</name>

@@ -5,6 +5,11 @@
 
 #include "tests/integration/launchclifixture.h"
 
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QRegularExpression>
+
 #include <csignal>
 
 namespace llamafit {
@@ -35,6 +40,37 @@ TEST_F(LaunchCliTest, ReadyStatusThenCleanStopOnSigint) {
     EXPECT_EQ(m_cli.exitStatus(), QProcess::NormalExit);
     EXPECT_EQ(m_cli.exitCode(), 0) << m_output.toStdString();
     EXPECT_TRUE(m_output.contains("state: stopping\nstate: stopped")) << m_output.toStdString();
+}
+
+// Two completions that each finish well inside one poll interval still show in the run totals
+// (issue 15: the per-interval rates alone showed 0 t/s for such a run).
+TEST_F(LaunchCliTest, ShortCompletionsCountInTheRunTotals) {
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("-c"), QStringLiteral("512"), QStringLiteral("--no-warmup"),
+                 QStringLiteral("-t"), QStringLiteral("1")});
+    ASSERT_TRUE(readUntil("run 0 tokens generated", 60000).contains("run 0 tokens generated"))
+        << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
+    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
+                                            .match(QString::fromUtf8(m_output));
+    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
+
+    QNetworkAccessManager network;
+    for (int request = 0; request < 2; ++request) {
+        QNetworkRequest post(QUrl(url.captured(1) + QStringLiteral("/completion")));
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        QNetworkReply* reply = network.post(post, R"({"prompt":"Hello","n_predict":48,"ignore_eos":true})");
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        ASSERT_TRUE(reply->isFinished() || done.wait(60000));
+        EXPECT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
+        reply->deleteLater();
+    }
+    EXPECT_TRUE(readUntil("run 96 tokens generated", 60000).contains("run 96 tokens generated"))
+        << m_output.toStdString();
+    ASSERT_EQ(::kill(static_cast<pid_t>(m_cli.processId()), SIGINT), 0);
+    EXPECT_TRUE(
+        readUntil("totals: run 96 tokens generated", 15000).contains("totals: run 96 tokens generated"))
+        << m_output.toStdString();
 }
 
 TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {

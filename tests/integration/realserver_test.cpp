@@ -1,140 +1,29 @@
 // The proof of the sizing core: for every shape x settings case, write the sparse GGUF,
 // run the real llama-server 0.7.0 on it (-lv 4 --no-warmup -fit off -t 2), parse what it
 // allocated, and compare with estimateMemory(interpretModel(readGgufModel(file)), settings).
-// Cases and tolerances: integrationcases.cpp, servercomparison.h.
+// Cases and tolerances: integrationcases.cpp, servercomparison.h; the run: matrixcaserun.h.
 //
-// Environment: LLAMAFIT_LLAMA_SERVER (the server wrapper; default from CMake),
-// LLAMAFIT_KEEP_LOGS=DIR (write every server log there), LLAMAFIT_INTEGRATION_MAX_MIB
-// (real memory a case may make the server touch; default 6144).
+// Environment: LLAMAFIT_LLAMA_SERVER (the server wrapper; default from CMake), and those of
+// matrixcaserun.h (LLAMAFIT_KEEP_LOGS, LLAMAFIT_INTEGRATION_MAX_MIB).
 
-#include "core/flags/serverargs.h"
-#include "core/gguf/ggufreader.h"
-#include "core/model/modelinterpreter.h"
-#include "core/server/allocationlog.h"
-#include "core/sizing/estimator.h"
-#include "tests/integration/scratchdirectory.h"
+#include "tests/integration/matrixcaserun.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
-#include "tests/support/servercomparison.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <map>
-
 namespace llamafit::test {
 
-// gtest names a failing parameter with this instead of a byte dump.
-void PrintTo(const IntegrationCase& testCase, std::ostream* out) {
-    *out << testCase.name();
-}
-
 namespace {
-
-std::string tail(const std::string& log, std::size_t bytes = 3000) {
-    return log.size() <= bytes ? log : "..." + log.substr(log.size() - bytes);
-}
-
-// LLAMAFIT_KEEP_LOGS=DIR: NAME.log (the whole log), NAME.argv (the arguments after the
-// executable, the runner's --host/--port appended), or NAME.skipped (why the case did not run).
-// scripts/record-server-runs.sh turns these into tests/data/recorded/.
-void keep(const std::string& name, const std::string& extension, const std::string& text) {
-    if (const char* dir = std::getenv("LLAMAFIT_KEEP_LOGS"); dir && *dir) {
-        std::ofstream(std::string(dir) + "/" + name + extension) << text;
-    }
-}
-
-std::string argvText(const ServerRunOptions& options, const ServerRunResult& run) {
-    std::string text;
-    for (const std::string& arg : options.args) {
-        text += arg + "\n";
-    }
-    return text + "--host\n127.0.0.1\n--port\n" + std::to_string(run.port) + "\n";
-}
-
-// Memory the server really touches: the KV/RS caches are cleared at creation, repacked
-// weights are copied; mapped weights of a sparse file and the (untouched) compute buffer are not.
-std::uint64_t touchedBytes(const MemoryEstimate& estimate) {
-    std::uint64_t bytes = estimate.totals.kvBytes + estimate.totals.rsBytes;
-    for (const auto& device : estimate.devices) {
-        for (const auto& buffer : device.buffers) {
-            const bool mapped = buffer.bufferType.size() > 7 &&
-                                buffer.bufferType.compare(buffer.bufferType.size() - 7, 7, "_Mapped") == 0;
-            bytes += buffer.component == Component::Model && !mapped ? buffer.bytes : 0;
-        }
-    }
-    return bytes;
-}
-
-std::uint64_t touchLimitBytes() {
-    const char* text = std::getenv("LLAMAFIT_INTEGRATION_MAX_MIB");
-    const std::uint64_t mib = text && *text ? std::strtoull(text, nullptr, 10) : 6144;
-    return mib * 1024 * 1024;
-}
-
-// readGgufModel + interpretModel, once per model file in this process (a shape has ~20 cases).
-Result<ModelInfo> modelOf(const std::string& path) {
-    static std::map<std::string, Result<ModelInfo>> models;
-    if (const auto it = models.find(path); it != models.end()) {
-        return it->second;
-    }
-    const auto file = readGgufModel(path);
-    Result<ModelInfo> model = file.ok() ? interpretModel(*file) : Result<ModelInfo>(file.error());
-    models.emplace(path, model);
-    return model;
-}
 
 class RealServerTest : public ::testing::TestWithParam<IntegrationCase> {};
 
 TEST_P(RealServerTest, AllocationMatchesEstimate) {
     LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
-    const IntegrationCase& testCase = GetParam();
     const auto server = findLlamaServer();
     ASSERT_TRUE(server.ok()) << server.error().message;
-    std::string error;
-    const std::string& directory = scratchDirectory(error);
-    ASSERT_FALSE(directory.empty()) << error;
-    const std::string path = materializeShape(testCase.shape, directory, error);
-    ASSERT_FALSE(path.empty()) << error;
-
-    const auto model = modelOf(path);
-    ASSERT_TRUE(model.ok()) << model.error().code << ": " << model.error().message;
-    const auto estimate = estimateMemory(*model, testCase.settings);
-    if (estimate.ok() && touchedBytes(*estimate) > touchLimitBytes()) {
-        const std::string reason = "the server would touch " +
-                                   std::to_string(touchedBytes(*estimate) / (1024 * 1024)) +
-                                   " MiB of real memory (LLAMAFIT_INTEGRATION_MAX_MIB is " +
-                                   std::to_string(touchLimitBytes() / (1024 * 1024)) + ")";
-        keep(testCase.name(), ".skipped", reason + "\n");
-        GTEST_SKIP() << reason;
-    }
-
-    ServerRunOptions options;
-    options.executable = *server;
-    options.args = {"-m", path, "-lv", "4", "--no-warmup", "-fit", "off", "-t", "2"};
-    for (const std::string& arg : toServerArgs(testCase.settings)) {
-        options.args.push_back(arg);
-    }
-    options.environment = {{"LLAMAFIT_NO_POPULATE", "1"}};
-    options.stopGrace = std::chrono::seconds(3);
-    const auto run = runLlamaServer(options);
-    ASSERT_TRUE(run.ok()) << run.error().message;
-    keep(testCase.name(), ".log", run->log);
-    keep(testCase.name(), ".argv", argvText(options, *run));
-    ASSERT_FALSE(run->timedOut) << "llama-server did not finish allocating within the timeout:\n"
-                                << tail(run->log);
-
-    const auto log = parseAllocationLog(run->log);
-    ASSERT_TRUE(log.ok()) << log.error().message;
-    const RunVerdict verdict = judgeServerRun(estimate, *log);
-    if (!verdict.summary.empty()) {
-        std::cout << "[ compare  ] " << testCase.name() << ": " << verdict.summary << std::endl;
-    }
-    EXPECT_TRUE(verdict.passed) << testCase.name() << ": " << verdict.failure
-                                << (log->reserveComplete || !estimate.ok() ? "" : "\n" + tail(run->log));
+    checkCaseAgainstServer(GetParam(), *server);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, RealServerTest, ::testing::ValuesIn(integrationCases()),

@@ -165,6 +165,10 @@ bool applies(const Variant& variant, const IntegrationShape& shape) {
 
 } // namespace
 
+void PrintTo(const IntegrationCase& testCase, std::ostream* out) {
+    *out << testCase.name();
+}
+
 std::string testNamePart(const std::string& text) {
     std::string result;
     for (const char c : text) {
@@ -202,10 +206,18 @@ std::vector<IntegrationCase> integrationCases() {
             settings.contextTokens = 4096;
             settings.repack = false;
             variant.apply(settings);
-            cases.push_back({shape, variant.name, settings});
+            cases.push_back({shape, variant.name, settings, {}});
         }
     }
     return cases;
+}
+
+Result<ModelSpec> loadIntegrationShape(const IntegrationShape& shape) {
+    auto spec = loadModelSpecFile(shape.specPath);
+    if (!spec || shape.cut.empty()) {
+        return spec;
+    }
+    return cutShape(*spec, shape.cut);
 }
 
 std::string materializeShape(const IntegrationShape& shape, const std::string& directory,
@@ -215,7 +227,7 @@ std::string materializeShape(const IntegrationShape& shape, const std::string& d
         return it->second;
     }
     const std::string path = directory + "/" + shape.name + ".gguf";
-    const auto spec = loadModelSpecFile(shape.specPath);
+    const auto spec = loadIntegrationShape(shape);
     if (!spec) {
         error = spec.error().code + ": " + spec.error().message;
         return {};

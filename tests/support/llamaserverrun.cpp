@@ -106,6 +106,13 @@ bool readAvailable(int fd, std::string& log) {
     }
 }
 
+int millisecondsUntil(Clock::time_point deadline) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    return static_cast<int>(std::max<decltype(left)>(0, std::min<decltype(left)>(left, 60'000)));
+}
+
+} // namespace
+
 std::vector<std::string> environmentWith(const std::vector<std::pair<std::string, std::string>>& extra) {
     std::vector<std::string> result;
     for (char** entry = environ; entry && *entry; ++entry) {
@@ -133,13 +140,6 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
     result.push_back(nullptr);
     return result;
 }
-
-int millisecondsUntil(Clock::time_point deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    return static_cast<int>(std::max<decltype(left)>(0, std::min<decltype(left)>(left, 60'000)));
-}
-
-} // namespace
 
 std::optional<std::string> liveServerUnavailableReason() {
     if (const char* fromEnv = std::getenv("LLAMAFIT_LLAMA_SERVER"); fromEnv && *fromEnv) {
@@ -186,6 +186,36 @@ Result<std::string> findLlamaServer() {
         "llama-server 0.7.0 not found (looked at:" + looked +
             "). Run scripts/fetch-llama-server.sh to install Debian's build into <repo>/.llama-server, "
             "or set LLAMAFIT_LLAMA_SERVER to the llama-server wrapper it writes.");
+}
+
+Result<std::string> findRigTool(const char* variable, const std::string& relative) {
+    if (const auto reason = liveServerUnavailableReason()) {
+        return makeError("test.server-unavailable", *reason);
+    }
+    if (const char* fromEnv = std::getenv(variable); fromEnv && *fromEnv) {
+        if (isExecutableFile(fromEnv)) {
+            return std::string(fromEnv);
+        }
+        return makeError("test.server-not-found",
+                         std::string(variable) + "=" + fromEnv + " is not an executable file");
+    }
+#ifdef LLAMAFIT_LLAMA_SERVER_ROOT
+    const std::string candidate = std::string(LLAMAFIT_LLAMA_SERVER_ROOT) + "/" + relative;
+    if (isExecutableFile(candidate)) {
+        return candidate;
+    }
+#else
+    const std::string candidate = "<LLAMAFIT_LLAMA_SERVER_ROOT>/" + relative;
+#endif
+    return makeError("test.server-not-found",
+                     candidate +
+                         " is missing: run scripts/fetch-llama-server.sh (it writes the GPU rig, gpu/, "
+                         "with the Vulkan and RPC backends), or set " +
+                         variable);
+}
+
+Result<std::string> findGpuLlamaServer() {
+    return findRigTool("LLAMAFIT_GPU_LLAMA_SERVER", "gpu/llama-server");
 }
 
 std::optional<std::uint16_t> pickFreePort() {

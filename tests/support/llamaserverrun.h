@@ -29,6 +29,21 @@ namespace llamafit::test {
 // CMake cache variable LLAMAFIT_LLAMA_SERVER_ROOT (default <repo>/.llama-server).
 Result<std::string> findLlamaServer();
 
+// The multi-backend llama-server of the same build (CPU, Vulkan and RPC backends, lavapipe
+// visible as Vulkan0): $LLAMAFIT_GPU_LLAMA_SERVER, else <LLAMAFIT_LLAMA_SERVER_ROOT>/gpu/llama-server,
+// both written by scripts/fetch-llama-server.sh.
+Result<std::string> findGpuLlamaServer();
+
+// A tool of that GPU rig: $variable, else <LLAMAFIT_LLAMA_SERVER_ROOT>/relative
+// (findGpuLlamaServer, and findRpcServer in rpcserverrun.h); test.server-unavailable when the
+// pinned build cannot be fetched here, test.server-not-found when the tool is missing.
+Result<std::string> findRigTool(const char* variable, const std::string& relative);
+
+// For posix_spawn: this process's environment with `extra` added (or replacing the same
+// names), and a NULL-terminated pointer array over strings the caller keeps alive.
+std::vector<std::string> environmentWith(const std::vector<std::pair<std::string, std::string>>& extra);
+std::vector<char*> pointers(std::vector<std::string>& strings);
+
 // Why the live llama-server cannot be used here: the one line scripts/fetch-llama-server.sh
 // leaves in LLAMAFIT_LLAMA_SERVER_ROOT/UNAVAILABLE when it cannot fetch the pinned build (the
 // archive has moved on, no network). nullopt when that file is absent or $LLAMAFIT_LLAMA_SERVER

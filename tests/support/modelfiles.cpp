@@ -55,14 +55,6 @@ bool quantizerWouldRetype(const GgufTensorInfo& tensor) {
                         [&](std::string_view kept) { return name.find(kept) != std::string::npos; });
 }
 
-void layOutOffsets(GgufFile& file) {
-    std::uint64_t offset = 0;
-    for (auto& tensor : file.tensors) {
-        tensor.dataOffset = offset;
-        offset = padTo(offset + tensor.bytes, file.alignment);
-    }
-}
-
 // llama.cpp src/llama-vocab.cpp (load): an SPM ("llama") vocabulary needs tokens, and reads
 // scores and token types when present; the newline token is looked up as the byte token
 // <0x0A>; bos/eos/unk default to 1/2/0. Token texts must be unique (token_to_id map).
@@ -232,6 +224,14 @@ Result<ModelSpec> loadModelSpecFile(const std::string& path) {
 
 Result<ModelSpec> loadShape(std::string_view name) {
     return loadModelSpecFile(shapesDirectory() + "/" + std::string(name) + ".json");
+}
+
+void layOutOffsets(GgufFile& file) {
+    std::uint64_t offset = 0;
+    for (auto& tensor : file.tensors) {
+        tensor.dataOffset = offset;
+        offset = padTo(offset + tensor.bytes, file.alignment);
+    }
 }
 
 GgufFile retypeWeights(const GgufFile& file, GgmlType weightType) {

@@ -39,6 +39,10 @@ Result<ModelSpec> loadModelSpecFile(const std::string& path);
 // A shape by file stem: loadShape("qwen35moe") reads tests/data/shapes/qwen35moe.json.
 Result<ModelSpec> loadShape(std::string_view name);
 
+// Data offsets of every tensor again, in table order, each padded to the file's alignment
+// (after tensors were retyped, resized or dropped).
+void layOutOffsets(GgufFile& file);
+
 // The spec's file with weightType applied (bytes and offsets recomputed).
 GgufFile retypeWeights(const GgufFile& file, GgmlType weightType);
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -22,26 +23,34 @@ std::string mib(double value) {
     return text;
 }
 
+bool withinFraction(double predicted, double logged, double fraction) {
+    const double tolerance = std::max(fraction * logged, 2 * kPrintedHalfStepMiB);
+    return std::fabs(predicted - logged) <= tolerance + kSlackMiB;
+}
+
 class Comparer {
   public:
     explicit Comparer(ServerComparison& out) : m_out(out) {}
 
     // Exact to print precision: `lines` printed values were summed into `logged`.
-    void exact(const std::string& what, double predicted, double logged, std::uint32_t lines = 1) {
+    bool exact(const std::string& what, double predicted, double logged, std::uint32_t lines = 1) {
         const double tolerance =
             kPrintedHalfStepMiB * std::max<std::uint32_t>(lines, 1) + kPrintedHalfStepMiB;
         if (std::fabs(predicted - logged) > tolerance + kSlackMiB) {
             m_out.mismatches.push_back(what + ": predicted " + mib(predicted) + " MiB, logged " +
                                        mib(logged) + " MiB (tolerance " + mib(tolerance) + ")");
+            return false;
         }
+        return true;
     }
-    void relative(const std::string& what, double predicted, double logged) {
-        const double tolerance = std::max(kComputeRelativeTolerance * logged, 2 * kPrintedHalfStepMiB);
-        if (std::fabs(predicted - logged) > tolerance + kSlackMiB) {
+    bool relative(const std::string& what, double predicted, double logged) {
+        if (!withinFraction(predicted, logged, kComputeRelativeTolerance)) {
             const double percent = logged > 0 ? 100.0 * (predicted - logged) / logged : 0.0;
             m_out.mismatches.push_back(what + ": predicted " + mib(predicted) + " MiB, logged " +
                                        mib(logged) + " MiB (" + mib(percent) + " %, tolerance 5 %)");
+            return false;
         }
+        return true;
     }
     template <typename A, typename B>
     void equal(const std::string& what, const A& predicted, const B& logged) {
@@ -72,8 +81,15 @@ ByBuffer predictedBuffers(const MemoryEstimate& estimate, Component component) {
     return result;
 }
 
+std::string ratioText(double ratio) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", ratio);
+    return text;
+}
+
 void compareBuffers(Comparer& compare, Component component, const ByBuffer& predicted, const ByBuffer& logged,
-                    const std::map<std::string, std::uint32_t>& lines) {
+                    const std::map<std::string, std::uint32_t>& lines, std::vector<ComparedBuffer>& compared,
+                    std::string& summary) {
     std::set<std::string> types;
     for (const auto& [type, value] : predicted) {
         types.insert(type);
@@ -88,11 +104,21 @@ void compareBuffers(Comparer& compare, Component component, const ByBuffer& pred
         const std::string what = std::string(componentName(component)) + " " + type;
         const double predictedMiB = p == predicted.end() ? 0.0 : p->second;
         const double loggedMiB = l == logged.end() ? 0.0 : l->second;
+        ComparedBuffer buffer;
+        buffer.component = component;
+        buffer.bufferType = type;
+        buffer.host = isHostBufferType(type);
+        buffer.predictedMiB = predictedMiB;
+        buffer.loggedMiB = loggedMiB;
+        buffer.withinTolerance =
+            component == Component::Compute
+                ? compare.relative(what, predictedMiB, loggedMiB)
+                : compare.exact(what, predictedMiB, loggedMiB, n == lines.end() ? 1 : n->second);
         if (component == Component::Compute) {
-            compare.relative(what, predictedMiB, loggedMiB);
-        } else {
-            compare.exact(what, predictedMiB, loggedMiB, n == lines.end() ? 1 : n->second);
+            summary += what + " " + mib(predictedMiB) + "/" + mib(loggedMiB) +
+                       " MiB = " + ratioText(buffer.ratio()) + "; ";
         }
+        compared.push_back(std::move(buffer));
     }
 }
 
@@ -212,7 +238,7 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
     // Per buffer type, where the estimate names its buffers.
     if (!predictedBuffers(estimate, Component::Model).empty()) {
         compareBuffers(compare, Component::Model, predictedBuffers(estimate, Component::Model), log.modelMiB,
-                       log.modelLines);
+                       log.modelLines, result.buffers, result.summary);
     }
     const std::pair<Component, const ByBuffer*> others[] = {{Component::Kv, &log.kvMiB},
                                                             {Component::Rs, &log.rsMiB},
@@ -228,7 +254,8 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
         const ByBuffer predicted = predictedBuffers(estimate, component);
         if (!predicted.empty()) {
             compareBuffers(compare, component, predicted, *logged,
-                           component == Component::Kv ? kvLinesByType : oneLineEach(*logged));
+                           component == Component::Kv ? kvLinesByType : oneLineEach(*logged), result.buffers,
+                           result.summary);
         }
     }
 
@@ -239,6 +266,17 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
     }
     compareCaches(compare, estimate, log);
     return result;
+}
+
+bool ComparedBuffer::withinRelative(double fraction) const {
+    return withinFraction(predictedMiB, loggedMiB, fraction);
+}
+
+double ComparedBuffer::ratio() const {
+    if (loggedMiB == 0) {
+        return predictedMiB == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+    }
+    return predictedMiB / loggedMiB;
 }
 
 RunVerdict judgeServerRun(const Result<MemoryEstimate>& estimate, const AllocationLog& log) {
@@ -260,6 +298,7 @@ RunVerdict judgeServerRun(const Result<MemoryEstimate>& estimate, const Allocati
     }
     const ServerComparison comparison = compareWithServer(*estimate, log);
     verdict.summary = comparison.summary;
+    verdict.buffers = comparison.buffers;
     verdict.passed = comparison.ok();
     if (!verdict.passed) {
         verdict.failure = "differs from llama-server:";

@@ -12,6 +12,7 @@
 #include "ui/live/throughputchart.h"
 #include "ui/sizingsession.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -24,6 +25,10 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
 
     m_stateLabel = new QLabel(this);
     m_stateLabel->setObjectName(QStringLiteral("liveStateLabel"));
+    // Every finished request counts here, even one shorter than the poll interval that the
+    // rate chart cannot show (core/server/throughput.h runTotals).
+    m_runTotalsLabel = new QLabel(this);
+    m_runTotalsLabel->setObjectName(QStringLiteral("runTotalsLabel"));
     m_memoryChart = new MemoryTimeChart(this);
     m_throughputChart = new ThroughputChart(this);
     m_slotTable = new SlotFillTable(this);
@@ -53,7 +58,11 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     rows->setStretchFactor(1, 2);
     rows->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_stateLabel);
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_stateLabel);
+    header->addStretch(1);
+    header->addWidget(m_runTotalsLabel);
+    layout->addLayout(header);
     layout->addWidget(rows, 1);
 
     m_refreshTimer.setInterval(kRefreshInterval);
@@ -241,10 +250,24 @@ void LiveView::onProbeSampled() {
         m_throughputChart->addTotal(secondsSinceReady(totals.latest().time), totals.latest().value);
         m_throughputDirty = true;
     }
+    if (!m_probe->metrics().empty()) {
+        showRunTotals(runTotals(m_probe->metrics().latest().value));
+    }
     if (m_probe->slotStates().pushedCount() != m_seenSlots) {
         m_seenSlots = m_probe->slotStates().pushedCount();
         m_slotsDirty = true;
     }
+}
+
+void LiveView::showRunTotals(const RunTotals& totals) {
+    const auto rate = [](const std::optional<double>& tokensPerSecond) {
+        return tokensPerSecond ? tr(" (%1 t/s)").arg(*tokensPerSecond, 0, 'f', 1) : QString();
+    };
+    m_runTotalsLabel->setText(tr("This run: %1 tokens generated%2, %3 prompt tokens%4")
+                                  .arg(totals.generatedTokens)
+                                  .arg(rate(totals.generationTokensPerSecond))
+                                  .arg(totals.promptTokens)
+                                  .arg(rate(totals.promptTokensPerSecond)));
 }
 
 void LiveView::onDeviceSampled(const DeviceSample& sample) {

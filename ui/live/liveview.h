@@ -22,6 +22,7 @@
 // Thread: GUI thread. Units: seconds on the charts' x axes, bytes, tokens/s.
 
 #include "core/machine/memorypools.h"
+#include "core/server/throughput.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/system/devicememoryreader.h"
 #include "core/system/serverprocess.h"
@@ -104,6 +105,7 @@ class LiveView : public QWidget {
     void stopPolling();
     void compare();
     void onProbeSampled();
+    void showRunTotals(const RunTotals& totals);
     void onDeviceSampled(const DeviceSample& sample);
     void refresh();
     double secondsSinceReady(std::chrono::steady_clock::time_point time) const;
@@ -115,6 +117,7 @@ class LiveView : public QWidget {
 
     QLabel* m_stateLabel = nullptr;
     QLabel* m_comparisonNote = nullptr;
+    QLabel* m_runTotalsLabel = nullptr; // the run so far from the server's counters (runTotals)
     MemoryTimeChart* m_memoryChart = nullptr;
     ThroughputChart* m_throughputChart = nullptr;
     SlotFillTable* m_slotTable = nullptr;

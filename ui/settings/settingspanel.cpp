@@ -1,7 +1,9 @@
 // The settings controls and their two-way binding to the session; see settingspanel.h.
 #include "ui/settings/settingspanel.h"
 
+#include "core/flags/fitflags.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/fitreplica.h"
 #include "ui/chartstyle.h"
 #include "ui/settings/extraflags.h"
 #include "ui/sizingsession.h"
@@ -115,6 +117,9 @@ SettingsPanel::SettingsPanel(SizingSession* session, QWidget* parent) : QWidget(
     connect(m_session, &SizingSession::machineChanged, this, &SettingsPanel::showMachine);
     connect(m_session, &SizingSession::settingsChanged, this, &SettingsPanel::showSettings);
     connect(m_session, &SizingSession::estimateChanged, this, &SettingsPanel::showValidity);
+    connect(m_session, &SizingSession::estimateChanged, this, &SettingsPanel::showFitContext);
+    connect(m_session, &SizingSession::extraArgsChanged, this, &SettingsPanel::showFitContext);
+    showFitContext();
 }
 
 void SettingsPanel::buildControls() {
@@ -188,6 +193,11 @@ void SettingsPanel::buildControls() {
     m_kvTypeNote->setWordWrap(true);
     m_kvTypeNote->setForegroundRole(QPalette::PlaceholderText);
 
+    m_fitContextLabel = new QLabel;
+    m_fitContextLabel->setObjectName(QStringLiteral("fitContextLabel"));
+    m_fitContextLabel->setWordWrap(true);
+    m_fitContextLabel->setForegroundRole(QPalette::PlaceholderText);
+
     auto* contextRow = new QHBoxLayout;
     contextRow->addWidget(m_contextSlider, 1);
     contextRow->addWidget(m_contextSpin);
@@ -196,6 +206,7 @@ void SettingsPanel::buildControls() {
     gpuRow->addWidget(m_gpuLayersAllCheck);
     auto* form = new QFormLayout(this);
     form->addRow(tr("Context"), contextRow);
+    form->addRow(QString(), m_fitContextLabel);
     form->addRow(tr("Slots"), m_slotsSpin);
     form->addRow(tr("K cache type"), m_cacheTypeKCombo);
     form->addRow(tr("V cache type"), m_cacheTypeVCombo);
@@ -441,6 +452,49 @@ void SettingsPanel::markInvalid(QWidget* control, const QString& reason) {
                                    : QString());
     const QString base = control->property(kBaseToolTip).toString();
     control->setToolTip(invalid ? base + QStringLiteral("\n") + tr("Refused: %1").arg(reason) : base);
+}
+
+void SettingsPanel::showFitContext() {
+    // The panel always passes -c; this says what the user would get without it: llama-server
+    // runs its own fit (-fit on by default) on the same flags, the machine's GPUs and host memory.
+    FitRequest request;
+    request.settings = m_session->settings();
+    request.settings.contextTokens.reset();
+    request.gpus = m_session->gpus();
+    const Machine& machine = m_session->machine();
+    if (machine.hostPoolIndex < machine.pools.size()) {
+        request.hostTotalBytes = machine.pools[machine.hostPoolIndex].capacityBytes;
+    }
+    if (Result<ParsedServerArgs> extra = parseServerArgs(m_session->extraArgs())) {
+        if (Result<FitParams> params = readFitParams(*extra)) {
+            request.params = *params;
+        }
+    }
+    const Result<FitOutcome> outcome = replicateLlamaFit(m_session->sizingModel(), request);
+    if (!outcome) {
+        m_fitContextLabel->setText(tr("Left unset, llama-server would refuse these settings."));
+        return;
+    }
+    const QString context = QString::number(outcome->contextTokens);
+    QString text;
+    switch (outcome->status) {
+    case FitStatus::Disabled:
+        text = tr("Left unset, llama-server takes the training context, -c %1 (-fit off).").arg(context);
+        break;
+    case FitStatus::Unchanged:
+    case FitStatus::Fitted:
+        text = tr("Left unset, llama-server will pick -c %1.").arg(context);
+        break;
+    case FitStatus::Failed:
+        text = tr("Left unset, llama-server's fit gives up (%1) and runs with -c %2.")
+                   .arg(QString::fromStdString(outcome->failure), context);
+        break;
+    }
+    if (outcome->status == FitStatus::Fitted && outcome->gpuLayers >= 0) {
+        text += QLatin1Char(' ') + tr("Its fit also sets -ngl %1.").arg(outcome->gpuLayers);
+    }
+    m_fitContextLabel->setText(text);
+    m_fitContextLabel->setToolTip(QString::fromStdString(fitArgumentsText(*outcome)));
 }
 
 } // namespace llamafit

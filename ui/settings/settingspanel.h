@@ -13,7 +13,9 @@
 //
 // objectNames: contextSlider, contextSpin, slotsSpin, cacheTypeKCombo, cacheTypeVCombo,
 // gpuLayersSpin, gpuLayersAllCheck, batchSpin, ubatchSpin, flashAttentionCombo, kvUnifiedCombo,
-// swaFullCheck, loadModeCombo, extraFlagsEdit, extraFlagsNote, settingsErrorLabel, kvTypeNote.
+// swaFullCheck, loadModeCombo, extraFlagsEdit, extraFlagsNote, settingsErrorLabel, kvTypeNote,
+// fitContextLabel (under the context: what llama-server's own fit would pick for -c left unset,
+// core/sizing/fitreplica.h, with the -fitt/-fitc of the extra flags).
 // An offending control has the dynamic property "invalid" set to true.
 
 #include "core/sizing/contextstops.h"
@@ -51,10 +53,11 @@ class SettingsPanel : public QWidget {
     void write(ServerSettings settings);
     void applyExtraFlags();
 
-    void showModel();    // stops and ranges for the session's model
-    void showMachine();  // GPU controls on or off
-    void showSettings(); // controls from the session's settings, without writing back
-    void showValidity(); // error label, invalid marks, refused K/V items
+    void showModel();      // stops and ranges for the session's model
+    void showMachine();    // GPU controls on or off
+    void showSettings();   // controls from the session's settings, without writing back
+    void showValidity();   // error label, invalid marks, refused K/V items
+    void showFitContext(); // "left unset, llama-server will pick -c N"
     void markCacheTypeItems(QComboBox* combo, CacheSide side);
     void markInvalid(QWidget* control, const QString& reason);
 
@@ -78,6 +81,7 @@ class SettingsPanel : public QWidget {
     QLabel* m_extraFlagsNote = nullptr;
     QLabel* m_errorLabel = nullptr;
     QLabel* m_kvTypeNote = nullptr;
+    QLabel* m_fitContextLabel = nullptr;
     std::map<SettingsControl, QWidget*> m_controls;
     QString m_extraFlagsError; // why the extra flags were not applied; empty when they were
 };

@@ -37,6 +37,7 @@ std::optional<SettingsControl> controlFor(Setting setting) {
     case Setting::Repack:
     case Setting::CacheRam:
     case Setting::ContextCheckpoints:
+    case Setting::RpcServers:
         break;
     }
     return std::nullopt;

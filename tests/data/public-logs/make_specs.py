@@ -167,6 +167,20 @@ MODELS = {
         source="Qwen/Qwen2.5-0.5B config.json (hidden 896, 24 layers, 14 heads, 2 KV x 64, "
                "intermediate 4864, vocab 151936, tied); the log's KV line (24 layers) and its q5_0 "
                "token_embd agree."),
+    "llama-3.2-3b-q4_k_m": dict(
+        family=dense, arch="llama", name="Llama 3.2 3B class (28 layers)", n_embd=3072, n_layer=28,
+        n_head=24, n_head_kv=8, head_dim=128, n_ff=8192, n_vocab=128256, n_ctx_train=131072, tied=True,
+        wtype="q4_K", down_type="q6_K", embd_type="q6_K", output_type="q6_K",
+        source="meta-llama/Llama-3.2-3B config (hidden 3072, 28 layers, 24 heads, 8 KV x 128, "
+               "intermediate 8192, vocab 128256, tied); the log's KV line (28 layers, 4096 B per cell "
+               "and layer), n_ctx_train 131072, freq_base 500000, its 0.49 MiB output (128256 logits) "
+               "and its q6_K token_embd (CPU_Mapped 308.23 MiB = 128256 x 3072 q6_K) agree."),
+    "qwen2.5-0.5b-q5_0-untied": dict(
+        family=dense, arch="qwen2", name="qwen2.5-0.5b-instruct fine-tune (untied output)", n_embd=896,
+        n_layer=24, n_head=14, n_head_kv=2, head_dim=64, n_ff=4864, n_vocab=151936, n_ctx_train=32768,
+        wtype="q5_0", embd_type="q8_0", output_type="q8_0",
+        source="print_info of the log (qwen2, n_embd 896, 24 layers, 14/2 heads x 64, n_ff 4864, "
+               "vocab 151936; an output.weight is loaded; 133 q5_0, 13 q8_0, 12 q4_K, 12 q6_K)."),
 }
 
 

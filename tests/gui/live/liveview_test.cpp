@@ -22,6 +22,7 @@
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -214,6 +215,13 @@ TEST_F(LiveViewServerTest, ChartsTablesAndLogFillWhileTheServerRuns) {
         EXPECT_GT(comparison->item(row, ComparisonTable::ActualColumn)->data(Qt::UserRole).toDouble(), 0.0)
             << componentName(component);
     }
+
+    // Three finished completions of 48 tokens each, whatever the polls caught of them.
+    const QLabel* totals = m_view->findChild<QLabel*>(QStringLiteral("runTotalsLabel"));
+    ASSERT_NE(totals, nullptr);
+    EXPECT_TRUE(
+        waitUntil([&] { return totals->text().contains(QStringLiteral("144 tokens generated")); }, 15000))
+        << totals->text().toStdString();
 
     const int memoryPoints = m_view->memorySampleCount();
     m_process.stop();

@@ -5,6 +5,7 @@
 
 #include "core/machine/memorypools.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/fitreplica.h"
 #include "tests/gui/settings/settingstestmodels.h"
 #include "ui/sizingsession.h"
 
@@ -335,6 +336,74 @@ TEST_F(SettingsPanelTest, TheKvNoteGivesSeed003sAdviceAndLlamaCppsBytes) {
     EXPECT_TRUE(note.contains(QStringLiteral("K and V differ"))) << note.toStdString();
     EXPECT_TRUE(note.contains(QStringLiteral("34 bytes per 32 values (1.0625 bytes/value)")))
         << note.toStdString();
+}
+
+} // namespace
+} // namespace llamafit
+
+namespace llamafit {
+namespace {
+
+// What the replica of llama.cpp's fit says for the session with -c left unset.
+FitOutcome fitWithoutContext(const SizingSession& session, const FitParams& params = {}) {
+    FitRequest request;
+    request.settings = session.settings();
+    request.settings.contextTokens.reset();
+    request.gpus = session.gpus();
+    const Machine& machine = session.machine();
+    request.hostTotalBytes = machine.pools[machine.hostPoolIndex].capacityBytes;
+    request.params = params;
+    Result<FitOutcome> outcome = replicateLlamaFit(session.sizingModel(), request);
+    EXPECT_TRUE(outcome);
+    return *outcome;
+}
+
+TEST_F(SettingsPanelGpuTest, FitContextLabelSaysWhatLlamaServerPicksForAnUnsetContext) {
+    Result<LoadedModel> model = loadModel("qwen2.5-32b-q4_k_m");
+    ASSERT_TRUE(model) << model.error().message;
+    m_session.setModel(std::move(*model));
+    auto* label = control<QLabel>("fitContextLabel");
+    const FitOutcome fitted = fitWithoutContext(m_session);
+    ASSERT_EQ(fitted.status, FitStatus::Fitted) << "32B on an 8 GB GPU: the fit must move layers";
+    const QString expected =
+        QStringLiteral("Left unset, llama-server will pick -c %1. Its fit also sets -ngl %2.")
+            .arg(fitted.contextTokens)
+            .arg(fitted.gpuLayers);
+    EXPECT_EQ(label->text().toStdString(), expected.toStdString());
+    EXPECT_EQ(label->toolTip().toStdString(), fitArgumentsText(fitted));
+
+    // -ngl set by the user: llama.cpp's fit gives up once layers would have to move.
+    control<QCheckBox>("gpuLayersAllCheck")->setChecked(false);
+    auto* layers = control<QSpinBox>("gpuLayersSpin");
+    layers->setValue(layers->maximum() - 1);
+    const FitOutcome refused = fitWithoutContext(m_session);
+    ASSERT_EQ(refused.status, FitStatus::Failed);
+    const QString gaveUp = QStringLiteral("Left unset, llama-server's fit gives up (%1) and runs with -c %2.")
+                               .arg(QString::fromStdString(refused.failure))
+                               .arg(refused.contextTokens);
+    EXPECT_EQ(label->text().toStdString(), gaveUp.toStdString());
+}
+
+TEST_F(SettingsPanelTest, FitContextLabelFollowsTheFitTargetOfTheExtraFlags) {
+    auto* label = control<QLabel>("fitContextLabel");
+    const FitOutcome plain = fitWithoutContext(m_session);
+    const QString plainText =
+        QStringLiteral("Left unset, llama-server will pick -c %1.").arg(plain.contextTokens);
+    EXPECT_TRUE(label->text().startsWith(plainText)) << label->text().toStdString();
+
+    // A target that leaves the model 3 GiB of each device: the context shrinks.
+    const Machine& machine = m_session.machine();
+    const std::uint64_t hostMiB = machine.pools[machine.hostPoolIndex].capacityBytes / (1024 * 1024);
+    auto* edit = control<QLineEdit>("extraFlagsEdit");
+    edit->setText(QStringLiteral("-fitt %1").arg(hostMiB - 3072));
+    emit edit->editingFinished();
+    FitParams params;
+    params.targetsMiB = {hostMiB - 3072};
+    const FitOutcome shrunk = fitWithoutContext(m_session, params);
+    EXPECT_LT(shrunk.contextTokens, plain.contextTokens);
+    const QString shrunkText =
+        QStringLiteral("Left unset, llama-server will pick -c %1.").arg(shrunk.contextTokens);
+    EXPECT_TRUE(label->text().startsWith(shrunkText)) << label->text().toStdString();
 }
 
 } // namespace

@@ -326,6 +326,23 @@ TEST(CliBinary, EstimateWithGpuListsTheDevice) {
     EXPECT_TRUE(found) << json["devices"].dump();
 }
 
+TEST(CliBinary, EstimateWithRpcServersPutsThemBeforeTheLocalGpu) {
+    CliRun run = runCli({"estimate", "--json", "-m", "llama-3-8b-q4_k_m", "-c", "8192", "--gpu", "cuda=8192",
+                         "--rpc", "127.0.0.1:50052", "--gpu", "rpc:127.0.0.1:50052=24105"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    std::vector<std::string> names;
+    for (const Json& device : json["devices"]) {
+        names.push_back(device["name"].get<std::string>());
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"CPU", "RPC0[127.0.0.1:50052]", "CUDA0"}));
+
+    // --rpc without the server's free memory: a named error about --rpc.
+    run = runCli({"estimate", "-m", "llama-3-8b-q4_k_m", "--rpc", "127.0.0.1:50052"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("--gpu rpc:127.0.0.1:50052=MiB"), std::string::npos) << run.err;
+}
+
 TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
     ASSERT_TRUE(card.ok());
@@ -343,6 +360,30 @@ TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     ASSERT_EQ(cardRun.exitCode, 0) << cardRun.err;
     EXPECT_EQ(parseJson(fileRun)["totals"], parseJson(cardRun)["totals"]);
     EXPECT_EQ(parseJson(fileRun)["model"]["path"], path.string());
+}
+
+// Invalid UTF-8 reaches the JSON from the file name and from passed-through flags (llama.cpp
+// accepts both); it is written as U+FFFD, never an abort from the JSON library.
+TEST(CliBinary, InvalidUtf8InFileNamesAndFlagsStaysValidJson) {
+    Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
+    ASSERT_TRUE(card.ok());
+    const std::filesystem::path path = scratchPath("_\xff\xfe.gguf");
+    ASSERT_TRUE(test::writeSpecAsGguf(*card, path.string()).ok());
+    const CliRun run =
+        runCli({"estimate", "--json", "-m", path.string(), "-c", "4096", "--alias", "bad\xc3("});
+    std::filesystem::remove(path);
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    const std::string modelPath = json["model"]["path"].get<std::string>();
+    EXPECT_NE(modelPath.find("\xef\xbf\xbd\xef\xbf\xbd.gguf"), std::string::npos) << modelPath;
+    EXPECT_NE(run.out.find("bad\xef\xbf\xbd("), std::string::npos) << run.out;
+}
+
+// A pattern llama-server's backtracking matcher would hang on is refused at once, by name.
+TEST(CliBinary, ExponentialOverridePatternIsRefusedNotRun) {
+    const CliRun run = runCli({"estimate", "--json", "-m", kQwen35, "-c", "4096", "-ot", "(.*.*)*Q=CPU"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_EQ(parseJson(run)["error"]["code"], "settings.pattern-too-expensive");
 }
 
 TEST(CliBinary, VersionHelpAndUnknownCommand) {

@@ -46,7 +46,7 @@ TEST(FlagTable, RowsAreConsistentWithTheirKind) {
 }
 
 TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
-    for (int i = 0; i <= static_cast<int>(Setting::ContextCheckpoints); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::RpcServers); ++i) {
         const auto setting = static_cast<Setting>(i);
         int writers = 0;
         for (const FlagRow& row : flagTable()) {
@@ -57,7 +57,8 @@ TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
         EXPECT_EQ(flagRowOf(setting).setting, setting);
     }
     for (FlagId id : {FlagId::Model, FlagId::Host, FlagId::Port, FlagId::Metrics, FlagId::LogVerbosity,
-                      FlagId::NoMmap, FlagId::Gpu, FlagId::IntegratedGpu, FlagId::Version}) {
+                      FlagId::NoMmap, FlagId::Gpu, FlagId::IntegratedGpu, FlagId::Version, FlagId::Fit,
+                      FlagId::FitTarget, FlagId::FitContext}) {
         EXPECT_EQ(flagRow(id).id, id);
     }
     EXPECT_EQ(flagRow(FlagId::Host).kind, FlagKind::Launcher);
@@ -104,7 +105,6 @@ TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
         {"--model-draft", "draft.gguf"}, // issue 11
         {"--mmproj", "mmproj-f16.gguf"}, // issue 11
         {"--lora", "adapter.gguf"},      // issue 11
-        {"--rpc", "127.0.0.1:50052"},    // issue 12
         {"--ctx-size-draft", "4096"},    // issue 11, builds before 0.7.0
     };
     for (const std::vector<std::string>& args : commandLines) {
@@ -165,7 +165,7 @@ TEST(CopySetting, CopiesOnlyTheNamedField) {
          "-b",    "64",    "-ub",    "32", "-ngl", "3",    "--swa-full", "-nkvo", "-ts",  "1,2",    "-ot",
          "x=CPU", "-cmoe", "-ncmoe", "2",  "-lm",  "none", "-nr",        "-cram", "5",    "-ctxcp", "6"});
     ServerSettings copied;
-    for (int i = 0; i <= static_cast<int>(Setting::ContextCheckpoints); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::RpcServers); ++i) {
         copySetting(static_cast<Setting>(i), all.settings, copied);
     }
     EXPECT_EQ(copied, all.settings);

@@ -186,6 +186,39 @@ TEST(ServerArgs, GpuDevicesWithBackendsAndNames) {
     EXPECT_EQ(parseError({"--gpu", "=100"}).code, "args.bad-value");
 }
 
+TEST(ServerArgs, RpcServersAreDevicesBeforeTheLocalGpus) {
+    // --rpc is llama-server's; --gpu rpc:HOST:PORT=MiB gives a server's free memory. Whatever the
+    // order typed, the RPC devices come first, in --rpc order (src/llama.cpp).
+    const ParsedServerArgs parsed =
+        parseOk({"--gpu", "vulkan=2048", "--gpu", "rpc:127.0.0.1:50053=1000", "--rpc", "127.0.0.1:50052",
+                 "--rpc=127.0.0.1:50053", "--gpu", "rpc:127.0.0.1:50052=24105"});
+    EXPECT_EQ(parsed.settings.rpcServers, (std::vector<std::string>{"127.0.0.1:50052", "127.0.0.1:50053"}));
+    ASSERT_EQ(parsed.gpus.size(), 3u);
+    EXPECT_EQ(parsed.gpus[0].name, "RPC0[127.0.0.1:50052]");
+    EXPECT_EQ(parsed.gpus[0].backend, Backend::Rpc);
+    EXPECT_EQ(parsed.gpus[0].memoryBytes, 24105 * kMiB);
+    EXPECT_EQ(parsed.gpus[1].name, "RPC0[127.0.0.1:50053]");
+    EXPECT_EQ(parsed.gpus[2].name, "Vulkan0");
+    EXPECT_TRUE(parsed.unmodelledFlags.empty());
+    EXPECT_EQ(toServerArgs(parsed.settings),
+              (std::vector<std::string>{"--rpc", "127.0.0.1:50052,127.0.0.1:50053"}));
+
+    // --rpc alone parses (a recorded argv, the GUI's extra flags); the estimate asks for the memory.
+    EXPECT_EQ(parseOk({"--rpc", "127.0.0.1:50052,127.0.0.1:50053"}).settings.rpcServers.size(), 2u);
+
+    Error error = parseError({"--rpc", "127.0.0.1"});
+    EXPECT_EQ(error.code, "args.bad-value");
+    EXPECT_EQ(error.flag, "--rpc");
+    EXPECT_EQ(error.settings, std::vector<Setting>{Setting::RpcServers});
+    EXPECT_EQ(parseError({"--rpc", "127.0.0.1:50052", "--rpc", "127.0.0.1:50052"}).code, "args.bad-value");
+    EXPECT_EQ(parseError({"--gpu", "rpc=24105"}).code, "args.bad-value");
+    EXPECT_EQ(parseError({"--gpu", "rpc:127.0.0.1=24105"}).code, "args.bad-value");
+    error = parseError({"--gpu", "rpc:127.0.0.1:50052=24105"});
+    EXPECT_EQ(error.code, "args.bad-value");
+    EXPECT_EQ(error.flag, "--gpu");
+    EXPECT_NE(error.message.find("--rpc does not name"), std::string::npos) << error.message;
+}
+
 TEST(ServerArgs, OtherFlagsAreListedNotSized) {
     const ParsedServerArgs parsed =
         parseOk({"--port", "18080", "--no-warmup", "-t", "2", "-lv", "4", "-fit", "off", "--host=0.0.0.0",
@@ -263,6 +296,7 @@ TEST(ServerArgs, EverySettingRoundTrips) {
     settings.cpuMoeLayers = 4;
     settings.loadMode = LoadMode::Mmap;
     settings.repack = false;
+    settings.rpcServers = {"127.0.0.1:50052", "gpu-box:50053"};
     EXPECT_EQ(parseOk(toServerArgs(settings)).settings, settings);
 
     for (GpuLayers layers :

@@ -58,6 +58,33 @@ TEST(MachineProfile, EveryBuiltinRoundTrips) {
     }
 }
 
+TEST(MachineProfile, DeviceLimitsReachTheSizingGpusAndRoundTrip) {
+    // The Radeon 8060S profiles carry RADV's 4 GiB - 1 storage-buffer range; the CUDA ones none.
+    const Machine evo = *findBuiltinMachine(defaultMachineId());
+    ASSERT_EQ(evo.gpus.size(), 1u);
+    EXPECT_EQ(evo.gpus[0].limits.maxStorageBufferRangeBytes, 4294967295u);
+    EXPECT_EQ(sizingGpus(evo).front().limits, evo.gpus[0].limits);
+    EXPECT_FALSE(findBuiltinMachine("rtx-4060-8gb")->gpus[0].limits.largestOpTensorBytes());
+    // lavapipe's values (vulkaninfo: maxStorageBufferRange 134217728, maxMemoryAllocationSize
+    // 0x80000000) in the explicit form, written only when known.
+    Result<Machine> machine = parseMachineProfile(kMinimal);
+    ASSERT_TRUE(machine.ok()) << machine.error().message;
+    machine->pools.push_back(MemoryPool{"VRAM", PoolKind::DiscreteVram, 2 * kGiB, true, 0, std::nullopt});
+    MachineGpu gpu{"Vulkan0", "llvmpipe", Backend::Vulkan, false, 1};
+    gpu.limits = DeviceLimits{128 * kMiB, 2 * kGiB};
+    machine->gpus.push_back(gpu);
+    const std::string json = machineProfileJson(*machine);
+    EXPECT_NE(json.find("\"max_storage_buffer_range_bytes\": 134217728"), std::string::npos) << json;
+    Result<Machine> again = parseMachineProfile(json);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(*again, *machine);
+    machine->gpus[0].limits = {};
+    EXPECT_EQ(machineProfileJson(*machine).find("max_storage"), std::string::npos);
+    std::string fractional = json;
+    fractional.replace(fractional.find("134217728"), 9, "1.5");
+    EXPECT_EQ(profileError(fractional).code, "machine.bad-value");
+}
+
 TEST(MachineProfile, OddSizesAndUnknownCapacityRoundTrip) {
     Result<Machine> machine = parseMachineProfile(kMinimal);
     ASSERT_TRUE(machine.ok()) << machine.error().message;

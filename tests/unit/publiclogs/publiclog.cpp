@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace llamafit::test {
@@ -46,12 +47,23 @@ Result<PublicLog> entryOf(const json& entry) {
             log.devices.push_back(
                 {device.at("name").get<std::string>(), device.at("memory_mib").get<std::uint64_t>()});
         }
-        const std::string generation = entry.value("graph_reserve", "current");
-        if (generation != "current" && generation != "before-june-2026") {
+        const std::string generation = entry.value("generation", "current");
+        const std::map<std::string, LlamaGeneration> generations = {
+            {"current", LlamaGeneration::Current},
+            {"before-mixed-input", LlamaGeneration::BeforeMixedInput},
+            {"before-june-2026", LlamaGeneration::BeforeJune2026},
+            {"before-input-select", LlamaGeneration::BeforeInputSelect}};
+        if (generations.count(generation) == 0) {
             return makeError("test.bad-manifest",
-                             log.logFile + ": graph_reserve is current or before-june-2026");
+                             log.logFile + ": generation is current, before-mixed-input, before-june-2026 "
+                                           "or before-input-select");
         }
-        log.graphReserve = generation == "current" ? GraphReserve::Current : GraphReserve::BeforeJune2026;
+        log.generation = generations.at(generation);
+        const std::string outputs = entry.value("output_reserve", "per-slot");
+        if (outputs != "per-slot" && outputs != "per-batch") {
+            return makeError("test.bad-manifest", log.logFile + ": output_reserve is per-slot or per-batch");
+        }
+        log.outputReserve = outputs == "per-slot" ? OutputReserve::PerSlot : OutputReserve::PerBatch;
         log.weightsTolerance = entry.value("weights_tolerance", 0.10);
         log.reproduce = entry.value("reproduce", true);
         log.reason = entry.value("reason", "");

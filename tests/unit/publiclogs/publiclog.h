@@ -31,7 +31,9 @@ struct PublicLog {
     std::string card;     // a built-in model card id
     std::vector<std::string> args;
     std::vector<PublicLogDevice> devices;
-    GraphReserve graphReserve = GraphReserve::Current; // the llama.cpp generation of the build
+    LlamaGeneration generation = LlamaGeneration::Current; // the llama.cpp generation of the build
+    OutputReserve outputReserve =
+        OutputReserve::PerSlot;     // logits rows: per-batch for llama-cli, older servers
     double weightsTolerance = 0.10; // model buffers: quant mixes are approximated by the specs
     bool reproduce = true;
     std::string reason; // why not, when reproduce is false

@@ -96,6 +96,23 @@ TEST(TotalThroughputTest, FinishedRequestsFromCounters) {
     EXPECT_FALSE(total->counterReset);
 }
 
+// Run totals come from one sample's counters: a real capture after one finished request.
+TEST(RunTotalsTest, CountEveryFinishedTokenFromTheCounters) {
+    const auto idle = parsePrometheusMetrics(readServerCapture("metrics-idle.txt"));
+    const auto done = parsePrometheusMetrics(readServerCapture("metrics-after.txt"));
+    ASSERT_TRUE(idle.ok() && done.ok());
+    EXPECT_EQ(runTotals(*idle), RunTotals{});
+    const RunTotals totals = runTotals(*done);
+    EXPECT_EQ(totals.generatedTokens, static_cast<std::uint64_t>(done->tokensPredictedTotal));
+    EXPECT_GT(totals.generatedTokens, 0u);
+    EXPECT_EQ(totals.promptTokens, static_cast<std::uint64_t>(done->promptTokensTotal));
+    ASSERT_TRUE(totals.generationTokensPerSecond.has_value());
+    EXPECT_DOUBLE_EQ(*totals.generationTokensPerSecond,
+                     done->tokensPredictedTotal / done->tokensPredictedSecondsTotal);
+    ASSERT_TRUE(totals.promptTokensPerSecond.has_value());
+    EXPECT_NEAR(*totals.promptTokensPerSecond, done->promptTokensPerSecond, 0.01);
+}
+
 TEST(TotalThroughputTest, CounterResetCountsFromZero) {
     ServerMetrics before;
     before.decodeCallsTotal = 1000;

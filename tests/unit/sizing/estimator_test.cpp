@@ -39,14 +39,14 @@ TEST(Estimator, CpuOnlyRunHasOneHostDeviceWhoseTotalsAreTheBuffers) {
     EXPECT_NEAR(mib(e->totals.modelBytes + e->totals.kvBytes + e->totals.computeBytes), 2557.0, 1.0);
 }
 
-// Builds before llama.cpp PR #23861 reserve logits for every ubatch token in the worst-case graph;
-// the output buffer allocated at load stays one row per slot.
-TEST(Estimator, OlderBuildsReserveLogitsPerTokenInTheGraphOnly) {
+// llama-fit-params, llama-cli and servers before llama.cpp PR #23861 reserve logits for every ubatch
+// token in the worst-case graph; the output buffer allocated at load stays one row per slot.
+TEST(Estimator, PerBatchOutputsReserveLogitsPerTokenInTheGraphOnly) {
     ServerSettings s;
     s.contextTokens = 4096;
     s.parallelSlots = 1;
     const auto server = estimateMemory(test::llama1B(), s);
-    s.graphReserve = GraphReserve::BeforeJune2026;
+    s.outputReserve = OutputReserve::PerBatch;
     const auto older = estimateMemory(test::llama1B(), s);
     ASSERT_TRUE(server.ok() && older.ok());
     EXPECT_EQ(older->context.nOutputs, 512u);

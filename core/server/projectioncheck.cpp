@@ -1,0 +1,63 @@
+// compareProjections() and buildTag(); see projectioncheck.h.
+
+#include "core/server/projectioncheck.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace llamafit {
+
+namespace {
+
+ProjectionCheckRow checkRow(std::string device, std::int64_t llamaCppMiB, std::uint64_t ourBytes) {
+    ProjectionCheckRow row;
+    row.device = std::move(device);
+    row.llamaCppMiB = llamaCppMiB;
+    row.llamaFitMiB = static_cast<std::int64_t>(ourBytes / (1024 * 1024));
+    if (llamaCppMiB != 0) {
+        row.differencePercent =
+            100.0 * static_cast<double>(row.llamaFitMiB - llamaCppMiB) / static_cast<double>(llamaCppMiB);
+    } else if (row.llamaFitMiB != 0) {
+        row.differencePercent = 100.0;
+    }
+    row.differs = std::abs(row.differencePercent) > kProjectionTolerancePercent;
+    return row;
+}
+
+} // namespace
+
+std::vector<ProjectionCheckRow> compareProjections(const std::vector<MemoryBreakdownRow>& table,
+                                                   const std::vector<std::uint64_t>& projectionBytes) {
+    std::vector<ProjectionCheckRow> rows;
+    const std::size_t gpus = projectionBytes.empty() ? 0 : projectionBytes.size() - 1;
+    std::size_t gpu = 0;
+    for (const MemoryBreakdownRow& row : table) {
+        if (row.freeMiB) { // a device row: "Vulkan0 (llvmpipe ...)"
+            const std::uint64_t ours = gpu < gpus ? projectionBytes[gpu] : 0;
+            rows.push_back(checkRow(row.name.substr(0, row.name.find(' ')), row.selfMiB, ours));
+            ++gpu;
+        } else if (row.name == "Host") {
+            rows.push_back(
+                checkRow("Host", row.selfMiB, projectionBytes.empty() ? 0 : projectionBytes.back()));
+        }
+    }
+    return rows;
+}
+
+std::optional<std::string> buildTag(std::string_view versionText) {
+    constexpr std::string_view kBuild = "(build ";
+    const std::size_t at = versionText.find(kBuild);
+    if (at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    std::size_t end = at + kBuild.size();
+    while (end < versionText.size() && versionText[end] >= '0' && versionText[end] <= '9') {
+        ++end;
+    }
+    if (end == at + kBuild.size()) {
+        return std::nullopt;
+    }
+    return "b" + std::string(versionText.substr(at + kBuild.size(), end - at - kBuild.size()));
+}
+
+} // namespace llamafit

@@ -1,0 +1,40 @@
+#pragma once
+// llama.cpp's own projection next to LlamaFit's, per device: the first
+// common_memory_breakdown_print table of a run (llama-fit-params --fit-print on, or llama-server's
+// startup fit at -lv 4; parsed by allocationlog.h, the one parser of that table) against
+// fitProjection() of LlamaFit's estimate for the same settings. A build newer than the rules
+// LlamaFit follows shows up as a device whose two figures differ by more than 1 %. Used by
+// `llamafit-cli estimate --verify`. Pure functions. Units: whole MiB, as llama.cpp prints them.
+
+#include "core/server/allocationlog.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+
+struct ProjectionCheckRow {
+    std::string device;           // "Vulkan0", "Host"
+    std::int64_t llamaCppMiB = 0; // the table's self = model + context + compute
+    std::int64_t llamaFitMiB = 0; // fitProjection(), truncated to MiB like llama.cpp's
+    double differencePercent = 0; // (LlamaFit - llama.cpp) / llama.cpp * 100; 0 when both are 0
+    bool differs = false;         // more than kProjectionTolerancePercent apart
+    bool operator==(const ProjectionCheckRow&) const = default;
+};
+
+inline constexpr double kProjectionTolerancePercent = 1.0;
+
+// One row per device row of `table` (in order, matched by position to the GPU entries of
+// `projectionBytes`) and one for its Host row (the last entry). Buffer-type rows such as
+// CPU_REPACK are skipped: fit counts them nowhere. A table with more device rows than
+// `projectionBytes` has GPUs compares the extra rows with 0.
+std::vector<ProjectionCheckRow> compareProjections(const std::vector<MemoryBreakdownRow>& table,
+                                                   const std::vector<std::uint64_t>& projectionBytes);
+
+// "b11669" from a `--version` line "version: 0.7.0 (build 11669, commit Debian)"; nullopt if absent.
+std::optional<std::string> buildTag(std::string_view versionText);
+
+} // namespace llamafit

@@ -1,0 +1,332 @@
+// GPU and host compute buffers. Every term names the measurement it was fitted on: llama-server
+// 0.7.0 (b11669) with Debian's ggml Vulkan backend on lavapipe, 20 shapes of tests/data/shapes,
+// -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
+#include "core/sizing/gpucompute.h"
+
+#include "core/sizing/backendcompute.h"
+
+#include <algorithm>
+
+namespace llamafit {
+namespace {
+
+// llama-context.cpp graph_reserve: n_ubatch rounded up to a multiple of n_seq_max.
+std::uint64_t reserveTokens(const ResolvedContext& context) {
+    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
+    return (context.nUbatch + seqs - 1) / seqs * seqs;
+}
+
+bool isSwaLayer(const LayerInfo& layer) {
+    return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
+}
+
+// The widest V row (n_head_kv * head_dim_v) of a cache's layers.
+std::uint64_t widestValueRow(const ModelInfo& model, bool swaCache) {
+    std::uint64_t widest = 0;
+    for (const auto& layer : model.layers) {
+        if (layer.hasKv && isSwaLayer(layer) == swaCache) {
+            widest = std::max<std::uint64_t>(widest, std::uint64_t{layer.headCountKv} * layer.valueHeadDim);
+        }
+    }
+    return widest;
+}
+
+// What the scheduler keeps in host memory whatever runs where. ggml-backend.cpp
+// ggml_backend_sched_backend_id_from_cur assigns graph inputs (GGML_TENSOR_FLAG_INPUT) to the last
+// backend, the CPU, and token_embd always lives on the host (llama-model.cpp dev_input), so:
+//  - 4 embedding rows per token (n_embd * 4 B each): the token lookup, the lookup of the mixed
+//    token/embedding input, that input itself and its mix (src/llama-graph.cpp build_inp_embd);
+//    measured 4.00 x n_embd x n_ubatch x 4 B on 17 shapes, fully offloaded or not; older
+//    generations hold fewer (backendcompute.h hostEmbeddingRows);
+//  - the KQ mask of each cache, f16 with flash attention (cells x n_ubatch x 2 B) and f32 without
+//    (f32 in both before June 2026, backendcompute.h);
+//  - without flash attention, the V-cache row indices of each cache (n_embd_v_gqa x n_ubatch int64);
+//  - token ids, positions, output ids and K/V rotation inputs (ComputeBreakdown::inputBytes).
+std::uint64_t hostInputBytes(const ModelInfo& model, const ResolvedContext& context, const KvPlan& kv,
+                             const ComputeBreakdown& block, std::uint32_t maskCopies,
+                             LlamaGeneration generation) {
+    const std::uint64_t ub = reserveTokens(context);
+    std::uint64_t bytes = hostEmbeddingRows(generation) * ub * model.embeddingLength * 4 + block.inputBytes;
+    const std::uint64_t maskElementBytes = hostMaskElementBytes(generation, context.flashAttention);
+    for (const auto& cache : kv.caches) {
+        bytes += std::uint64_t{cache.cells} * ub * maskElementBytes * maskCopies;
+        if (!context.flashAttention) {
+            bytes += widestValueRow(model, cache.swa) * ub * 8;
+        }
+    }
+    return bytes;
+}
+
+// Cells x tokens over the caches: the elements of the KQ masks.
+std::uint64_t maskElements(const ResolvedContext& context, const KvPlan& kv) {
+    std::uint64_t elements = 0;
+    for (const auto& cache : kv.caches) {
+        elements += std::uint64_t{cache.cells} * reserveTokens(context);
+    }
+    return elements;
+}
+
+// A block's total from its parts, as computebuffer.cpp adds them up.
+std::uint64_t totalOf(const ComputeBreakdown& b) {
+    const std::uint64_t activations = std::max({b.feedForwardBytes, b.attentionBytes, b.recurrentBytes});
+    return std::max(activations + b.maskBytes, b.outputBytes + b.maskBytes) + b.inputBytes + b.gpuExtraBytes;
+}
+
+// The KQ product of the widest layer of each cache without flash attention:
+// [n_kv, n_tokens, n_head] f32, the tensor a device limit may refuse.
+std::uint64_t kqBytes(const ComputeWidths& widths, const ResolvedContext& context, const KvPlan& kv) {
+    std::uint64_t widest = 0;
+    if (!context.flashAttention) {
+        for (const auto& cache : kv.caches) {
+            const std::uint64_t heads = cache.swa ? widths.swaCacheHeads : widths.fullCacheHeads;
+            widest = std::max(widest, std::uint64_t{cache.cells} * reserveTokens(context) * heads * 4);
+        }
+    }
+    return widest;
+}
+
+// The routed experts' activations of one MoE block (build_moe_ffn): the gate and up products of
+// n_used experts, the GLU in place of the gate, the experts' outputs, and the copy of the block's
+// input. Measured when lavapipe refused the expert tensors: qwen3moe 60.00 MiB, qwen35moe 48.5,
+// qwen3next 63 at n_ubatch 512.
+std::uint64_t expertActivationBytes(const ModelInfo& model, const ResolvedContext& context) {
+    const std::uint64_t ub = reserveTokens(context);
+    std::uint64_t expertFeedForward = model.expertFeedForwardLength;
+    for (const auto& tensor : model.tensors) {
+        if (expertFeedForward == 0 && tensor.expert && tensor.name.ends_with("ffn_up_exps.weight") &&
+            model.expertCount > 0 && tensor.rowValues > 0) {
+            expertFeedForward =
+                tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues) / model.expertCount;
+        }
+    }
+    const std::uint64_t used = model.expertUsedCount;
+    return ub * 4 * (2 * used * expertFeedForward + used * model.embeddingLength + model.embeddingLength);
+}
+
+// What a GPU's limits keep on the host, from the tensors placed on it by the layer plan.
+struct Refusals {
+    bool experts = false; // some expert tensor of its blocks is over the limit
+    bool kq = false;      // the KQ product is over the limit (flash attention off)
+    std::uint64_t kqBytes = 0;
+};
+
+Refusals refusalsOf(const ModelInfo& model, const GpuDevice& gpu, int device, bool runsHostBlocks,
+                    const LayerPlacement& layers, std::uint64_t kq) {
+    Refusals out;
+    if (!gpu.limits.largestOpTensorBytes()) {
+        return out;
+    }
+    for (const auto& tensor : model.tensors) {
+        if (gpu.limits.allowsTensor(tensor.bytes)) {
+            continue;
+        }
+        // Its own blocks, and the host's when it runs their offloaded ops.
+        const int owner =
+            tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < layers.layerDevice.size()
+                ? layers.layerDevice[static_cast<std::size_t>(tensor.layer)]
+                : kHostDevice - 1;
+        out.experts =
+            out.experts || (tensor.expert && (owner == device || (runsHostBlocks && owner == kHostDevice)));
+    }
+    // The output matrix may be refused too (a big vocabulary): the lm_head then runs on the CPU, but
+    // its logits fit the host buffer's holes (measured: llama, 501 MiB tied output, host unchanged).
+    out.kq = kq > 0 && !gpu.limits.allowsTensor(kq);
+    out.kqBytes = out.kq ? kq : 0;
+    return out;
+}
+
+// The largest block weight left on the host that the GPU accepts: with op offload
+// (ggml-backend.cpp, batches of GGML_OP_OFFLOAD_MIN_BATCH = 32 tokens or more) the scheduler copies
+// it into the GPU's compute buffer for its matrix multiplication.
+std::uint64_t largestOffloadedWeight(const ModelInfo& model, const GpuDevice& gpu,
+                                     const LayerPlacement& layers) {
+    std::uint64_t largest = 0;
+    for (const auto& tensor : model.tensors) {
+        const bool hostBlock = tensor.layer >= 0 &&
+                               static_cast<std::size_t>(tensor.layer) < layers.layerDevice.size() &&
+                               layers.layerDevice[static_cast<std::size_t>(tensor.layer)] == kHostDevice;
+        if (hostBlock && gpu.limits.allowsTensor(tensor.bytes)) {
+            largest = std::max(largest, tensor.bytes);
+        }
+    }
+    return largest;
+}
+
+// Where a layer's KV cache or recurrent state lives: its block's device, or the host with -nkvo.
+int cacheDevice(const ServerSettings& settings, const LayerPlacement& layers, std::size_t il) {
+    return settings.kvOffload && il < layers.layerDevice.size() ? layers.layerDevice[il] : kHostDevice;
+}
+
+// Ops that read a cache in host memory run on the CPU: the scheduler keeps an op with a source in a
+// buffer no GPU backend accepts (ggml_backend_sched_backend_from_buffer) where that buffer is, and
+// op offload does not move it. Flash attention is the exception (ggml_backend_sched_backend_id_from_cur
+// skips FLASH_ATTN_EXT): it runs on the GPU with copies of K and V.
+struct HostCaches {
+    bool attention = false; // a KV layer whose cache is in host memory
+    bool allAttention = true;
+    bool recurrent = false; // a recurrent layer whose state is in host memory
+    bool allRecurrent = true;
+};
+
+HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, const LayerPlacement& layers) {
+    HostCaches out;
+    bool anyRecurrent = false;
+    for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        const bool onHost = cacheDevice(settings, layers, il) == kHostDevice;
+        if (model.layers[il].hasKv) {
+            out.attention = out.attention || onHost;
+            out.allAttention = out.allAttention && onHost;
+        }
+        if (model.layers[il].recurrent) {
+            anyRecurrent = true;
+            out.recurrent = out.recurrent || onHost;
+            out.allRecurrent = out.allRecurrent && onHost;
+        }
+    }
+    out.allRecurrent = out.allRecurrent && anyRecurrent;
+    return out;
+}
+
+// The recurrent block's work the CPU does when its state is in host memory (or the GPU cannot scan).
+// Measured on lavapipe at -ngl 0 / 2 / 3: Mamba-2 layers 6 x d_inner rows (mamba2, granitehybrid
+// +18.0 MiB at d_inner 1536, nemotron_h +100 at 8192, n_ubatch 512); RWKV 3 embedding rows (rwkv6
+// +12.0, rwkv7 +4.5); Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows
+// (mamba +6.1 MiB fully offloaded).
+// With only some blocks' state on the host the CPU's share is smaller: 5.25 d_inner rows for
+// Mamba-2 (mamba2 -ngl 2: +15.72 MiB, -ngl 3 -ub 1024: +30.72), 1 embedding row for RWKV (rwkv6
+// -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00).
+std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
+                                 bool allOnHost) {
+    const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
+    const std::uint64_t row = ub * 4;
+    switch (widths.recurrentBlock.kind) {
+    case RecurrentBlockKind::Mamba2:
+        return allOnHost ? 6 * inner * row : 21 * inner * row / 4;
+    case RecurrentBlockKind::Mamba1:
+        return 2 * inner * row;
+    case RecurrentBlockKind::Rwkv7:
+    case RecurrentBlockKind::None:
+        return model.architecture.rfind("rwkv", 0) == 0 ? (allOnHost ? 3 : 1) * model.embeddingLength * row
+                                                        : 0;
+    case RecurrentBlockKind::DeltaNet:
+    case RecurrentBlockKind::DeltaNetFusedQkvz:
+        break; // measured: qwen35moe and qwen3next at -ngl 0 keep the delta net on the GPU
+    }
+    return 0;
+}
+
+} // namespace
+
+GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths& widths,
+                                    const ServerSettings& settings, const ResolvedContext& context,
+                                    const KvPlan& kv, const std::vector<GpuDevice>& gpus,
+                                    const LayerPlacement& layers, const WeightPlan& weights) {
+    GpuComputeBuffers out;
+    out.deviceBytes.assign(gpus.size(), 0);
+    const std::uint64_t ub = reserveTokens(context);
+    const std::uint64_t embeddingRow = ub * model.embeddingLength * 4;
+    const bool hostHasBlocks = std::any_of(layers.layerDevice.begin(), layers.layerDevice.end(),
+                                           [](int device) { return device == kHostDevice; });
+    // ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: an op on a host weight runs on the
+    // first GPU that wants it (ggml_backend_offload_op: batch >= 32); the rest of the block follows
+    // it there when the scheduler expands GPU assignments up and down the graph.
+    const bool opOffload = hostHasBlocks && ub >= 32;
+    // llama-context.cpp: pipeline parallelism keeps GGML_SCHED_MAX_COPIES = 4 copies of the inputs.
+    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
+    const bool pipeline = gpus.size() > 1 && !hostHasBlocks && layers.outputDevice != kHostDevice &&
+                          settings.kvOffload && !overrides;
+    const std::uint32_t copies = pipeline ? 4u : 1u;
+    const std::uint64_t kq = kqBytes(widths, context, kv);
+
+    const ComputeBreakdown cpuBlock =
+        blockComputeBytes(model, widths, settings, context, kv, {Backend::Cpu, 1, 0});
+    out.hostBytes = hostInputBytes(model, context, kv, cpuBlock, copies, settings.generation);
+    if (hostHasBlocks && !opOffload) {
+        // Small batches: the host's blocks run on the CPU backend, as in a CPU-only run (plus the
+        // inputs the GPUs read from it).
+        out.hostRunsBlocks = true;
+        out.hostBytes = std::max(out.hostBytes, cpuBlock.totalBytes);
+    }
+
+    std::uint64_t hostRefused = 0;
+    const HostCaches cachesOnHost = hostCaches(model, settings, layers);
+    // Hybrid models only: there KQ, soft_max and KQV of layers with a host cache run on the CPU
+    // (measured: granitehybrid -fa off -ngl 2, "Vulkan_Host compute buffer size = 112.51 MiB",
+    // 96 of it KQ; lfm2, nemotron_h, falcon-h1 alike), while qwen2, qwen3, gemma2 and gemma3 at
+    // -fa off -ngl 2 keep KQ on the GPU and their host buffer holds the inputs only.
+    const bool hybrid = std::any_of(model.layers.begin(), model.layers.end(),
+                                    [](const LayerInfo& layer) { return layer.recurrent; });
+    const bool hostAttentionOnCpu = hybrid && cachesOnHost.attention && !context.flashAttention;
+    if (hostAttentionOnCpu) {
+        hostRefused = std::max(hostRefused, kq);
+    }
+    const bool mambaOneOnVulkan = widths.recurrentBlock.kind == RecurrentBlockKind::Mamba1 &&
+                                  std::any_of(gpus.begin(), gpus.end(), [](const GpuDevice& gpu) {
+                                      return gpu.backend == Backend::Vulkan;
+                                  });
+    if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
+        hostRefused +=
+            hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
+    }
+    // ggml-rpc.cpp has no offload_op: RPC devices, which come first, pass op offload on to the
+    // first local GPU.
+    const auto offloader = std::find_if(gpus.begin(), gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const std::size_t offloadDevice = static_cast<std::size_t>(offloader - gpus.begin());
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const GpuDevice& gpu = gpus[i];
+        const int device = static_cast<int>(i);
+        const bool runsBlocks = std::find(layers.layerDevice.begin(), layers.layerDevice.end(), device) !=
+                                layers.layerDevice.end();
+        const bool runsOffloaded = opOffload && i == offloadDevice;
+        if (!runsBlocks && !runsOffloaded) {
+            if (layers.outputDevice == device) {
+                out.deviceBytes[i] = outputOnlyComputeBytes(model, context);
+            }
+            continue;
+        }
+        const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
+        ComputeBreakdown block =
+            blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
+        if (runsOffloaded && cachesOnHost.allRecurrent) {
+            block.recurrentBytes = 0;
+        }
+        if (refused.kq) {
+            // The KQ product and its soft_max run on the CPU (measured: llama 4 blocks, -fa off
+            // -c 4096: "Vulkan_Host compute buffer size = 282.01 MiB", 256 of it KQ).
+            hostRefused = std::max(hostRefused, refused.kqBytes);
+        }
+        if (refused.kq || (runsOffloaded && hostAttentionOnCpu && cachesOnHost.allAttention)) {
+            block.attentionBytes -= std::min(block.attentionBytes, kq);
+        }
+        if (refused.experts) {
+            // The expert matmuls run on the CPU; their n_used outputs come back to be weighted and
+            // summed on the device, over the 5 embedding rows of the block (measured: qwen3moe
+            // 2 blocks, "Vulkan0 compute buffer size = 52.01 MiB" at n_ubatch 512, 104.03 at 1024).
+            block.feedForwardBytes =
+                ub * 4 *
+                (5ull * model.embeddingLength + std::uint64_t{model.expertUsedCount} * model.embeddingLength);
+            hostRefused = std::max(hostRefused, expertActivationBytes(model, context));
+        }
+        std::uint64_t bytes = totalOf(block);
+        // The token embeddings arrive as the host's rows (measured: the device buffer is the CPU
+        // backend's figure less one n_embd x n_ubatch x 4 B row on 17 fully offloaded shapes).
+        bytes -= std::min(bytes, embeddingRow);
+        const std::uint64_t weight = runsOffloaded ? largestOffloadedWeight(model, gpu, layers) : 0;
+        if (settings.generation != LlamaGeneration::Current) {
+            // Older builds (backendcompute.h); the weight copy lands inside the blocks.
+            bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,
+                                       maskElements(context, kv), ub * 4 * widths.widestKvRowValues, weight);
+        } else if (runsOffloaded) {
+            // One host weight at a time lands on top, less the three embedding rows the inputs left
+            // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).
+            bytes += weight > 3 * embeddingRow ? weight - 3 * embeddingRow : 0;
+        }
+        out.deviceBytes[i] = bytes;
+    }
+    (void)weights;
+    out.hostBytes += hostRefused;
+    return out;
+}
+
+} // namespace llamafit

@@ -1,0 +1,235 @@
+#include "tests/support/rpccases.h"
+
+#include "core/common/units.h"
+#include "core/sizing/rpcdevices.h"
+#include "tests/support/servercomparison.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace llamafit::test {
+namespace {
+
+struct Variant {
+    std::string name;
+    std::function<void(ServerSettings&)> apply;
+    std::size_t servers = 2;
+    bool withVulkan = false;
+};
+
+// Every shape gets the core set: the default split by free memory, an explicit -ts, several
+// slots without flash attention, -np auto. About 7 s a case on two cores.
+std::vector<Variant> coreVariants() {
+    return {{"rpc2_c4096_np1", [](ServerSettings&) {}},
+            {"rpc2_c4096_np1_ts3_1",
+             [](ServerSettings& s) {
+                 s.tensorSplit = {3, 1};
+             }},
+            {"rpc2_c8192_np4_faoff",
+             [](ServerSettings& s) {
+                 s.contextTokens = 8192;
+                 s.parallelSlots = 4;
+                 s.flashAttention = FlashAttention::Off;
+             }},
+            {"rpc2_c8192_npauto", [](ServerSettings& s) {
+                 s.contextTokens = 8192;
+                 s.parallelSlots.reset();
+             }}};
+}
+
+// qwen2: the rest, one dimension at a time.
+std::vector<Variant> denseVariants() {
+    return {
+        {"rpc2_c4096_np1_ngl10", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(10); }},
+        {"rpc2_c4096_np1_ngl1", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(1); }},
+        {"rpc2_c4096_np1_ngl0", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(0); }},
+        {"rpc2_c4096_np1_ts0_1",
+         [](ServerSettings& s) {
+             s.tensorSplit = {0, 1};
+         }},
+        {"rpc2_c4096_np1_nkvo", [](ServerSettings& s) { s.kvOffload = false; }},
+        {"rpc2_c4096_np1_q8_0", [](ServerSettings& s) { s.cacheTypeK = s.cacheTypeV = GgmlType::Q8_0; }},
+        {"rpc2_c4096_np1_ub1024",
+         [](ServerSettings& s) {
+             s.batchTokens = 1024;
+             s.ubatchTokens = 1024;
+         }},
+        {"rpc1_c4096_np1", [](ServerSettings&) {}, 1},
+    };
+}
+
+// granitehybrid: a hybrid with part of its layers on the host.
+std::vector<Variant> hybridVariants() {
+    return {{"rpc2_c4096_np1_ngl10", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(10); }}};
+}
+
+// mamba2: one server next to lavapipe's Vulkan0, whose 2048 MiB free against the server's host
+// memory makes the default split uneven. Its vocabulary is small enough that the output matmul of
+// a 512-token batch stays under lavapipe's 128 MiB storage-buffer limit (a larger one keeps the
+// output on the CPU: a device limit this matrix does not test).
+std::vector<Variant> vulkanVariants() {
+    return {
+        {"rpc1vk_c4096_np1", [](ServerSettings&) {}, 1, true},
+        {"rpc1vk_c4096_np1_ts1_1",
+         [](ServerSettings& s) {
+             s.tensorSplit = {1, 1};
+         },
+         1, true},
+    };
+}
+
+// Small weights (the servers hold real copies), several families: dense attention, SWA,
+// hybrids with a recurrent state.
+const std::set<std::string>& rpcShapeNames() {
+    static const std::set<std::string> names{"qwen2", "qwen3", "gemma3", "granitehybrid", "lfm2", "mamba2"};
+    return names;
+}
+
+std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
+    if (from.empty()) {
+        return text;
+    }
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+    return text;
+}
+
+} // namespace
+
+const std::vector<std::string>& recordedRpcEndpoints() {
+    static const std::vector<std::string> endpoints{"127.0.0.1:50052", "127.0.0.1:50053"};
+    return endpoints;
+}
+
+std::vector<RpcCase> rpcCases() {
+    std::vector<RpcCase> cases;
+    for (const IntegrationShape& shape : integrationShapes()) {
+        if (rpcShapeNames().count(shape.name) == 0) {
+            continue;
+        }
+        std::vector<Variant> variants = shape.name == "mamba2" ? std::vector<Variant>{} : coreVariants();
+        const std::vector<Variant> more = shape.name == "qwen2"           ? denseVariants()
+                                          : shape.name == "granitehybrid" ? hybridVariants()
+                                          : shape.name == "mamba2"        ? vulkanVariants()
+                                                                          : std::vector<Variant>{};
+        variants.insert(variants.end(), more.begin(), more.end());
+        for (const Variant& variant : variants) {
+            ServerSettings settings;
+            settings.contextTokens = 4096;
+            settings.parallelSlots = 1;
+            settings.gpuLayers = GpuLayers::all();
+            settings.repack = false;
+            settings.rpcServers.assign(recordedRpcEndpoints().begin(),
+                                       recordedRpcEndpoints().begin() + static_cast<long>(variant.servers));
+            variant.apply(settings);
+            cases.push_back({shape, variant.name, settings, variant.withVulkan});
+        }
+    }
+    return cases;
+}
+
+std::string withEndpoints(std::string text, const std::vector<std::string>& from,
+                          const std::vector<std::string>& to) {
+    // Through placeholders, so that swapping :50052 and :50053 does not undo itself.
+    for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) {
+        text = replaceAll(std::move(text), from[i], "\x01" + std::to_string(i) + "\x02");
+    }
+    for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) {
+        text = replaceAll(std::move(text), "\x01" + std::to_string(i) + "\x02", to[i]);
+    }
+    return text;
+}
+
+ServerSettings withEndpoints(ServerSettings settings, const std::vector<std::string>& from,
+                             const std::vector<std::string>& to) {
+    for (std::string& server : settings.rpcServers) {
+        server = withEndpoints(server, from, to);
+    }
+    return settings;
+}
+
+std::vector<LoggedDeviceMemory> loggedDeviceMemory(std::string_view log) {
+    // common/common.cpp prints the device list at start: "  - %s : %s (%zu MiB, %zu MiB free)".
+    static const std::regex line(R"(common_param:\s+- (\S+)\s+: (.*) \((\d+) MiB, (\d+) MiB free\)\s*$)");
+    std::vector<LoggedDeviceMemory> devices;
+    std::size_t start = 0;
+    while (start < log.size()) {
+        const std::size_t end = std::min(log.find('\n', start), log.size());
+        const std::string text(log.substr(start, end - start));
+        std::smatch match;
+        if (std::regex_search(text, match, line)) {
+            devices.push_back({match[1], match[2], std::stoull(match[3]), std::stoull(match[4])});
+        }
+        start = end + 1;
+    }
+    return devices;
+}
+
+Result<std::vector<GpuDevice>> devicesFromLog(const ServerSettings& settings, std::string_view log) {
+    const std::vector<LoggedDeviceMemory> logged = loggedDeviceMemory(log);
+    std::vector<GpuDevice> devices;
+    for (const std::string& endpoint : settings.rpcServers) {
+        const auto it = std::find_if(logged.begin(), logged.end(), [&](const LoggedDeviceMemory& d) {
+            return d.name.rfind("RPC", 0) == 0 && d.description == endpoint;
+        });
+        if (it == logged.end()) {
+            return makeError("test.device-not-logged", "the log lists no RPC device for " + endpoint);
+        }
+        devices.push_back(rpcDevice(endpoint, it->freeMiB * kMiB));
+    }
+    for (const LoggedDeviceMemory& device : logged) {
+        if (device.name.rfind("Vulkan", 0) == 0) {
+            GpuDevice vulkan;
+            vulkan.name = device.name;
+            vulkan.memoryBytes = device.freeMiB * kMiB;
+            vulkan.backend = Backend::Vulkan;
+            devices.push_back(std::move(vulkan));
+        }
+    }
+    return devices;
+}
+
+RpcVerdict judgeRpcRun(const Result<MemoryEstimate>& estimate, const AllocationLog& log) {
+    RpcVerdict verdict;
+    if (!estimate.ok()) {
+        const RunVerdict run = judgeServerRun(estimate, log);
+        verdict.passed = run.passed;
+        verdict.failure = run.failure;
+        return verdict;
+    }
+    // The compute buffers apart: figures, not part of the verdict.
+    std::map<std::string, ComputeFigure> compute;
+    MemoryEstimate withoutCompute = *estimate;
+    for (DeviceEstimate& device : withoutCompute.devices) {
+        for (const BufferEstimate& buffer : device.buffers) {
+            if (buffer.component == Component::Compute) {
+                compute[buffer.bufferType].bufferType = buffer.bufferType;
+                compute[buffer.bufferType].predictedMiB += toMiB(buffer.bytes);
+            }
+        }
+        std::erase_if(device.buffers,
+                      [](const BufferEstimate& b) { return b.component == Component::Compute; });
+        device.bytes.computeBytes = 0;
+    }
+    withoutCompute.totals.computeBytes = 0;
+    AllocationLog logWithoutCompute = log;
+    for (const auto& [type, mib] : log.computeMiB) {
+        compute[type].bufferType = type;
+        compute[type].loggedMiB = mib;
+    }
+    logWithoutCompute.computeMiB.clear();
+    const RunVerdict run = judgeServerRun(withoutCompute, logWithoutCompute);
+    verdict.passed = run.passed;
+    verdict.failure = run.failure;
+    verdict.summary = run.summary;
+    for (const auto& [type, figure] : compute) {
+        verdict.compute.push_back(figure);
+    }
+    return verdict;
+}
+
+} // namespace llamafit::test

@@ -1,0 +1,63 @@
+// llama.cpp's projection table next to LlamaFit's (core/server/projectioncheck.h), on the table
+// the real llama-fit-params 0.7.0 printed for qwen2 on lavapipe (-c 4096 --fit-print on -lv 4).
+
+#include "core/server/projectioncheck.h"
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+constexpr const char* kTable = "I common_memory_breakdown_print: | memory breakdown [MiB]                    "
+                               "     | total   free    self   "
+                               "model   context   compute    unaccounted |\n"
+                               "I common_memory_breakdown_print: |   - Vulkan0 (llvmpipe (LLVM 15.0.6, 256 "
+                               "bits)) |  2048 = 2048 + ( 450 =   "
+                               "355 +      48 +      46) +        -450 |\n"
+                               "I common_memory_breakdown_print: |   - Host                                  "
+                               "     |                  438 =   "
+                               "145 +       0 +     293                |\n"
+                               "I common_memory_breakdown_print: |   - CPU_REPACK                            "
+                               "     |                   10 =    "
+                               "10 +       0 +       0                |\n";
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+TEST(ProjectionCheck, DevicesByPositionHostLastRepackSkipped) {
+    Result<AllocationLog> log = parseAllocationLog(kTable);
+    ASSERT_TRUE(log) << log.error().message;
+    ASSERT_EQ(log->breakdownTables.size(), 1u);
+    // 450 MiB and a bit on Vulkan0 (within 1 %), 858 MiB on the host (off).
+    const std::vector<ProjectionCheckRow> rows =
+        compareProjections(log->breakdownTables.front(), {453 * kMiB + 5, 858 * kMiB});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].device, "Vulkan0");
+    EXPECT_EQ(rows[0].llamaCppMiB, 450);
+    EXPECT_EQ(rows[0].llamaFitMiB, 453);
+    EXPECT_NEAR(rows[0].differencePercent, 0.667, 0.001);
+    EXPECT_FALSE(rows[0].differs);
+    EXPECT_EQ(rows[1].device, "Host");
+    EXPECT_EQ(rows[1].llamaCppMiB, 438);
+    EXPECT_TRUE(rows[1].differs);
+    EXPECT_GT(rows[1].differencePercent, 90.0);
+}
+
+TEST(ProjectionCheck, ADeviceLlamaFitDoesNotKnowComparesWithZero) {
+    Result<AllocationLog> log = parseAllocationLog(kTable);
+    ASSERT_TRUE(log);
+    const std::vector<ProjectionCheckRow> rows =
+        compareProjections(log->breakdownTables.front(), {438 * kMiB});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].llamaFitMiB, 0);
+    EXPECT_TRUE(rows[0].differs);
+    EXPECT_FALSE(rows[1].differs);
+}
+
+TEST(ProjectionCheck, BuildTagFromVersionLine) {
+    EXPECT_EQ(buildTag("version: 0.7.0 (build 11669, commit Debian)\nbuilt with GNU"), "b11669");
+    EXPECT_EQ(buildTag("version: 0.7.0"), std::nullopt);
+    EXPECT_EQ(buildTag("(build x)"), std::nullopt);
+}
+
+} // namespace
+} // namespace llamafit

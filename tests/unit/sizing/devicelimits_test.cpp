@@ -1,0 +1,105 @@
+// Device limits (serversettings.h DeviceLimits) against real Vulkan runs: llama-server 0.7.0
+// (b11669) with Debian's ggml Vulkan backend on Mesa's lavapipe (maxStorageBufferRange 128 MiB,
+// maxMemoryAllocationSize 2 GiB), `-lv 4 --no-warmup`, the realistic shapes of tests/data/shapes
+// cut to fewer blocks. Every expected value below is a buffer line of one of those runs.
+#include "tests/unit/sizing/estimatequery.h"
+#include "tests/unit/sizing/vulkanruns.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace llamafit {
+namespace {
+
+using test::bufferBytes;
+using test::estimateWith;
+using test::kLogRoundingMiB;
+using test::lavapipe;
+using test::mib;
+using test::shapeWithBlocks;
+
+double modelMiB(const MemoryEstimate& e, const char* device, const char* buffer) {
+    return mib(bufferBytes(e, device, buffer, Component::Model));
+}
+
+TEST(DeviceLimits, TheSmallerLimitBoundsAnOpsTensors) {
+    DeviceLimits limits;
+    EXPECT_TRUE(limits.allowsTensor(std::uint64_t{1} << 40)); // no limit known
+    limits.maxAllocationBytes = 2048 * kMiB;
+    EXPECT_FALSE(limits.allowsTensor(2048 * kMiB + 1));
+    limits.maxStorageBufferRangeBytes = 128 * kMiB;
+    EXPECT_EQ(limits.largestOpTensorBytes(), 128 * kMiB);
+    EXPECT_TRUE(limits.allowsTensor(128 * kMiB));
+    EXPECT_FALSE(limits.allowsTensor(128 * kMiB + 1));
+}
+
+TEST(DeviceLimits, ATiedOutputOverTheStorageRangeStaysOnTheHost) {
+    // llama shape, 4 blocks, -c 4096 -np 1 -ngl 99 on lavapipe: "CPU_Mapped model buffer size =
+    // 501.00 MiB", "Vulkan0 model buffer size = 464.07 MiB": the 501 MiB output copy of token_embd
+    // stays in the host buffer token_embd already uses, so it is not a second copy.
+    const ModelInfo model = shapeWithBlocks("llama", 4);
+    const MemoryEstimate e = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {lavapipe()});
+    EXPECT_NEAR(modelMiB(e, "CPU", "CPU_Mapped"), 501.00, kLogRoundingMiB);
+    EXPECT_NEAR(modelMiB(e, "Vulkan0", "Vulkan0"), 464.07, kLogRoundingMiB);
+    // The log says nothing about it; the estimate does.
+    const bool noted = std::any_of(e.notes.begin(), e.notes.end(), [](const std::string& note) {
+        return note.find("1 weight tensor(s), 501.00 MiB, over Vulkan0's 128.00 MiB") != std::string::npos;
+    });
+    EXPECT_TRUE(noted);
+    // Without the limit the copy goes to the GPU (what a Radeon with a 4 GiB range does).
+    GpuDevice radeonLike = lavapipe();
+    radeonLike.limits.maxStorageBufferRangeBytes = 4 * kGiB - 1;
+    const MemoryEstimate wide = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {radeonLike});
+    EXPECT_NEAR(modelMiB(wide, "Vulkan0", "Vulkan0"), 464.07 + 501.00, kLogRoundingMiB);
+}
+
+TEST(DeviceLimits, RefusedRepackableExpertsGoToCpuRepack) {
+    // gpt-oss shape, 2 blocks: each MXFP4 expert tensor is 134.44 MiB. With -ngl 99 and with
+    // -ngl 0 alike the log says "CPU_REPACK model buffer size = 806.84 MiB": the pinned
+    // Vulkan_Host type belongs to the refusing device, so the CPU's extra type takes them.
+    const ModelInfo model = shapeWithBlocks("gpt-oss", 2);
+    const MemoryEstimate all = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {lavapipe()});
+    EXPECT_NEAR(modelMiB(all, "CPU", "CPU_REPACK"), 806.84, kLogRoundingMiB);
+    // The mapped part comes out 0.008 MiB over the log's 1173.64 (on the CPU too): within 0.01.
+    EXPECT_NEAR(modelMiB(all, "CPU", "CPU_Mapped"), 1173.64, 0.01);
+    const MemoryEstimate none = estimateWith(model, {"-c", "8192", "-ngl", "0"}, {lavapipe()});
+    EXPECT_NEAR(modelMiB(none, "CPU", "CPU_REPACK"), 806.84, kLogRoundingMiB);
+    EXPECT_NEAR(modelMiB(none, "CPU", "CPU_Mapped"), 1230.36, 0.01);
+    // -nr: no CPU_REPACK type, so plain CPU (mapped) memory.
+    const MemoryEstimate noRepack =
+        estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99", "-nr"}, {lavapipe()});
+    EXPECT_EQ(bufferBytes(noRepack, "CPU", "CPU_REPACK", Component::Model), 0u);
+    EXPECT_NEAR(modelMiB(noRepack, "CPU", "CPU_Mapped"), 1173.64 + 806.84, 0.02);
+}
+
+TEST(DeviceLimits, MambaOneScanWeightsStayOffVulkan) {
+    // jamba shape, 5 blocks (4 Mamba-1 blocks, d_state 16), -ngl 99: "Vulkan0 model buffer size =
+    // 1005.61 MiB", "CPU_Mapped 6258.00": ggml-vulkan has SSM_SCAN kernels for d_state 128/256
+    // only, so the four 0.50 MiB ssm_a stay on the host.
+    const ModelInfo model = shapeWithBlocks("jamba", 5);
+    const MemoryEstimate e = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {lavapipe()});
+    EXPECT_NEAR(modelMiB(e, "Vulkan0", "Vulkan0"), 1005.61, kLogRoundingMiB);
+    EXPECT_NEAR(modelMiB(e, "CPU", "CPU_Mapped"), 6258.00, kLogRoundingMiB);
+    // CUDA runs the scan for any state size (given lavapipe's limits here to keep the experts off).
+    GpuDevice cuda = lavapipe();
+    cuda.name = "CUDA0";
+    cuda.backend = Backend::Cuda;
+    const MemoryEstimate onCuda = estimateWith(model, {"-c", "4096", "-np", "1", "-ngl", "99"}, {cuda});
+    EXPECT_NEAR(modelMiB(onCuda, "CUDA0", "CUDA0"), 1007.61, kLogRoundingMiB);
+}
+
+TEST(DeviceLimits, NglZeroPutsTheOutputBufferInPlainCpuMemory) {
+    // gpt-oss shape, 2 blocks, -c 8192 -ngl 0 on lavapipe: "CPU output buffer size = 3.07 MiB"
+    // (4 slots x 201088 x 4 B), where -ngl 99 logs Vulkan_Host.
+    const ModelInfo model = shapeWithBlocks("gpt-oss", 2);
+    const MemoryEstimate none = estimateWith(model, {"-c", "8192", "-ngl", "0"}, {lavapipe()});
+    EXPECT_NEAR(mib(bufferBytes(none, "CPU", "CPU", Component::Output)), 3.07, kLogRoundingMiB);
+    EXPECT_EQ(bufferBytes(none, "CPU", "Vulkan_Host", Component::Output), 0u);
+    const MemoryEstimate all = estimateWith(model, {"-c", "8192", "-ngl", "99"}, {lavapipe()});
+    EXPECT_NEAR(mib(bufferBytes(all, "CPU", "Vulkan_Host", Component::Output)), 3.07, kLogRoundingMiB);
+}
+
+} // namespace
+} // namespace llamafit
