@@ -97,6 +97,12 @@ bool Parser::line(std::string_view raw) {
                 return false;
             }
             m_log.outputMiB[buffer] += mib;
+        } else if (contains(rest, " compute buffer size =")) {
+            // Builds before the sched_reserve split (late 2025) printed the compute buffers here.
+            if (!bufferLine(LogScanner(rest), "compute", buffer, mib)) {
+                return false;
+            }
+            m_log.computeMiB[buffer] = mib;
         } else {
             contextValue(rest, m_log.context);
         }

@@ -16,6 +16,7 @@
 //   llama_context: n_ctx = %u  (also n_ctx_seq, n_seq_max, n_batch, n_ubatch, n_rs_seq, n_outputs_max,
 //                               kv_unified = true|false, flash_attn = auto|enabled|disabled)
 //   llama_context: %10s  output buffer size = %8.2f MiB
+//   llama_context: %10s compute buffer size = %8.2f MiB   (builds before sched_reserve printed it)
 //   llama_kv_cache_iswa: creating non-SWA KV cache, size = %u cells  /  creating     SWA KV cache, ...
 //   llama_kv_cache: %10s KV buffer size = %8.2f MiB
 //   llama_kv_cache: size = %7.2f MiB (%6u cells, %3d layers, %2u/%u seqs), K (%s): %7.2f MiB, V (%s): %7.2f

@@ -31,16 +31,19 @@ bool kvSizeLine(LogScanner s, LoggedKvCache& kv) {
            s.literal("MiB");
 }
 
-// llama.cpp src/llama-memory-recurrent.cpp (b11669 adds the P column):
+// llama.cpp src/llama-memory-recurrent.cpp (b11669 adds the P column; builds before the n_rs_seq
+// change of 2026 print "%2u seqs), R" without the rs_seq count):
 // "size = %7.2f MiB (%6u cells, %3d layers, %2u seqs %2u rs_seq), R (%s): %7.2f MiB, S (%s): %7.2f MiB[, P
 // (%s): %7.2f MiB]"
 bool rsSizeLine(LogScanner s, LoggedRecurrentState& rs) {
-    const bool ok = s.literal("size =") && s.decimal(rs.sizeMiB) && s.literal("MiB (") &&
-                    s.unsignedNumber(rs.cells) && s.literal("cells,") && s.unsignedNumber(rs.layers) &&
-                    s.literal("layers,") && s.unsignedNumber(rs.seqMax) && s.literal("seqs") &&
-                    s.unsignedNumber(rs.rsSeq) && s.literal("rs_seq), R (") && s.word(rs.typeR, ')') &&
-                    s.literal("):") && s.decimal(rs.rMiB) && s.literal("MiB, S (") && s.word(rs.typeS, ')') &&
-                    s.literal("):") && s.decimal(rs.sMiB) && s.literal("MiB");
+    const bool head = s.literal("size =") && s.decimal(rs.sizeMiB) && s.literal("MiB (") &&
+                      s.unsignedNumber(rs.cells) && s.literal("cells,") && s.unsignedNumber(rs.layers) &&
+                      s.literal("layers,") && s.unsignedNumber(rs.seqMax) && s.literal("seqs");
+    const bool seqs =
+        head && (s.literal("), R (") || (s.unsignedNumber(rs.rsSeq) && s.literal("rs_seq), R (")));
+    const bool ok = seqs && s.word(rs.typeR, ')') && s.literal("):") && s.decimal(rs.rMiB) &&
+                    s.literal("MiB, S (") && s.word(rs.typeS, ')') && s.literal("):") && s.decimal(rs.sMiB) &&
+                    s.literal("MiB");
     if (!ok) {
         return false;
     }

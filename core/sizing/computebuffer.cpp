@@ -8,6 +8,7 @@
 // the size of n_embd drops into a hole, a bigger one lands on top.
 #include "core/sizing/computebuffer.h"
 
+#include "core/sizing/backendcompute.h"
 #include "core/sizing/kvrotation.h"
 
 #include <algorithm>
@@ -301,14 +302,10 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     }
 
     // GPU-only terms.
-    const bool cudaLike = device.backend == Backend::Cuda || device.backend == Backend::Rocm;
-    const bool quantizedKv =
-        ggmlTypeTraits(settings.cacheTypeK).quantized || ggmlTypeTraits(settings.cacheTypeV).quantized;
-    if (cudaLike && fa && quantizedKv) {
-        // ggml-cuda/fattn.cu: the MMA/tile FA kernels convert a quantized K/V to f16 first; the
-        // buffer is added to the FA node through get_alloc_size (ggml-cuda.cu). Vulkan has none.
-        out.gpuExtraBytes += widestCacheCells * widths.widestKvRowValues * 2;
-    }
+    // CUDA/HIP flash attention's f16 copies of a quantized K/V (backendcompute.h).
+    out.gpuExtraBytes +=
+        flashAttentionF16CopyBytes(device.backend, settings.generation, fa, settings.cacheTypeK,
+                                   settings.cacheTypeV, widestCacheCells, widths.widestKvRowValues);
     // ggml-backend.cpp: ops on host weights run on the GPU when the batch is >= 32 tokens
     // (GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied into the GPU's compute buffer.
     if (device.backend != Backend::Cpu && ub >= 32) {

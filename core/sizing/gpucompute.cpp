@@ -3,6 +3,7 @@
 // -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
 #include "core/sizing/gpucompute.h"
 
+#include "core/sizing/backendcompute.h"
 #include "core/sizing/pipelinecopies.h"
 
 #include <algorithm>
@@ -37,21 +38,34 @@ std::uint64_t widestValueRow(const ModelInfo& model, bool swaCache) {
 // backend, the CPU, and token_embd always lives on the host (llama-model.cpp dev_input), so:
 //  - 4 embedding rows per token (n_embd * 4 B each): the token lookup, the lookup of the mixed
 //    token/embedding input, that input itself and its mix (src/llama-graph.cpp build_inp_embd);
-//    measured 4.00 x n_embd x n_ubatch x 4 B on 17 shapes, fully offloaded or not;
-//  - the KQ mask of each cache, f16 with flash attention (cells x n_ubatch x 2 B) and f32 without;
+//    measured 4.00 x n_embd x n_ubatch x 4 B on 17 shapes, fully offloaded or not; older
+//    generations hold fewer (backendcompute.h hostEmbeddingRows);
+//  - the KQ mask of each cache, f16 with flash attention (cells x n_ubatch x 2 B) and f32 without
+//    (f32 in both before June 2026, backendcompute.h);
 //  - without flash attention, the V-cache row indices of each cache (n_embd_v_gqa x n_ubatch int64);
 //  - token ids, positions, output ids and K/V rotation inputs (ComputeBreakdown::inputBytes).
 std::uint64_t hostInputBytes(const ModelInfo& model, const ResolvedContext& context, const KvPlan& kv,
-                             const ComputeBreakdown& block, std::uint32_t maskCopies) {
+                             const ComputeBreakdown& block, std::uint32_t maskCopies,
+                             LlamaGeneration generation) {
     const std::uint64_t ub = reserveTokens(context);
-    std::uint64_t bytes = 4 * ub * model.embeddingLength * 4 + block.inputBytes;
+    std::uint64_t bytes = hostEmbeddingRows(generation) * ub * model.embeddingLength * 4 + block.inputBytes;
+    const std::uint64_t maskElementBytes = hostMaskElementBytes(generation, context.flashAttention);
     for (const auto& cache : kv.caches) {
-        bytes += std::uint64_t{cache.cells} * ub * (context.flashAttention ? 2 : 4) * maskCopies;
+        bytes += std::uint64_t{cache.cells} * ub * maskElementBytes * maskCopies;
         if (!context.flashAttention) {
             bytes += widestValueRow(model, cache.swa) * ub * 8;
         }
     }
     return bytes;
+}
+
+// Cells x tokens over the caches: the elements of the KQ masks.
+std::uint64_t maskElements(const ResolvedContext& context, const KvPlan& kv) {
+    std::uint64_t elements = 0;
+    for (const auto& cache : kv.caches) {
+        elements += std::uint64_t{cache.cells} * reserveTokens(context);
+    }
+    return elements;
 }
 
 // A block's total from its parts, as computebuffer.cpp adds them up.
@@ -278,7 +292,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
 
     const ComputeBreakdown cpuBlock =
         blockComputeBytes(model, widths, settings, context, kv, {Backend::Cpu, 1, 0});
-    out.hostBytes = hostInputBytes(model, context, kv, cpuBlock, copies);
+    out.hostBytes = hostInputBytes(model, context, kv, cpuBlock, copies, settings.generation);
     if (hostHasBlocks && !opOffload) {
         // Small batches: the host's blocks run on the CPU backend, as in a CPU-only run (plus the
         // inputs the GPUs read from it).
@@ -402,10 +416,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             bytes = adjust < 0 ? bytes - std::min<std::uint64_t>(bytes, static_cast<std::uint64_t>(-adjust))
                                : bytes + static_cast<std::uint64_t>(adjust);
         }
-        if (runsOffloaded) {
+        const std::uint64_t weight = runsOffloaded ? largestOffloadedWeight(model, gpu, layers) : 0;
+        if (settings.generation != LlamaGeneration::Current) {
+            // Older builds (backendcompute.h); the weight copy lands inside the blocks.
+            bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,
+                                       maskElements(context, kv), ub * 4 * widths.widestKvRowValues, weight);
+        } else if (runsOffloaded) {
             // One host weight at a time lands on top, less the three embedding rows the inputs left
             // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).
-            const std::uint64_t weight = largestOffloadedWeight(model, gpu, layers);
             bytes += weight > 3 * embeddingRow ? weight - 3 * embeddingRow : 0;
         }
         out.deviceBytes[i] = bytes;

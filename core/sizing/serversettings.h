@@ -20,13 +20,28 @@ enum class FlashAttention { Auto, On, Off };
 // How many logits rows the worst-case graph reserves (llama_context_params::n_outputs_max).
 enum class OutputReserve {
     PerSlot,  // llama-server: one per slot (tools/server/server-context.cpp: n_outputs_max = n_parallel)
-    PerBatch, // llama.cpp's default, kept by llama-fit-params and the other tools: n_outputs_max = n_batch
+    PerBatch, // llama.cpp's default, kept by llama-fit-params and the other tools: n_outputs_max = n_batch;
+              // also llama-server before llama.cpp PR #23861 (May 2026): `graph_reserve: ... n_outputs = 512`
 };
 
 enum class LoadMode {
     Auto, // -lm auto (default): mmap unless a device refuses it (Vulkan iGPUs do)
     Mmap, // -lm mmap
     None, // -lm none (the older --no-mmap): weights are copied into real buffers
+};
+
+// The llama.cpp generation whose worst-case graph is sized (sched_reserve), newest first; the
+// compute terms of each are in core/sizing/backendcompute.h. Not a flag: a property of the build.
+enum class LlamaGeneration {
+    Current,          // b11669 (llama.cpp 0.7.0) and later: a third, mixed token/embedding input
+    BeforeMixedInput, // June 2026 to at least b11151: two selectable inputs, f16 masks
+    // Before three memory PRs of late May 2026: #23764 (the KQ mask input is f16 under flash
+    // attention; before, an f32 input was cast to f16 on the device), #23907 (CUDA flash attention's
+    // f16 copies of a quantized K/V live in the compute buffer; before, in the CUDA memory pool,
+    // outside every logged buffer) and #23861 (logits rows, which are OutputReserve's: such a log
+    // sets both).
+    BeforeJune2026,
+    BeforeInputSelect, // before llama.cpp PR #18550 (early 2026): one input, tokens or embeddings
 };
 
 struct TensorOverride {
@@ -63,6 +78,8 @@ struct ServerSettings {
     std::vector<std::string> rpcServers;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
+    // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.
+    LlamaGeneration generation = LlamaGeneration::Current;
     bool operator==(const ServerSettings&) const = default;
 };
 

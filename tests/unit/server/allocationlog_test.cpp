@@ -354,5 +354,23 @@ TEST(AllocationLogTest, BufferTypesMapToDevices) {
     EXPECT_TRUE(isHostBufferType("CUDA_Host"));
 }
 
+// Public logs of older builds (tests/data/public-logs): compute buffers under llama_context:
+// and a recurrent-state line without the rs_seq count.
+TEST(AllocationLogTest, OlderBuildLineShapes) {
+    const auto log = parseAllocationLog("llama_context:      ROCm0 compute buffer size =   306.23 MiB\n"
+                                        "llama_context:  ROCm_Host compute buffer size =    14.01 MiB\n"
+                                        "llama_memory_recurrent:    Vulkan0 RS buffer size =   149.62 MiB\n"
+                                        "llama_memory_recurrent: size =  149.62 MiB (     1 cells,  64 "
+                                        "layers,  1 seqs), R (f32):    5.62 MiB, "
+                                        "S (f32):  144.00 MiB\n");
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    EXPECT_DOUBLE_EQ(log->computeMiB.at("ROCm0"), 306.23);
+    EXPECT_DOUBLE_EQ(log->computeMiB.at("ROCm_Host"), 14.01);
+    ASSERT_TRUE(log->recurrentState.has_value());
+    EXPECT_EQ(log->recurrentState->seqMax, 1u);
+    EXPECT_EQ(log->recurrentState->rsSeq, 0u);
+    EXPECT_DOUBLE_EQ(log->recurrentState->sMiB, 144.00);
+}
+
 } // namespace
 } // namespace llamafit

@@ -39,6 +39,22 @@ TEST(Estimator, CpuOnlyRunHasOneHostDeviceWhoseTotalsAreTheBuffers) {
     EXPECT_NEAR(mib(e->totals.modelBytes + e->totals.kvBytes + e->totals.computeBytes), 2557.0, 1.0);
 }
 
+// llama-fit-params, llama-cli and servers before llama.cpp PR #23861 reserve logits for every ubatch
+// token in the worst-case graph; the output buffer allocated at load stays one row per slot.
+TEST(Estimator, PerBatchOutputsReserveLogitsPerTokenInTheGraphOnly) {
+    ServerSettings s;
+    s.contextTokens = 4096;
+    s.parallelSlots = 1;
+    const auto server = estimateMemory(test::llama1B(), s);
+    s.outputReserve = OutputReserve::PerBatch;
+    const auto older = estimateMemory(test::llama1B(), s);
+    ASSERT_TRUE(server.ok() && older.ok());
+    EXPECT_EQ(older->context.nOutputs, 2048u); // n_outputs_max = n_batch; the graph holds n_ubatch rows
+    EXPECT_EQ(older->totals.outputBytes, server->totals.outputBytes);
+    // 128256 logits x 511 more rows, f32: at least that much more compute.
+    EXPECT_GE(older->totals.computeBytes, server->totals.computeBytes + std::uint64_t{128256} * 511 * 4 / 2);
+}
+
 TEST(Estimator, HostFirstThenGpusAndTotalsAreTheSum) {
     ServerSettings s;
     s.contextTokens = 8192;
