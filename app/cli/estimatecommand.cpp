@@ -7,6 +7,8 @@
 #include "app/cli/projectionverify.h"
 #include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
+#include "core/gguf/ggufreader.h"
+#include "core/model/loraadapter.h"
 #include "core/sizing/estimator.h"
 
 #include <ostream>
@@ -53,6 +55,23 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 )";
 
+// The --lora / --lora-scaled files, read for their tensor sizes (headers only).
+Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const ServerSettings& settings) {
+    std::vector<LoraAdapterInfo> adapters;
+    for (const LoraAdapterSetting& setting : settings.loraAdapters) {
+        const auto file = readGgufModel(setting.path);
+        if (!file) {
+            return file.error();
+        }
+        auto adapter = interpretLoraAdapter(*file, setting.path);
+        if (!adapter) {
+            return adapter.error();
+        }
+        adapters.push_back(std::move(*adapter));
+    }
+    return adapters;
+}
+
 } // namespace
 
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
@@ -60,8 +79,12 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
         .name = "estimate", .usage = kUsage, .options = {{"--verify"}, {"--llama-fit-params", true}}};
     return runSizingCommand(args, io, command, [](const SizingRun& run) {
         const SizingRequest& request = run.request;
+        const auto adapters = readLoraAdapters(request.args.settings);
+        if (!adapters) {
+            return run.fail(adapters.error());
+        }
         Result<MemoryEstimate> estimate =
-            estimateMemory(request.model.info, request.args.settings, request.args.gpus);
+            estimateMemory(request.model.info, request.args.settings, request.args.gpus, *adapters);
         if (!estimate) {
             return run.fail(estimate.error());
         }

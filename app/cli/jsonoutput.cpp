@@ -32,6 +32,7 @@ Json deviceJson(const DeviceEstimate& device, const std::vector<GpuDevice>& gpus
     for (const BufferEstimate& buffer : device.buffers) {
         buffers.push_back({{"buffer_type", buffer.bufferType},
                            {"component", componentName(buffer.component)},
+                           {"owner", bufferOwnerName(buffer.owner)},
                            {"bytes", buffer.bytes},
                            {"rule", ruleText(buffer.rule)}});
     }
@@ -113,9 +114,24 @@ Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const 
     }
     json["kv_caches"] = std::move(caches);
     json["rs"] = {{"cells", estimate.rs.cells},
+                  {"rs_seq", estimate.rs.rsSeq},
                   {"layers", estimate.rs.layers},
                   {"r_bytes", estimate.rs.rBytes},
                   {"s_bytes", estimate.rs.sBytes}};
+    // --spec-type draft-mtp: the MTP draft context (its buffers are the devices' "mtp-draft" ones).
+    if (estimate.mtp) {
+        const MtpContextEstimate& mtp = *estimate.mtp;
+        json["mtp_draft_context"] = {{"n_ctx", mtp.context.nCtx},
+                                     {"n_seq_max", mtp.context.nSeqMax},
+                                     {"n_ubatch", mtp.context.nUbatch},
+                                     {"n_outputs", mtp.context.nOutputs},
+                                     {"kv_cells", mtp.kv.cells},
+                                     {"kv_layers", mtp.kv.layers},
+                                     {"kv_type_k", ggmlTypeName(mtp.kv.typeK)},
+                                     {"kv_type_v", ggmlTypeName(mtp.kv.typeV)},
+                                     {"k_bytes", mtp.kv.kBytes},
+                                     {"v_bytes", mtp.kv.vBytes}};
+    }
     json["gpu_layers"] = estimate.gpuLayers;
     Json notes = estimate.notes;
     for (const std::string& note : args.notes) {

@@ -5,9 +5,10 @@
 // estimate: {model, settings.args, context{n_ctx, n_ctx_seq, n_seq_max, kv_unified, n_batch,
 //   n_ubatch, flash_attn, n_outputs}, totals{model_bytes, kv_bytes, rs_bytes, output_bytes,
 //   compute_bytes, overhead_bytes, total_bytes, note}, devices[{name, host, integrated, the
-//   six byte fields, total_bytes, buffers[{buffer_type, component, bytes, rule}]}],
+//   six byte fields, total_bytes, buffers[{buffer_type, component, owner, bytes, rule}]}],
 //   kv_caches[{swa, cells, layers, streams, type_k, type_v, k_bytes, v_bytes}],
-//   rs{cells, layers, r_bytes, s_bytes}, gpu_layers, notes[], unmodelled_flags[], ignored_flags[]}.
+//   rs{cells, rs_seq, layers, r_bytes, s_bytes}, mtp_draft_context{...} (draft-mtp only),
+//   gpu_layers, notes[], unmodelled_flags[], ignored_flags[]}.
 // totals.overhead_bytes is LlamaFit's allowance for memory outside llama.cpp's buffers; no
 // llama-server log line reports it (totals.note says so).
 

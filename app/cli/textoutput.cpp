@@ -93,6 +93,14 @@ void printCaches(std::ostream& out, const MemoryEstimate& estimate) {
             << " cells, " << rs.layers << " layers), R (f32): " << formatMiB(rs.rBytes)
             << " MiB, S (f32): " << formatMiB(rs.sBytes) << " MiB\n";
     }
+    if (estimate.mtp) {
+        const MtpContextEstimate& mtp = *estimate.mtp;
+        out << "MTP draft context (--spec-type draft-mtp): n_ctx = " << mtp.context.nCtx
+            << ", n_seq_max = " << mtp.context.nSeqMax << ", n_ubatch = " << mtp.context.nUbatch
+            << "; KV size = " << formatMiB(mtp.kv.kBytes + mtp.kv.vBytes) << " MiB (" << mtp.kv.cells
+            << " cells, " << mtp.kv.layers << " NextN layers), K (" << ggmlTypeName(mtp.kv.typeK) << "), V ("
+            << ggmlTypeName(mtp.kv.typeV) << ")\n";
+    }
 }
 
 } // namespace
@@ -142,8 +150,12 @@ void printEstimateText(std::ostream& out, const LoadedModel& model, const Parsed
                       {Align::Left, Align::Left, Align::Left, Align::Right, Align::Left});
     for (const DeviceEstimate& device : estimate.devices) {
         for (const BufferEstimate& buffer : device.buffers) {
-            buffers.addRow({device.name, buffer.bufferType, std::string(componentName(buffer.component)),
-                            formatMiB(buffer.bytes), ruleText(buffer.rule)});
+            const std::string owner = buffer.owner == BufferOwner::Main
+                                          ? ""
+                                          : " (" + std::string(bufferOwnerName(buffer.owner)) + ")";
+            buffers.addRow({device.name, buffer.bufferType,
+                            std::string(componentName(buffer.component)) + owner, formatMiB(buffer.bytes),
+                            ruleText(buffer.rule)});
         }
     }
     buffers.print(out);

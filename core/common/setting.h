@@ -10,26 +10,30 @@
 namespace llamafit {
 
 enum class Setting {
-    Context,            // -c
-    Parallel,           // -np
-    KvUnified,          // -kvu / -no-kvu
-    CacheTypeK,         // -ctk
-    CacheTypeV,         // -ctv
-    FlashAttention,     // -fa
-    Batch,              // -b
-    Ubatch,             // -ub
-    GpuLayers,          // -ngl
-    SwaFull,            // --swa-full
-    KvOffload,          // -nkvo
-    TensorSplit,        // -ts
-    TensorOverrides,    // -ot
-    CpuMoe,             // -cmoe
-    CpuMoeLayers,       // -ncmoe
-    LoadMode,           // -lm
-    Repack,             // -nr
-    CacheRam,           // -cram
-    ContextCheckpoints, // -ctxcp
-    RpcServers,         // --rpc
+    Context,                // -c
+    Parallel,               // -np
+    KvUnified,              // -kvu / -no-kvu
+    CacheTypeK,             // -ctk
+    CacheTypeV,             // -ctv
+    FlashAttention,         // -fa
+    Batch,                  // -b
+    Ubatch,                 // -ub
+    GpuLayers,              // -ngl
+    SwaFull,                // --swa-full
+    KvOffload,              // -nkvo
+    TensorSplit,            // -ts
+    TensorOverrides,        // -ot
+    CpuMoe,                 // -cmoe
+    CpuMoeLayers,           // -ncmoe
+    LoadMode,               // -lm
+    Repack,                 // -nr
+    CacheRam,               // -cram
+    ContextCheckpoints,     // -ctxcp
+    RpcServers,             // --rpc
+    SpeculativeType,        // --spec-type
+    SpeculativeDraftMax,    // --spec-draft-n-max
+    SpeculativeDraftUbatch, // --spec-draft-n-ubatch
+    LoraAdapters,           // --lora / --lora-scaled
 };
 
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
@@ -75,6 +79,14 @@ constexpr std::string_view settingId(Setting setting) {
         return "ctx-checkpoints";
     case Setting::RpcServers:
         return "rpc";
+    case Setting::SpeculativeType:
+        return "spec-type";
+    case Setting::SpeculativeDraftMax:
+        return "spec-draft-n-max";
+    case Setting::SpeculativeDraftUbatch:
+        return "spec-draft-n-ubatch";
+    case Setting::LoraAdapters:
+        return "lora";
     }
     return "";
 }

@@ -4,7 +4,9 @@
 
 #include "core/flags/flagtable.h"
 
+#include "core/flags/adapterflags.h"
 #include "core/flags/settingflags.h"
+#include "core/flags/speculativeflags.h"
 
 #include <algorithm>
 #include <array>
@@ -15,6 +17,8 @@ namespace {
 
 using G = ValueGrammar;
 namespace sf = settingflags;
+namespace spec = speculativeflags;
+namespace lora = adapterflags;
 
 constexpr FlagRow memory(std::string_view spellings, ValueGrammar grammar, Setting setting, FlagReader read,
                          FlagWriter write = nullptr) {
@@ -52,13 +56,10 @@ constexpr std::string_view kPromptCache = "the prompt cache grows host memory at
 constexpr std::string_view kAdapter = "adapters and control vectors add tensors";
 constexpr std::string_view kProjector = "the multimodal projector's weights and compute are not estimated";
 // The first flags of the next issues: parsed with their values kept, not yet modelled.
-constexpr std::string_view kNextSpecType =
-    "parsed, not yet modelled (issue 11): speculative decoding adds a draft context (and RS rows for MTP)";
 constexpr std::string_view kNextDraftModel =
     "parsed, not yet modelled (issue 11): a draft model adds weights, KV and compute";
 constexpr std::string_view kNextProjector =
     "parsed, not yet modelled (issue 11): the multimodal projector's weights and compute are not estimated";
-constexpr std::string_view kNextLora = "parsed, not yet modelled (issue 11): a LoRA adapter adds tensors";
 
 // clang-format off
 constexpr auto kRows = std::to_array<FlagRow>({
@@ -82,6 +83,14 @@ constexpr auto kRows = std::to_array<FlagRow>({
     // RPC servers are devices before the local GPUs (core/sizing/rpcdevices.h); their free
     // memory comes with --gpu rpc:HOST:PORT=MiB.
     memory("--rpc", G::One, Setting::RpcServers, sf::readRpcServers, sf::writeRpcServers),
+    // Speculative decoding (core/sizing/speculative.h): draft-mtp adds the MTP draft context.
+    memory("--spec-type", G::One, Setting::SpeculativeType, spec::readSpecType, spec::writeSpecType),
+    memory("--spec-draft-n-max", G::One, Setting::SpeculativeDraftMax, spec::readDraftMax, spec::writeDraftMax),
+    memory("--spec-draft-n-ubatch", G::One, Setting::SpeculativeDraftUbatch, spec::readDraftUbatch,
+           spec::writeDraftUbatch),
+    // LoRA adapters (core/sizing/lorabuffers.h): --lora-scaled writes them all back, scales included.
+    memory("--lora", G::One, Setting::LoraAdapters, lora::readLora),
+    memory("--lora-scaled", G::One, Setting::LoraAdapters, lora::readLoraScaled, lora::writeLoraScaled),
     memory("-ot --override-tensor", G::One, Setting::TensorOverrides, sf::readOverrideTensor, sf::writeOverrideTensor),
     memory("-cmoe --cpu-moe", G::None, Setting::CpuMoe, sf::readCpuMoe, sf::writeCpuMoe),
     memory("-ncmoe --n-cpu-moe", G::One, Setting::CpuMoeLayers, sf::readCpuMoeLayers, sf::writeCpuMoeLayers),
@@ -148,8 +157,6 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--check-tensors", G::None),
     notModelled("--override-kv", G::One, "overriding metadata can change the model shape"),
     notModelled("--op-offload --no-op-offload", G::None, "op offload changes the GPU compute buffer when weights stay on the CPU"),
-    notModelled("--lora", G::One, kNextLora),
-    notModelled("--lora-scaled", G::One, kAdapter),
     notModelled("--control-vector", G::One, kAdapter),
     notModelled("--control-vector-scaled", G::One, kAdapter),
     passes("--control-vector-layer-range", G::Two),
@@ -218,9 +225,7 @@ constexpr auto kRows = std::to_array<FlagRow>({
     notModelled("--spec-draft-override-tensor -otd --override-tensor-draft", G::One, kDraftModel),
     notModelled("--spec-draft-cpu-moe -cmoed --cpu-moe-draft", G::None, kDraftModel),
     notModelled("--spec-draft-n-cpu-moe --spec-draft-ncmoe -ncmoed --n-cpu-moe-draft", G::One, kDraftModel),
-    notModelled("--spec-draft-n-max", G::One, "MTP/EAGLE3 drafting multiplies the RS buffer by (1 + n)"),
     passes("--spec-draft-n-min", G::One),
-    notModelled("--spec-draft-n-ubatch", G::One, "a draft context has its own compute buffer"),
     passes("--spec-synth-len", G::One),
     passes("--spec-synth-rates", G::One),
     passes("--spec-draft-p-split --draft-p-split", G::One),
@@ -231,7 +236,6 @@ constexpr auto kRows = std::to_array<FlagRow>({
     notModelled("--spec-draft-ngl -ngld --gpu-layers-draft --n-gpu-layers-draft", G::One, kDraftModel),
     notModelled("--spec-draft-model -md --model-draft", G::One, kNextDraftModel),
     notModelled("-cd --ctx-size-draft", G::One, kNextDraftModel), // builds before 0.7.0
-    notModelled("--spec-type", G::One, kNextSpecType),
     passes("--spec-ngram-mod-n-min", G::One),
     passes("--spec-ngram-mod-n-max", G::One),
     passes("--spec-ngram-mod-n-match", G::One),

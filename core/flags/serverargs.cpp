@@ -230,6 +230,18 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
     case Setting::ContextCheckpoints:
         to.contextCheckpoints = from.contextCheckpoints;
         return;
+    case Setting::SpeculativeType:
+        to.speculative.types = from.speculative.types;
+        return;
+    case Setting::SpeculativeDraftMax:
+        to.speculative.draftMax = from.speculative.draftMax;
+        return;
+    case Setting::SpeculativeDraftUbatch:
+        to.speculative.draftUbatch = from.speculative.draftUbatch;
+        return;
+    case Setting::LoraAdapters:
+        to.loraAdapters = from.loraAdapters;
+        return;
     case Setting::RpcServers:
         to.rpcServers = from.rpcServers;
         return;

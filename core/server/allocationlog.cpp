@@ -24,6 +24,19 @@ class Parser {
 
   private:
     bool memoryLine(std::string_view rest, bool recurrent);
+    // The maps and values of the context being logged: the main one, or the MTP draft context.
+    std::map<std::string, double>& kvTarget() {
+        return m_log.mtpContext ? m_log.mtpContext->kvMiB : m_log.kvMiB;
+    }
+    std::map<std::string, double>& outputTarget() {
+        return m_log.mtpContext ? m_log.mtpContext->outputMiB : m_log.outputMiB;
+    }
+    std::map<std::string, double>& computeTarget() {
+        return m_log.mtpContext ? m_log.mtpContext->computeMiB : m_log.computeMiB;
+    }
+    std::optional<LoggedContext>& contextTarget() {
+        return m_log.mtpContext ? m_log.mtpContext->context : m_log.context;
+    }
     AllocationLog m_log;
     std::map<std::string, double> m_pendingBuffers; // KV/RS buffer lines waiting for their size line
     bool m_nextSwa = false;
@@ -38,7 +51,7 @@ bool Parser::memoryLine(std::string_view rest, bool recurrent) {
             return false;
         }
         m_pendingBuffers[buffer] += mib;
-        (recurrent ? m_log.rsMiB : m_log.kvMiB)[buffer] += mib;
+        (recurrent ? m_log.rsMiB : kvTarget())[buffer] += mib;
         return true;
     }
     if (!startsWith(rest, " size =")) {
@@ -60,7 +73,7 @@ bool Parser::memoryLine(std::string_view rest, bool recurrent) {
     kv.swa = std::exchange(m_nextSwa, false);
     kv.announcedCells = std::exchange(m_nextCells, std::nullopt);
     kv.bufferMiB = std::exchange(m_pendingBuffers, {});
-    m_log.kvCaches.push_back(std::move(kv));
+    (m_log.mtpContext ? m_log.mtpContext->kvCaches : m_log.kvCaches).push_back(std::move(kv));
     return true;
 }
 
@@ -96,15 +109,15 @@ bool Parser::line(std::string_view raw) {
             if (!bufferLine(LogScanner(rest), "output", buffer, mib)) {
                 return false;
             }
-            m_log.outputMiB[buffer] += mib;
+            outputTarget()[buffer] += mib;
         } else if (contains(rest, " compute buffer size =")) {
             // Builds before the sched_reserve split (late 2025) printed the compute buffers here.
             if (!bufferLine(LogScanner(rest), "compute", buffer, mib)) {
                 return false;
             }
-            m_log.computeMiB[buffer] = mib;
+            computeTarget()[buffer] = mib;
         } else {
-            contextValue(rest, m_log.context);
+            contextValue(rest, contextTarget());
         }
     } else if (startsWith(text, "llama_kv_cache_iswa: creating")) {
         LogScanner s(text.substr(29));
@@ -120,8 +133,8 @@ bool Parser::line(std::string_view raw) {
     } else if (startsWith(text, "llama_memory_recurrent:")) {
         return memoryLine(text.substr(23), true);
     } else if (startsWith(text, "resolve_fused_ops: Flash Attention ")) {
-        if (m_log.context) {
-            m_log.context->flashAttentionActive = contains(text, "enabled");
+        if (auto& context = contextTarget()) {
+            context->flashAttentionActive = contains(text, "enabled");
         }
     } else if (startsWith(text, "sched_reserve:")) {
         const auto rest = text.substr(14);
@@ -129,10 +142,17 @@ bool Parser::line(std::string_view raw) {
             if (!bufferLine(LogScanner(rest), "compute", buffer, mib)) {
                 return false;
             }
-            m_log.computeMiB[buffer] = mib; // a later reserve resizes the same buffer
+            computeTarget()[buffer] = mib; // a later reserve resizes the same buffer
         } else if (startsWith(rest, " reserve took")) {
-            m_log.reserveComplete = true;
+            (m_log.mtpContext ? m_log.mtpContext->reserveComplete : m_log.reserveComplete) = true;
         }
+    } else if (startsWith(text, "llama_adapter_lora_init_impl:") && contains(text, " LoRA buffer size =")) {
+        if (!bufferLine(LogScanner(text.substr(29)), "LoRA", buffer, mib)) {
+            return false;
+        }
+        m_log.loraMiB[buffer] += mib;
+    } else if (contains(text, "common_speculative_init_result: creating MTP draft context")) {
+        m_log.mtpContext.emplace(); // common/speculative.cpp: the draft context's lines follow
     } else if (startsWith(text, "common_memory_breakdown_print:")) {
         const auto rest = text.substr(30);
         if (contains(rest, "| memory breakdown [MiB]")) {
@@ -179,10 +199,16 @@ double AllocationLog::sum(const std::map<std::string, double>& byBufferType) {
 std::vector<LoggedDevice> AllocationLog::devices() const {
     std::vector<LoggedDevice> result;
     addTo(result, modelMiB, &LoggedDevice::modelMiB);
+    addTo(result, loraMiB, &LoggedDevice::modelMiB);
     addTo(result, kvMiB, &LoggedDevice::kvMiB);
     addTo(result, rsMiB, &LoggedDevice::rsMiB);
     addTo(result, outputMiB, &LoggedDevice::outputMiB);
     addTo(result, computeMiB, &LoggedDevice::computeMiB);
+    if (mtpContext) {
+        addTo(result, mtpContext->kvMiB, &LoggedDevice::kvMiB);
+        addTo(result, mtpContext->outputMiB, &LoggedDevice::outputMiB);
+        addTo(result, mtpContext->computeMiB, &LoggedDevice::computeMiB);
+    }
     std::sort(result.begin(), result.end(), [](const LoggedDevice& a, const LoggedDevice& b) {
         return a.host != b.host ? a.host : a.name < b.name;
     });

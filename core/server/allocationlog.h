@@ -13,6 +13,8 @@
 // --log-prefix/--log-timestamps):
 //   load_tensors: %12s model buffer size = %8.2f MiB                 (repeats: summed per buffer type)
 //   load_tensors: offloaded %d/%d layers to GPU
+//   llama_adapter_lora_init_impl: %s LoRA buffer size = %8.2f MiB      (one per adapter and buffer type)
+//   common_speculative_init_result: creating MTP draft context ...  (the next context lines are its)
 //   llama_context: n_ctx = %u  (also n_ctx_seq, n_seq_max, n_batch, n_ubatch, n_rs_seq, n_outputs_max,
 //                               kv_unified = true|false, flash_attn = auto|enabled|disabled)
 //   llama_context: %10s  output buffer size = %8.2f MiB
@@ -119,6 +121,18 @@ struct LoggedDevice {
     bool operator==(const LoggedDevice&) const = default;
 };
 
+// The MTP draft context of --spec-type draft-mtp: every context line after
+// "common_speculative_init_result: creating MTP draft context ..." belongs to it.
+struct LoggedMtpContext {
+    std::optional<LoggedContext> context;
+    std::map<std::string, double> kvMiB;
+    std::map<std::string, double> outputMiB;
+    std::map<std::string, double> computeMiB;
+    std::vector<LoggedKvCache> kvCaches;
+    bool reserveComplete = false;
+    bool operator==(const LoggedMtpContext&) const = default;
+};
+
 struct AllocationLog {
     // Per buffer type as llama.cpp names it ("CPU_Mapped", "CPU_REPACK", "CUDA0", "CUDA_Host").
     std::map<std::string, double> modelMiB;
@@ -134,6 +148,10 @@ struct AllocationLog {
     std::optional<std::uint32_t> offloadedLayers; // "offloaded N/M layers to GPU"
     std::optional<std::uint32_t> offloadableLayers;
     std::vector<std::vector<MemoryBreakdownRow>> breakdownTables; // fit projection (fit on), then exit
+    std::optional<LoggedMtpContext> mtpContext;                   // its buffers are not in the maps above
+    // "llama_adapter_lora_init_impl: CPU_Mapped LoRA buffer size = N MiB", per buffer type, all
+    // adapters together (src/llama-adapter.cpp); counted as model memory by devices().
+    std::map<std::string, double> loraMiB;
 
     bool reserveComplete = false;        // "sched_reserve: reserve took": every buffer line has been printed
     bool listening = false;              // the HTTP server is up
@@ -141,7 +159,8 @@ struct AllocationLog {
     std::vector<std::string> errorLines; // error-level lines (level "E"), without the prefix
 
     static double sum(const std::map<std::string, double>& byBufferType);
-    // Per-device sums, host ("CPU") first, then the other devices by name.
+    // Per-device sums (the MTP draft context's buffers included), host ("CPU") first, then the
+    // other devices by name.
     std::vector<LoggedDevice> devices() const;
     bool operator==(const AllocationLog&) const = default;
 };

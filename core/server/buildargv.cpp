@@ -75,6 +75,14 @@ std::string_view settingLabel(Setting setting) {
         return "context checkpoints";
     case Setting::RpcServers:
         return "RPC servers";
+    case Setting::SpeculativeType:
+        return "speculative decoding";
+    case Setting::SpeculativeDraftMax:
+        return "tokens drafted per step";
+    case Setting::SpeculativeDraftUbatch:
+        return "draft micro-batch";
+    case Setting::LoraAdapters:
+        return "LoRA adapters";
     }
     return settingId(setting);
 }

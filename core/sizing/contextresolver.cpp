@@ -4,6 +4,7 @@
 #include "core/sizing/estimator.h"
 
 #include "core/common/units.h"
+#include "core/sizing/mtpcontext.h"
 
 #include <algorithm>
 
@@ -78,6 +79,10 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     // llama.cpp's default, which llama-fit-params keeps, is n_outputs_max = n_batch
     // (src/llama-context.cpp), so its worst-case graph holds n_ubatch logits rows.
     ctx.nOutputs = settings.outputReserve == OutputReserve::PerSlot ? ctx.nSeqMax : ctx.nBatch;
+    // Speculative decoding (speculative.h): the target verifies 1 + draft.n_max tokens per slot,
+    // so the server reserves that many outputs; MTP also keeps n_rs_seq = draft.n_max RS rows more.
+    ctx.nOutputs *= verifiedTokensPerSequence(settings.speculative);
+    ctx.nRsSeq = mainRsSeq(settings);
     return ctx;
 }
 

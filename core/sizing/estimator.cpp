@@ -7,6 +7,8 @@
 #include "core/sizing/gpucompute.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
+#include "core/sizing/lorabuffers.h"
+#include "core/sizing/mtpcontext.h"
 #include "core/sizing/overhead.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/rpcdevices.h"
@@ -112,6 +114,36 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
               buffers.hostRunsBlocks ? rule : SizeRule{.id = SizeRuleId::TokenEmbeddingLookup});
 }
 
+// The MTP draft context's buffers (mtpcontext.h), on the device of the NextN block's layer.
+void addMtpContext(MemoryEstimate& est, const ModelInfo& model, const ServerSettings& settings,
+                   const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
+    const MtpContextBuffers mtp = sizeMtpContext(model, settings, est.context);
+    const int device = settings.kvOffload ? layers.layerDevice[model.trunkLayerCount()] : kHostDevice;
+    const auto add = [&](int where, std::string bufferType, Component component, std::uint64_t bytes,
+                         SizeRule rule) {
+        addBuffer(est, where, std::move(bufferType), component, bytes, std::move(rule));
+        est.devices[slot(where)].buffers.back().owner = BufferOwner::MtpDraft;
+    };
+    add(kHostDevice,
+        layers.outputDevice == kHostDevice
+            ? "CPU"
+            : hostBufferOf(gpus[static_cast<std::size_t>(layers.outputDevice)]),
+        Component::Output, mtp.outputBytes, SizeRule{.id = SizeRuleId::Logits});
+    add(device, deviceBufferName(device, gpus), Component::Kv, mtp.kvBytes,
+        SizeRule{.id = SizeRuleId::KvCache,
+                 .cells = mtp.kv.cells,
+                 .streams = mtp.kv.streams,
+                 .typeK = mtp.kv.typeK,
+                 .typeV = mtp.kv.typeV});
+    add(device, deviceBufferName(device, gpus), Component::Compute, mtp.computeBytes,
+        SizeRule{.id = SizeRuleId::ComputeGraph});
+    est.mtp = MtpContextEstimate{mtp.context, mtp.kv};
+    if (!gpus.empty()) {
+        est.notes.push_back("the MTP draft context's buffers are placed on the NextN block's device; "
+                            "measured on the CPU backend only");
+    }
+}
+
 std::string mibText(std::uint64_t bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", toMiB(bytes));
@@ -166,8 +198,31 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
                 ? "flash attention enabled: the quantized V cache requires it"
                 : "-fa auto: flash attention enabled (the CPU and the common GPU backends support it)");
     }
+    for (std::string& note : speculativeNotes(settings.speculative)) {
+        est.notes.push_back(std::move(note));
+    }
     if (!gpus.empty() && !settings.gpuLayers) {
         est.notes.push_back("-ngl auto: every layer on the GPUs; llama-server's --fit may offload fewer");
+    }
+}
+
+// The LoRA adapters' weights (lorabuffers.h), as model buffers of their own.
+void addLoraAdapters(MemoryEstimate& est, const std::vector<LoraAdapterInfo>* adapters,
+                     const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
+                     const LayerPlacement& layers) {
+    if (adapters == nullptr) {
+        if (!settings.loraAdapters.empty()) {
+            est.notes.push_back("the LoRA adapters' files were not read: their weights are not estimated");
+        }
+        return;
+    }
+    for (LoraBuffer& buffer : loraBuffers(*adapters, settings, gpus, layers)) {
+        const SizeRuleId rule = buffer.device != kHostDevice ? SizeRuleId::OffloadedWeights
+                                : buffer.bufferType == "CPU" ? SizeRuleId::CopiedHostWeights
+                                                             : SizeRuleId::MappedHostWeights;
+        addBuffer(est, buffer.device, std::move(buffer.bufferType), Component::Model, buffer.bytes,
+                  SizeRule{.id = rule});
+        est.devices[slot(buffer.device)].buffers.back().owner = BufferOwner::LoraAdapter;
     }
 }
 
@@ -175,7 +230,8 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
 // would spend more on grouping them); `widths` null: work them out here.
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
                                 const ComputeWidths* widths, const ServerSettings& settings,
-                                const std::vector<GpuDevice>& gpus) {
+                                const std::vector<GpuDevice>& gpus,
+                                const std::vector<LoraAdapterInfo>* adapters = nullptr) {
     if (auto valid = validateSettings(model, settings); !valid.ok()) {
         return valid.error();
     }
@@ -191,12 +247,27 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     if (auto rpc = checkRpcDevices(settings, gpus); !rpc.ok()) {
         return rpc.error();
     }
+    if (auto mtp = checkMtpModel(model, settings); !mtp.ok()) {
+        return mtp.error();
+    }
+    for (std::size_t i = 0; adapters != nullptr && i < adapters->size(); ++i) {
+        if (auto fits = checkLoraAdapter(model, (*adapters)[i]); !fits.ok()) {
+            return fits.error();
+        }
+    }
+    // Without draft-mtp the loader skips the NextN blocks' tensors (mtpcontext.h).
+    std::optional<ModelInfo> trunkOnly;
+    if (skipsNextnTensors(model, settings)) {
+        trunkOnly.emplace(withoutNextnTensors(model));
+        groups = nullptr; // the prepared groups hold the NextN tensors
+    }
+    const ModelInfo& loaded = trunkOnly ? *trunkOnly : model;
     auto layers = placeLayers(model, settings, gpus);
     if (!layers.ok()) {
         return layers.error();
     }
     auto weights = groups != nullptr ? placeWeights(model, *groups, settings, gpus, layers.value())
-                                     : placeWeights(model, settings, gpus, layers.value());
+                                     : placeWeights(loaded, settings, gpus, layers.value());
     if (!weights.ok()) {
         return weights.error();
     }
@@ -219,6 +290,8 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                   std::move(buffer.rule));
     }
 
+    addLoraAdapters(est, adapters, settings, gpus, layers.value());
+
     // llama-context.cpp output_reserve: n_vocab f32 logits for one output per sequence
     // (n_outputs_max_per_seq = 1), in the output device's host buffer type when it has one
     // (CUDA_Host, Vulkan_Host), else plain CPU memory. Measured: 0.49 MiB for a 128256-token
@@ -236,6 +309,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     est.rs = rs.rs;
     addCaches(est, model, settings, gpus, layers.value(), kv, rs);
     addCompute(est, model, *widths, settings, gpus, layers.value(), weights.value(), kv);
+    if (buildsMtpContext(settings)) {
+        addMtpContext(est, model, settings, gpus, layers.value());
+    }
 
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         est.devices[i + 1].bytes.overheadBytes = overheadBytes(gpus[i]);
@@ -253,6 +329,12 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus) {
     return estimate(model, nullptr, nullptr, settings, gpus);
+}
+
+Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus,
+                                      const std::vector<LoraAdapterInfo>& adapters) {
+    return estimate(model, nullptr, nullptr, settings, gpus, &adapters);
 }
 
 Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,

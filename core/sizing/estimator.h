@@ -8,10 +8,13 @@
 //   settings.block-size-mismatch        quantized K/V block size does not divide a head dim (FA not off)
 //   settings.quantized-v-needs-fa       quantized V cache with -fa off
 //   settings.mla-kv-types-differ        MLA model with -ctk != -ctv
+//   settings.unsupported                --spec-type draft-mtp on a model without NextN blocks
+//   adapter.arch-mismatch               a LoRA adapter of another architecture
 //   settings.bad-value                  zero ubatch, zero slots, a tensor split of the wrong length, a bad
 //   regex, ...
 
 #include "core/common/result.h"
+#include "core/model/loraadapter.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
@@ -23,6 +26,13 @@ namespace llamafit {
 
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus = {});
+
+// The same with the LoRA adapters of settings.loraAdapters read from their files (in that order):
+// their weights are added as model buffers with owner LoraAdapter. The overloads without
+// adapters leave them out and say so in a note.
+Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
+                                      const std::vector<GpuDevice>& gpus,
+                                      const std::vector<LoraAdapterInfo>& adapters);
 
 // The same estimate from a prepared model (prepareModel()): what many estimates of one model
 // should use -- sweeps, solvers, every frame of a slider drag.

@@ -64,4 +64,16 @@ std::string_view componentName(Component component) {
     return "overhead";
 }
 
+std::string_view bufferOwnerName(BufferOwner owner) {
+    switch (owner) {
+    case BufferOwner::MtpDraft:
+        return "mtp-draft";
+    case BufferOwner::LoraAdapter:
+        return "lora";
+    case BufferOwner::Main:
+        break;
+    }
+    return "main";
+}
+
 } // namespace llamafit

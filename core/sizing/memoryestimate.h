@@ -7,6 +7,7 @@
 #include "core/sizing/sizerule.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,12 +37,20 @@ struct ComponentBytes {
     bool operator==(const ComponentBytes&) const = default;
 };
 
+// Which llama.cpp object a buffer belongs to: the main model and context, or a second context
+// on the same weights (the MTP draft context of --spec-type draft-mtp).
+enum class BufferOwner { Main, MtpDraft, LoraAdapter };
+
+// "main", "mtp-draft": the CLI's JSON and tables.
+std::string_view bufferOwnerName(BufferOwner owner);
+
 // One llama.cpp buffer as it would be logged: "CPU_Mapped model buffer size = ...".
 struct BufferEstimate {
     std::string bufferType; // "CPU_Mapped", "CPU_REPACK", "CPU", "CUDA0", "CUDA_Host", ...
     Component component = Component::Model;
     std::uint64_t bytes = 0;
     SizeRule rule; // the llama.cpp rule behind the number, worded by tooltips and --explain
+    BufferOwner owner = BufferOwner::Main;
     bool operator==(const BufferEstimate&) const = default;
 };
 
@@ -63,6 +72,7 @@ struct ResolvedContext {
     std::uint32_t nUbatch = 0;
     bool flashAttention = false;
     std::uint32_t nOutputs = 1; // logits rows reserved: the server asks for one per slot
+    std::uint32_t nRsSeq = 0;   // recurrent-state rows per sequence beyond the first (MTP drafting)
     bool operator==(const ResolvedContext&) const = default;
 };
 
@@ -81,11 +91,20 @@ struct KvCacheEstimate {
 
 // The recurrent-state buffer: "llama_memory_recurrent: size = ... (cells, layers, seqs), R (f32), S (f32)".
 struct RsEstimate {
-    std::uint32_t cells = 0;  // rows per layer: max(1, n_seq_max) * (1 + n_rs_seq)
+    std::uint32_t cells = 0;  // max(1, n_seq_max): one per sequence
+    std::uint32_t rsSeq = 0;  // n_rs_seq: extra rows per cell (MTP drafting), rows = cells * (1 + rsSeq)
     std::uint32_t layers = 0; // recurrent layers that hold state
     std::uint64_t rBytes = 0;
     std::uint64_t sBytes = 0;
     bool operator==(const RsEstimate&) const = default;
+};
+
+// The MTP draft context (mtpcontext.h): its resolved values and KV cache; its buffers are in
+// the devices' lists with owner MtpDraft, counted in their components.
+struct MtpContextEstimate {
+    ResolvedContext context;
+    KvCacheEstimate kv;
+    bool operator==(const MtpContextEstimate&) const = default;
 };
 
 struct MemoryEstimate {
@@ -94,6 +113,7 @@ struct MemoryEstimate {
     ComponentBytes totals;
     std::vector<KvCacheEstimate> kvCaches; // non-SWA first, then SWA; empty for pure recurrent models
     RsEstimate rs;                         // zero for models without recurrent layers
+    std::optional<MtpContextEstimate> mtp; // --spec-type draft-mtp
     std::uint32_t gpuLayers = 0;           // layers (output layer included) placed on GPUs
     std::vector<std::string> notes; // defaults applied, e.g. "flash attention enabled: quantized V cache"
     bool operator==(const MemoryEstimate&) const = default;

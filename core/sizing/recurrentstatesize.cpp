@@ -10,8 +10,9 @@ RsPlan sizeRecurrentState(const ModelInfo& model, const ResolvedContext& context
     RsPlan plan;
     plan.layerBytes.assign(model.layers.size(), 0);
     // llama-memory-recurrent.cpp: mem_size = max(1, n_seq_max) cells, one per sequence; rows =
-    // mem_size * (1 + n_rs_seq), and n_rs_seq is 0 unless MTP/EAGLE3 drafting is on (not modelled).
-    const std::uint64_t rows = std::max<std::uint32_t>(1, context.nSeqMax);
+    // mem_size * (1 + n_rs_seq), and n_rs_seq is 0 unless MTP drafting is on (mtpcontext.h).
+    const std::uint64_t cells = std::max<std::uint32_t>(1, context.nSeqMax);
+    const std::uint64_t rows = cells * (1 + std::uint64_t{context.nRsSeq});
     bool any = false;
     for (std::size_t il = 0; il < model.layers.size(); ++il) {
         const LayerInfo& layer = model.layers[il];
@@ -27,7 +28,8 @@ RsPlan sizeRecurrentState(const ModelInfo& model, const ResolvedContext& context
         plan.rs.sBytes += sBytes;
         plan.layerBytes[il] = rBytes + sBytes;
     }
-    plan.rs.cells = any ? static_cast<std::uint32_t>(rows) : 0;
+    plan.rs.cells = any ? static_cast<std::uint32_t>(cells) : 0;
+    plan.rs.rsSeq = any ? context.nRsSeq : 0;
     return plan;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/gpulayers.h"
+#include "core/sizing/speculative.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -50,6 +51,13 @@ struct TensorOverride {
     bool operator==(const TensorOverride&) const = default;
 };
 
+// One --lora FILE (scale 1) or --lora-scaled FILE:SCALE adapter.
+struct LoraAdapterSetting {
+    std::string path;
+    double scale = 1.0;
+    bool operator==(const LoraAdapterSetting&) const = default;
+};
+
 struct ServerSettings {
     std::optional<std::uint32_t>
         contextTokens; // -c; nullopt = not passed (training context, fit may shrink it); 0 = training context
@@ -76,6 +84,12 @@ struct ServerSettings {
     // --rpc host:port,...: ggml-rpc-server endpoints, in order. Each is a device that comes before
     // the local GPUs (core/sizing/rpcdevices.h); its free memory comes with the GPUs.
     std::vector<std::string> rpcServers;
+    // --spec-type, --spec-draft-n-max, --spec-draft-n-ubatch: draft-mtp adds the MTP draft context
+    // (core/sizing/mtpcontext.h) and RS rows to the main context.
+    SpeculativeSettings speculative;
+    // --lora / --lora-scaled, in order. Their weights are sized from the adapter files
+    // (estimateMemory's adapters, core/sizing/lorabuffers.h).
+    std::vector<LoraAdapterSetting> loraAdapters;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
     // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.

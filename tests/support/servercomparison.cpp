@@ -68,12 +68,13 @@ class Comparer {
 
 using ByBuffer = std::map<std::string, double>;
 
-// The estimate's buffers of one component, in MiB by buffer type.
-ByBuffer predictedBuffers(const MemoryEstimate& estimate, Component component) {
+// The estimate's buffers of one component and owner, in MiB by buffer type.
+ByBuffer predictedBuffers(const MemoryEstimate& estimate, Component component,
+                          BufferOwner owner = BufferOwner::Main) {
     ByBuffer result;
     for (const DeviceEstimate& device : estimate.devices) {
         for (const BufferEstimate& buffer : device.buffers) {
-            if (buffer.component == component) {
+            if (buffer.component == component && buffer.owner == owner) {
                 result[buffer.bufferType] += toMiB(buffer.bytes);
             }
         }
@@ -150,6 +151,7 @@ void compareCaches(Comparer& compare, const MemoryEstimate& estimate, const Allo
         const LoggedRecurrentState& l = *log.recurrentState;
         // The log's "layers" is n_layer, not the recurrent layers RsEstimate counts: not compared.
         compare.equal("rs cells", estimate.rs.cells, l.cells);
+        compare.equal("rs rs_seq", estimate.rs.rsSeq, l.rsSeq);
         compare.exact("rs R", toMiB(estimate.rs.rBytes), l.rMiB);
         compare.exact("rs S", toMiB(estimate.rs.sBytes), l.sMiB);
         compare.exact("rs P (not modelled)", 0.0, l.pMiB);
@@ -168,6 +170,47 @@ void compareContext(Comparer& compare, const ResolvedContext& p, const LoggedCon
     compare.equal("flash attention", p.flashAttention, l.flashAttention());
     if (l.nOutputsMax != 0) {
         compare.equal("n_outputs_max", p.nOutputs, l.nOutputsMax);
+    }
+    compare.equal("n_rs_seq", p.nRsSeq, l.nRsSeq);
+}
+
+// The MTP draft context of --spec-type draft-mtp: its buffers (kv, output exact, compute within
+// 5 %), its context values and its KV cache, apart from the main context's.
+void compareMtpContext(Comparer& compare, const MemoryEstimate& estimate, const AllocationLog& log,
+                       ServerComparison& result) {
+    compare.equal("mtp draft context", estimate.mtp.has_value(), log.mtpContext.has_value());
+    if (!estimate.mtp || !log.mtpContext) {
+        return;
+    }
+    const LoggedMtpContext& logged = *log.mtpContext;
+    const std::pair<Component, const ByBuffer*> buffers[] = {{Component::Kv, &logged.kvMiB},
+                                                             {Component::Output, &logged.outputMiB},
+                                                             {Component::Compute, &logged.computeMiB}};
+    for (const auto& [component, loggedBuffers] : buffers) {
+        for (const auto& [type, predicted] : predictedBuffers(estimate, component, BufferOwner::MtpDraft)) {
+            const auto it = loggedBuffers->find(type);
+            const double loggedMiB = it == loggedBuffers->end() ? 0.0 : it->second;
+            const std::string what = "mtp " + std::string(componentName(component)) + " " + type;
+            const bool ok = component == Component::Compute ? compare.relative(what, predicted, loggedMiB)
+                                                            : compare.exact(what, predicted, loggedMiB);
+            if (component == Component::Compute) {
+                result.summary += what + " " + mib(predicted) + "/" + mib(loggedMiB) + " MiB; ";
+            }
+            (void)ok;
+        }
+    }
+    if (logged.context) {
+        compareContext(compare, estimate.mtp->context, *logged.context);
+    }
+    compare.equal("mtp kv cache count", std::uint32_t{1}, static_cast<std::uint32_t>(logged.kvCaches.size()));
+    if (!logged.kvCaches.empty()) {
+        const KvCacheEstimate& p = estimate.mtp->kv;
+        const LoggedKvCache& l = logged.kvCaches.front();
+        compare.equal("mtp kv cells", p.cells, l.cells);
+        compare.equal("mtp kv layers", p.layers, l.layers);
+        compare.equal("mtp kv type K", std::string(ggmlTypeName(p.typeK)), l.typeK);
+        compare.exact("mtp kv K", toMiB(p.kBytes), l.kMiB);
+        compare.exact("mtp kv V", toMiB(p.vBytes), l.vMiB);
     }
 }
 
@@ -265,6 +308,24 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
         result.mismatches.push_back("the log has no llama_context values");
     }
     compareCaches(compare, estimate, log);
+    compareMtpContext(compare, estimate, log, result);
+    // LoRA adapters: their weight buffers, per buffer type, to print precision.
+    const ByBuffer lora = predictedBuffers(estimate, Component::Model, BufferOwner::LoraAdapter);
+    if (!lora.empty() || !log.loraMiB.empty()) {
+        std::set<std::string> types;
+        for (const auto& [type, value] : lora) {
+            types.insert(type);
+        }
+        for (const auto& [type, value] : log.loraMiB) {
+            types.insert(type);
+        }
+        for (const std::string& type : types) {
+            const auto p = lora.find(type);
+            const auto l = log.loraMiB.find(type);
+            compare.exact("lora " + type, p == lora.end() ? 0.0 : p->second,
+                          l == log.loraMiB.end() ? 0.0 : l->second);
+        }
+    }
     return result;
 }
 

@@ -38,6 +38,10 @@ std::optional<SettingsControl> controlFor(Setting setting) {
     case Setting::CacheRam:
     case Setting::ContextCheckpoints:
     case Setting::RpcServers:
+    case Setting::SpeculativeType:
+    case Setting::SpeculativeDraftMax:
+    case Setting::SpeculativeDraftUbatch:
+    case Setting::LoraAdapters:
         break;
     }
     return std::nullopt;

@@ -1,0 +1,81 @@
+// MTP / NextN sizing rules (core/sizing/mtpcontext.h) on the sparse Qwen3.5-35B-A3B shape with its
+// NextN block: what changes with --spec-type draft-mtp, and the refusal on a model without NextN
+// blocks. The exact figures are held against the real server by tests/unit/recorded (mtp-b11669).
+#include "core/model/modelinterpreter.h"
+#include "core/sizing/estimator.h"
+#include "core/sizing/mtpcontext.h"
+#include "tests/support/modelfiles.h"
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+ModelInfo shapeModel(const std::string& path) {
+    const auto spec = test::loadModelSpecFile(path);
+    EXPECT_TRUE(spec.ok()) << spec.error().message;
+    const auto file = test::ggufFileForSpec(*spec);
+    EXPECT_TRUE(file.ok()) << file.error().message;
+    auto model = interpretModel(*file);
+    EXPECT_TRUE(model.ok()) << model.error().message;
+    return *model;
+}
+
+ServerSettings mtpSettings(std::uint32_t slots) {
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = slots;
+    settings.repack = false;
+    settings.speculative.types = {SpeculativeType::DraftMtp};
+    return settings;
+}
+
+TEST(MtpContext, DraftMtpLoadsTheNextnBlockAndAddsRsRowsAndADraftContext) {
+    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    ASSERT_EQ(model.nextnLayerCount, 1u);
+    ServerSettings plain = mtpSettings(2);
+    plain.speculative.types.clear();
+    const auto without = estimateMemory(model, plain, {});
+    const auto with = estimateMemory(model, mtpSettings(2), {});
+    ASSERT_TRUE(without.ok() && with.ok());
+    // The NextN block's tensors load only for the draft context.
+    EXPECT_GT(with->totals.modelBytes, without->totals.modelBytes);
+    EXPECT_EQ(with->totals.modelBytes, model.weightBytes());
+    EXPECT_EQ(without->totals.modelBytes, withoutNextnTensors(model).weightBytes());
+    // (1 + n_rs_seq) rows per sequence: the default draft.n_max is 3.
+    EXPECT_EQ(with->rs.rsSeq, 3u);
+    EXPECT_EQ(with->rs.rBytes + with->rs.sBytes, 4 * (without->rs.rBytes + without->rs.sBytes));
+    EXPECT_EQ(with->context.nOutputs, 2u * 4u);
+    ASSERT_TRUE(with->mtp.has_value());
+    EXPECT_FALSE(without->mtp.has_value());
+    EXPECT_EQ(with->mtp->kv.layers, 1u);
+    EXPECT_EQ(with->mtp->context.nRsSeq, 0u);
+    std::size_t draftBuffers = 0;
+    for (const BufferEstimate& buffer : with->devices.front().buffers) {
+        draftBuffers += buffer.owner == BufferOwner::MtpDraft ? 1 : 0;
+    }
+    EXPECT_EQ(draftBuffers, 3u); // output, KV, compute
+}
+
+TEST(MtpContext, TheDraftKvIgnoresTheMainCacheTypes) {
+    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    ServerSettings settings = mtpSettings(1);
+    settings.cacheTypeK = GgmlType::Q8_0;
+    settings.cacheTypeV = GgmlType::Q8_0;
+    const auto estimate = estimateMemory(model, settings, {});
+    ASSERT_TRUE(estimate.ok());
+    EXPECT_EQ(estimate->kvCaches.front().typeK, GgmlType::Q8_0);
+    EXPECT_EQ(estimate->mtp->kv.typeK, GgmlType::F16);
+}
+
+TEST(MtpContext, DraftMtpWithoutNextnBlocksIsRefusedNamingTheSetting) {
+    const ModelInfo model = shapeModel(test::shapesDirectory() + "/qwen35moe.json");
+    const auto refused = estimateMemory(model, mtpSettings(1), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, "settings.unsupported");
+    EXPECT_EQ(refused.error().settings, std::vector<Setting>{Setting::SpeculativeType});
+    EXPECT_EQ(refused.error().flag, "--spec-type");
+}
+
+} // namespace
+} // namespace llamafit
