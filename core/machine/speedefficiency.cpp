@@ -9,7 +9,7 @@ namespace llamafit {
 namespace {
 
 // Decode: measured tg / (bandwidth / bytes read per token), dense models (docs/speed.md).
-//   Vulkan 0.72 (RX 6800 XT 13B Q6_K: 0.70), CUDA 0.76 (RTX 3080 0.68, RTX 2080 0.74,
+//   Vulkan 0.72 (RX 6800 XT 13B Q6_K: 0.70), CUDA 0.76 (RTX 3080 0.68, RTX 2080 0.79,
 //   RTX 4060 Laptop 0.91), Metal 0.48 (M2 Ultra 7B Q4_0 0.42, Q8_0 0.55), ROCm 0.62 (RX 6700 XT
 //   7B Q4_0), CPU 0.6 (no public row yet: llama.cpp's CPU matmul reaches about this on DDR5).
 // MoE: the seed's Qwen3.5-35B-A3B Q6_K on a Radeon 8060S (Vulkan) reaches 0.55 of the bound;
