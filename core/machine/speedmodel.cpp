@@ -63,6 +63,24 @@ SpeedInputs speedInputs(const ModelInfo& model, const MemoryEstimate& estimate,
     return inputs;
 }
 
+Backend speedBackend(const Machine& machine) {
+    return machine.gpus.empty() ? Backend::Cpu : machine.gpus.front().backend;
+}
+
+std::optional<SpeedPrediction> predictMachineSpeed(const ModelInfo& model, const MemoryEstimate& estimate,
+                                                   const Machine& machine, const ServerSettings& settings,
+                                                   const SpeedEfficiency& efficiency,
+                                                   std::optional<std::uint32_t> filledTokens,
+                                                   std::uint32_t decodingSlots) {
+    if (!machine.bandwidthBytesPerSecond) {
+        return std::nullopt;
+    }
+    SpeedInputs inputs = speedInputs(model, estimate, *machine.bandwidthBytesPerSecond, machine.fp16Tflops,
+                                     settings.ubatchTokens, filledTokens);
+    inputs.decodingSlots = decodingSlots;
+    return predictSpeed(inputs, efficiency);
+}
+
 std::string describeSpeed(const SpeedPrediction& prediction) {
     char text[160];
     std::snprintf(text, sizeof text, "≤ %.1f t/s bound · ~%.1f t/s expected", prediction.decodeTpsBound,

@@ -14,6 +14,7 @@
 // benchmark dialog, and the K/V-type solver. Pure; rates in tokens per second, sizes in bytes.
 
 #include "core/machine/bandwidth.h"
+#include "core/machine/memorypools.h"
 #include "core/machine/speedefficiency.h"
 
 #include <cstdint>
@@ -52,6 +53,18 @@ SpeedPrediction predictSpeed(const SpeedInputs& inputs, const SpeedEfficiency& e
 SpeedInputs speedInputs(const ModelInfo& model, const MemoryEstimate& estimate,
                         std::uint64_t bandwidthBytesPerSecond, std::optional<double> fp16Tflops,
                         std::uint32_t ubatchTokens, std::optional<std::uint32_t> filledTokens = std::nullopt);
+
+// The backend that decodes on `machine`: its first GPU's, else the CPU. (A partial -ngl offload
+// decodes on both; the model takes the GPU's figure for it.)
+Backend speedBackend(const Machine& machine);
+
+// The prediction for a model and its estimate on a machine: nullopt when the machine has no
+// bandwidth figure. `decodingSlots` slots generate at once (1: one request at a time).
+std::optional<SpeedPrediction> predictMachineSpeed(const ModelInfo& model, const MemoryEstimate& estimate,
+                                                   const Machine& machine, const ServerSettings& settings,
+                                                   const SpeedEfficiency& efficiency,
+                                                   std::optional<std::uint32_t> filledTokens = std::nullopt,
+                                                   std::uint32_t decodingSlots = 1);
 
 // One line for people: "≤ 98.1 t/s bound · ~54.0 t/s expected (public defaults for Vulkan, MoE ...)".
 std::string describeSpeed(const SpeedPrediction& prediction);
