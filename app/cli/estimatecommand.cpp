@@ -6,9 +6,11 @@
 #include "app/cli/jsonoutput.h"
 #include "app/cli/projectionverify.h"
 #include "app/cli/sizingcommand.h"
+#include "app/cli/speedoutput.h"
 #include "app/cli/textoutput.h"
 #include "core/sizing/estimator.h"
 
+#include <charconv>
 #include <ostream>
 
 namespace llamafit {
@@ -42,6 +44,9 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          buffers are RPC0[HOST:PORT]. llama.cpp puts the --rpc servers before
                          the local GPUs, and -ts follows that order: '--rpc A,B --gpu cuda=8192
                          -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
+  --bandwidth-gbs N      memory bandwidth (GB/s) for the speed figures (speed.* in --json, see
+                         docs/speed.md); without it they are null ('plan' takes the machine's)
+  --fp16-tflops N        the device's FP16 peak, for the prompt-processing figure
   --json                 machine-readable output (stable fields; see docs)
   --verify               also run the installed llama.cpp's own projection (llama-fit-params
                          --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,
@@ -53,11 +58,50 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 )";
 
+Result<std::optional<double>> positiveNumber(const CliOptions& options, const char* name) {
+    const std::optional<std::string> text = options.value(name);
+    if (!text) {
+        return std::optional<double>();
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (ec != std::errc() || end != text->data() + text->size() || value <= 0) {
+        Error error =
+            makeError("cli.bad-value", std::string(name) + " takes a positive number, not '" + *text + "'");
+        error.flag = name;
+        return error;
+    }
+    return std::optional<double>(value);
+}
+
+// The speed figures for the estimate with public-default efficiencies (no machine here): the
+// backend is the first --gpu's, else the CPU.
+Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const MemoryEstimate& estimate) {
+    Result<std::optional<double>> bandwidth = positiveNumber(run.options, "--bandwidth-gbs");
+    Result<std::optional<double>> tflops = positiveNumber(run.options, "--fp16-tflops");
+    if (!bandwidth || !tflops) {
+        return bandwidth ? tflops.error() : bandwidth.error();
+    }
+    const ModelInfo& model = run.request.model.info;
+    if (!*bandwidth) {
+        return std::optional<SpeedPrediction>();
+    }
+    const Backend backend =
+        run.request.args.gpus.empty() ? Backend::Cpu : run.request.args.gpus.front().backend;
+    const SpeedInputs inputs = speedInputs(model, estimate, static_cast<std::uint64_t>(**bandwidth * 1e9),
+                                           *tflops, run.request.args.settings.ubatchTokens);
+    return std::optional<SpeedPrediction>(
+        predictSpeed(inputs, defaultSpeedEfficiency(backend, model.isMoe())));
+}
+
 } // namespace
 
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{
-        .name = "estimate", .usage = kUsage, .options = {{"--verify"}, {"--llama-fit-params", true}}};
+        .name = "estimate",
+        .usage = kUsage,
+        .options = {
+            {"--verify"}, {"--llama-fit-params", true}, {"--bandwidth-gbs", true}, {"--fp16-tflops", true}}};
     return runSizingCommand(args, io, command, [](const SizingRun& run) {
         const SizingRequest& request = run.request;
         Result<MemoryEstimate> estimate =
@@ -65,10 +109,19 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
         if (!estimate) {
             return run.fail(estimate.error());
         }
+        Result<std::optional<SpeedPrediction>> speed = speedFor(run, *estimate);
+        if (!speed) {
+            return run.fail(speed.error());
+        }
+        const std::uint32_t filled = estimate->context.nCtxSeq;
+        const std::string noSpeed = "give --bandwidth-gbs for the speed figures";
         if (run.json) {
-            printJson(run.io.out, estimateJson(request.model, request.args, *estimate));
+            Json json = estimateJson(request.model, request.args, *estimate);
+            json["speed"] = speedJson(*speed, filled, noSpeed);
+            printJson(run.io.out, json);
         } else {
             printEstimateText(run.io.out, request.model, request.args, *estimate);
+            printSpeedText(run.io.out, *speed, filled);
             if (run.options.has("--verify")) {
                 return verifyProjection(run);
             }

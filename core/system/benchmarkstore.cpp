@@ -36,8 +36,10 @@ Result<std::string> readText(const QString& path) {
 
 BenchmarkStore::BenchmarkStore(QString folder) : m_folder(std::move(folder)) {
     if (m_folder.isEmpty()) {
-        m_folder =
-            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/benchmarks");
+        // GenericDataLocation, not AppDataLocation: the GUI and llamafit-cli (which sets no
+        // application name) must share one folder.
+        m_folder = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                   QStringLiteral("/LlamaFit/benchmarks");
     }
 }
 

@@ -4,7 +4,8 @@
 // earlier runs. One JSON file (core/server/benchrecord.h) per machine, model file and llama.cpp
 // build: <folder>/<machine>/<model file stem>-<size>-<path hash>-b<build>.json, written
 // atomically (core/common/atomicfile.h), runs appended in order. The folder defaults to
-// QStandardPaths::AppDataLocation/benchmarks.
+// <QStandardPaths::GenericDataLocation>/LlamaFit/benchmarks (~/.local/share/LlamaFit/benchmarks
+// on Linux), one folder for the GUI and llamafit-cli.
 // Used by `llamafit-cli bench/plan/estimate` and the GUI. Thread: any, one object per thread.
 //
 // Error codes: bench.store-unwritable (the folder cannot be made or the file written: names the
