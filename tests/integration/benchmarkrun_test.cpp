@@ -12,6 +12,10 @@
 #include "tests/support/modelfiles.h"
 
 #include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -167,6 +171,50 @@ TEST_F(BenchmarkRunTest, MissingProgramAndBadRequestFailNamed) {
     ASSERT_TRUE(m_run.start(m_bench, empty));
     EXPECT_EQ(m_run.state(), State::Failed);
     EXPECT_EQ(m_run.error().code, "bench.bad-request");
+}
+
+} // namespace
+} // namespace llamafit
+
+namespace llamafit {
+namespace {
+
+// `llamafit-cli bench` end to end: the real llama-bench at two depths, rows with the speed
+// model's figures, the run stored under XDG_DATA_HOME.
+TEST_F(BenchmarkRunTest, CliBenchMeasuresPredictsAndStores) {
+    QTemporaryDir data;
+    ASSERT_TRUE(data.isValid());
+    QProcess cli;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+    environment.insert(QStringLiteral("LLAMAFIT_LLAMA_BENCH"), m_bench);
+    cli.setProcessEnvironment(environment);
+    cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+              {QStringLiteral("bench"), QStringLiteral("--json"), QStringLiteral("-m"),
+               QString::fromStdString(m_model), QStringLiteral("--depths"), QStringLiteral("0,64"),
+               QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--prompt-tokens"),
+               QStringLiteral("32"), QStringLiteral("--gen-tokens"), QStringLiteral("8"),
+               QStringLiteral("--repetitions"), QStringLiteral("1"), QStringLiteral("-fa"),
+               QStringLiteral("on"), QStringLiteral("--machine"), QStringLiteral("cpu-only")});
+    QSignalSpy finished(&cli, &QProcess::finished);
+    ASSERT_TRUE(finished.wait(120000));
+    const QByteArray out = cli.readAllStandardOutput();
+    ASSERT_EQ(cli.exitCode(), 0) << out.toStdString() << cli.readAllStandardError().toStdString();
+    const QJsonObject json = QJsonDocument::fromJson(out).object();
+    const QJsonArray rows = json.value(QStringLiteral("rows")).toArray();
+    ASSERT_EQ(rows.size(), 4);
+    EXPECT_EQ(rows[3].toObject().value(QStringLiteral("test")).toString(), QStringLiteral("tg8 @ d64"));
+    EXPECT_GT(rows[3].toObject().value(QStringLiteral("avg_ts")).toDouble(), 0);
+    // cpu-only has a bandwidth figure: every tg row has a bound and an expected rate.
+    EXPECT_GT(rows[3].toObject().value(QStringLiteral("decode_tps_bound")).toDouble(), 0);
+    const QString stored = json.value(QStringLiteral("stored_path")).toString();
+    EXPECT_TRUE(stored.startsWith(data.path() + QStringLiteral("/LlamaFit/benchmarks/cpu-only/")))
+        << stored.toStdString();
+    BenchmarkStore store(data.path() + QStringLiteral("/LlamaFit/benchmarks"));
+    const std::vector<BenchRecord> records = store.loadMachine("cpu-only");
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records.front().rows.size(), 4u);
+    EXPECT_EQ(records.front().predictions.size(), 4u);
 }
 
 } // namespace
