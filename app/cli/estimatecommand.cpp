@@ -58,27 +58,11 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 )";
 
-Result<std::optional<double>> positiveNumber(const CliOptions& options, const char* name) {
-    const std::optional<std::string> text = options.value(name);
-    if (!text) {
-        return std::optional<double>();
-    }
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-    if (ec != std::errc() || end != text->data() + text->size() || value <= 0) {
-        Error error =
-            makeError("cli.bad-value", std::string(name) + " takes a positive number, not '" + *text + "'");
-        error.flag = name;
-        return error;
-    }
-    return std::optional<double>(value);
-}
-
 // The speed figures for the estimate with public-default efficiencies (no machine here): the
 // backend is the first --gpu's, else the CPU.
 Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const MemoryEstimate& estimate) {
-    Result<std::optional<double>> bandwidth = positiveNumber(run.options, "--bandwidth-gbs");
-    Result<std::optional<double>> tflops = positiveNumber(run.options, "--fp16-tflops");
+    Result<std::optional<double>> bandwidth = positiveNumberOption(run.options, "--bandwidth-gbs");
+    Result<std::optional<double>> tflops = positiveNumberOption(run.options, "--fp16-tflops");
     if (!bandwidth || !tflops) {
         return bandwidth ? tflops.error() : bandwidth.error();
     }

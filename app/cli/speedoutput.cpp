@@ -1,9 +1,26 @@
 // Speed figures as text and JSON; see speedoutput.h.
 #include "app/cli/speedoutput.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace llamafit {
+
+Result<std::optional<double>> positiveNumberOption(const CliOptions& options, const char* name) {
+    const std::optional<std::string> text = options.value(name);
+    if (!text) {
+        return std::optional<double>();
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (ec != std::errc() || end != text->data() + text->size() || value <= 0) {
+        Error error =
+            makeError("cli.bad-value", std::string(name) + " takes a positive number, not '" + *text + "'");
+        error.flag = name;
+        return error;
+    }
+    return std::optional<double>(value);
+}
 
 Json speedJson(const std::optional<SpeedPrediction>& prediction, std::uint32_t filledTokens,
                const std::string& why) {

@@ -4,6 +4,7 @@
 // prompt_tps_expected (null without an FP16 figure), decode_efficiency, prompt_efficiency,
 // filled_tokens, source ("public-defaults", "benchmarks" or "no-bandwidth"), source_detail}.
 
+#include "app/cli/commandline.h"
 #include "app/cli/jsonoutput.h"
 #include "core/machine/speedmodel.h"
 
@@ -12,6 +13,10 @@
 #include <string>
 
 namespace llamafit {
+
+// --bandwidth-gbs / --fp16-tflops style options: nullopt when absent, cli.bad-value unless a
+// positive number.
+Result<std::optional<double>> positiveNumberOption(const CliOptions& options, const char* name);
 
 // `why` says what is missing when there is no prediction ("no bandwidth figure for ...").
 Json speedJson(const std::optional<SpeedPrediction>& prediction, std::uint32_t filledTokens,
