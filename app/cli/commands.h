@@ -20,5 +20,6 @@ int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runExportCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

@@ -6,11 +6,13 @@
 #include "app/cli/jsonoutput.h"
 #include "app/cli/projectionverify.h"
 #include "app/cli/sizingcommand.h"
+#include "app/cli/speedoutput.h"
 #include "app/cli/textoutput.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/loraadapter.h"
 #include "core/sizing/estimator.h"
 
+#include <charconv>
 #include <ostream>
 
 namespace llamafit {
@@ -44,6 +46,9 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          buffers are RPC0[HOST:PORT]. llama.cpp puts the --rpc servers before
                          the local GPUs, and -ts follows that order: '--rpc A,B --gpu cuda=8192
                          -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
+  --bandwidth-gbs N      memory bandwidth (GB/s) for the speed figures (speed.* in --json, see
+                         docs/speed.md); without it they are null ('plan' takes the machine's)
+  --fp16-tflops N        the device's FP16 peak, for the prompt-processing figure
   --json                 machine-readable output (stable fields; see docs)
   --verify               also run the installed llama.cpp's own projection (llama-fit-params
                          --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,
@@ -72,11 +77,34 @@ Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const ServerSettings& sett
     return adapters;
 }
 
+// The speed figures for the estimate with public-default efficiencies (no machine here): the
+// backend is the first --gpu's, else the CPU.
+Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const MemoryEstimate& estimate) {
+    Result<std::optional<double>> bandwidth = positiveNumberOption(run.options, "--bandwidth-gbs");
+    Result<std::optional<double>> tflops = positiveNumberOption(run.options, "--fp16-tflops");
+    if (!bandwidth || !tflops) {
+        return bandwidth ? tflops.error() : bandwidth.error();
+    }
+    const ModelInfo& model = run.request.model.info;
+    if (!*bandwidth) {
+        return std::optional<SpeedPrediction>();
+    }
+    const Backend backend =
+        run.request.args.gpus.empty() ? Backend::Cpu : run.request.args.gpus.front().backend;
+    const SpeedInputs inputs = speedInputs(model, estimate, static_cast<std::uint64_t>(**bandwidth * 1e9),
+                                           *tflops, run.request.args.settings.ubatchTokens);
+    return std::optional<SpeedPrediction>(
+        predictSpeed(inputs, defaultSpeedEfficiency(backend, model.isMoe())));
+}
+
 } // namespace
 
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{
-        .name = "estimate", .usage = kUsage, .options = {{"--verify"}, {"--llama-fit-params", true}}};
+        .name = "estimate",
+        .usage = kUsage,
+        .options = {
+            {"--verify"}, {"--llama-fit-params", true}, {"--bandwidth-gbs", true}, {"--fp16-tflops", true}}};
     return runSizingCommand(args, io, command, [](const SizingRun& run) {
         const SizingRequest& request = run.request;
         const auto adapters = readLoraAdapters(request.args.settings);
@@ -88,10 +116,19 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
         if (!estimate) {
             return run.fail(estimate.error());
         }
+        Result<std::optional<SpeedPrediction>> speed = speedFor(run, *estimate);
+        if (!speed) {
+            return run.fail(speed.error());
+        }
+        const std::uint32_t filled = estimate->context.nCtxSeq;
+        const std::string noSpeed = "give --bandwidth-gbs for the speed figures";
         if (run.json) {
-            printJson(run.io.out, estimateJson(request.model, request.args, *estimate));
+            Json json = estimateJson(request.model, request.args, *estimate);
+            json["speed"] = speedJson(*speed, filled, noSpeed);
+            printJson(run.io.out, json);
         } else {
             printEstimateText(run.io.out, request.model, request.args, *estimate);
+            printSpeedText(run.io.out, *speed, filled);
             if (run.options.has("--verify")) {
                 return verifyProjection(run);
             }

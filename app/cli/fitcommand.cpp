@@ -3,6 +3,8 @@
 // (exit 0), not an error.
 
 #include "app/cli/commands.h"
+#include "app/cli/speedoutput.h"
+#include "core/machine/kvpairspeed.h"
 
 #include "app/cli/advicetext.h"
 #include "app/cli/fitreplicaoutput.h"
@@ -38,6 +40,8 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
   --types LIST           K/V pairs for the context search: TYPE (K = V) or K/V, comma-separated
                          (default: f16,q8_0,q4_0,f16/q8_0)
   --all-pairs            search every pair of llama-server cache types
+  --bandwidth-gbs N      memory bandwidth (GB/s): each K/V answer also gets its expected decode
+                         speed at a full slot (bound x public-default efficiency, docs/speed.md)
   --json                 machine-readable output
 
 With --as-llama-server: what llama-server's own fit (-fit on, its default) picks for the flags
@@ -74,6 +78,9 @@ std::string fitText(const ContextFit& fit) {
 }
 
 struct FitResults {
+    std::optional<double> bandwidthGBps;                       // --bandwidth-gbs: speeds per answer
+    std::vector<std::optional<SpeedPrediction>> largestSpeeds; // one per `largest` row
+    std::optional<SpeedPrediction> bestSpeed;
     std::vector<ContextFit> largest;
     std::optional<ContextFit> best;    // only with -c
     std::optional<GpuLayerFit> layers; // only with GPUs
@@ -89,18 +96,34 @@ void printText(std::ostream& out, const SizingRequest& request, const MemoryBudg
     }
     out << "\n\nLargest context per K/V pair (training context " << request.model.info.trainingContext
         << ")\n";
-    TextTable table({"K/V", "fits", "-c", "total MiB", "reason"},
+    TextTable table({"K/V", "fits", "-c", "total MiB", "t/s bound", "t/s expected", "reason"},
                     {TextTable::Align::Left, TextTable::Align::Left, TextTable::Align::Right,
-                     TextTable::Align::Right, TextTable::Align::Left});
-    for (const ContextFit& fit : results.largest) {
+                     TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right,
+                     TextTable::Align::Left});
+    const auto rate = [](const std::optional<SpeedPrediction>& speed, bool expected) {
+        if (!speed) {
+            return std::string("-");
+        }
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", expected ? speed->decodeTpsExpected : speed->decodeTpsBound);
+        return std::string(text);
+    };
+    for (std::size_t i = 0; i < results.largest.size(); ++i) {
+        const ContextFit& fit = results.largest[i];
+        const std::optional<SpeedPrediction> speed =
+            i < results.largestSpeeds.size() ? results.largestSpeeds[i] : std::nullopt;
         table.addRow({kvPairName({fit.typeK, fit.typeV}), fit.fits ? "yes" : "no",
                       fit.fits ? std::to_string(fit.contextTokens) : "-",
-                      fit.fits ? formatMiB(fit.totalBytes) : "-", fitFailureReason(fit)});
+                      fit.fits ? formatMiB(fit.totalBytes) : "-", rate(speed, false), rate(speed, true),
+                      fitFailureReason(fit)});
     }
     table.print(out);
     if (results.best) {
         out << "\nBest K/V pair for -c " << request.args.settings.contextTokens.value_or(0) << ": "
             << fitText(*results.best) << "\n";
+        if (results.bestSpeed) {
+            out << "  decode at a full slot: " << describeSpeed(*results.bestSpeed) << "\n";
+        }
     } else {
         out << "\nBest K/V pair: pass -c N to choose the cache types for a context\n";
     }
@@ -128,11 +151,22 @@ Json toJson(const SizingRequest& request, const MemoryBudget& budget, const FitR
     }
     json["budget"] = {{"host_bytes", budget.hostBytes}, {"gpus", std::move(gpus)}};
     Json largest = Json::array();
-    for (const ContextFit& fit : results.largest) {
-        largest.push_back(contextFitJson(fit));
+    for (std::size_t i = 0; i < results.largest.size(); ++i) {
+        const ContextFit& fit = results.largest[i];
+        Json item = contextFitJson(fit);
+        if (results.bandwidthGBps) {
+            item["speed"] =
+                speedJson(i < results.largestSpeeds.size() ? results.largestSpeeds[i] : std::nullopt,
+                          fit.contextTokens, "does not fit");
+        }
+        largest.push_back(std::move(item));
     }
     json["largest_context"] = std::move(largest);
     json["best_kv_pair"] = results.best ? contextFitJson(*results.best) : Json(nullptr);
+    if (results.best && results.bandwidthGBps) {
+        json["best_kv_pair"]["speed"] =
+            speedJson(results.bestSpeed, request.args.settings.contextTokens.value_or(0), "does not fit");
+    }
     json["most_gpu_layers"] = results.layers ? Json{{"fits", results.layers->fits},
                                                     {"gpu_layers", results.layers->gpuLayers},
                                                     {"total_bytes", results.layers->totalBytes}}
@@ -190,6 +224,28 @@ int fit(const SizingRun& run) {
     if (!gpus.empty()) {
         results.layers = mostGpuLayers(model, settings, gpus, budget);
     }
+    Result<std::optional<double>> bandwidth = positiveNumberOption(run.options, "--bandwidth-gbs");
+    if (!bandwidth) {
+        return run.fail(bandwidth.error());
+    }
+    if (*bandwidth) {
+        // Issue 15 item 4: what each K/V choice costs in decode speed at a full slot.
+        const auto bytesPerSecond = static_cast<std::uint64_t>(**bandwidth * 1e9);
+        const SpeedEfficiency efficiency =
+            defaultSpeedEfficiency(gpus.empty() ? Backend::Cpu : gpus.front().backend, model.isMoe());
+        results.bandwidthGBps = *bandwidth;
+        for (const ContextFit& fit : results.largest) {
+            results.largestSpeeds.push_back(
+                fit.fits ? speedWithKvPair(model, settings, fit.typeK, fit.typeV, fit.contextTokens, gpus,
+                                           bytesPerSecond, std::nullopt, efficiency)
+                         : std::nullopt);
+        }
+        if (results.best && results.best->fits) {
+            results.bestSpeed =
+                speedWithKvPair(model, settings, results.best->typeK, results.best->typeV,
+                                *settings.contextTokens, gpus, bytesPerSecond, std::nullopt, efficiency);
+        }
+    }
     if (run.json) {
         printJson(run.io.out, toJson(run.request, budget, results));
     } else {
@@ -206,6 +262,7 @@ int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
                                 .options = {{"--budget-mib", true},
                                             {"--types", true},
                                             {"--all-pairs"},
+                                            {"--bandwidth-gbs", true},
                                             {"--as-llama-server"},
                                             {"--as-llama-fit-params"},
                                             {"--host-total-mib", true}}};

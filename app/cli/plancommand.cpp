@@ -14,6 +14,7 @@
 #include "core/machine/machineprofile.h"
 #include "core/sizing/estimator.h"
 #include "core/system/bandwidthprobe.h"
+#include "core/system/benchmarkstore.h"
 #include "core/system/deviceprobe.h"
 
 #include <algorithm>
@@ -161,6 +162,12 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
         plan.decode = estimateDecodeSpeed(request.model.info, plan.estimate,
                                           *plan.machine.bandwidthBytesPerSecond, fill);
     }
+    // The expected rate: this machine's stored llama-bench runs teach the efficiency, else
+    // the public defaults (docs/speed.md); speed.source says which.
+    plan.speedFilledTokens = fill.value_or(plan.estimate.context.nCtxSeq);
+    plan.speed = predictMachineSpeed(request.model.info, plan.estimate, plan.machine, request.args.settings,
+                                     BenchmarkStore().efficiencyFor(plan.machine, request.model.info.isMoe()),
+                                     plan.speedFilledTokens);
     if (plan.machine.biosSplit) {
         Result<SplitAdvice> advice =
             adviseBiosSplit(request.model.info, request.args.settings, plan.machine, placement, carveOuts);

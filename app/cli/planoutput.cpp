@@ -1,6 +1,7 @@
 // Text and JSON of `plan` and `machines`; see planoutput.h.
 #include "app/cli/planoutput.h"
 #include "app/cli/ruletext.h"
+#include "app/cli/speedoutput.h"
 
 #include "app/cli/advicetext.h"
 #include "app/cli/commandline.h"
@@ -153,6 +154,8 @@ Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const Plan
                           {"rs_bytes_per_token", d.rsBytesPerToken},
                           {"tokens_per_second", d.tokensPerSecond}};
     }
+    json["speed"] = speedJson(plan.speed, plan.speedFilledTokens,
+                              plan.speed ? std::string() : "no bandwidth figure for " + plan.machine.id);
     json["bios_split"] = plan.advice ? adviceJson(*plan.advice) : Json(nullptr);
     json["notes"] = plan.usage.notes;
     json["machine_notes"] = plan.machine.notes;
@@ -193,8 +196,9 @@ void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServ
                       formatMiB(plan.decode->totalBytesPerToken).c_str());
         out << line << " (active weights " << formatMiB(plan.decode->weightBytesPerToken) << " + KV at "
             << plan.decode->filledTokens << " tokens " << formatMiB(plan.decode->kvBytesPerToken) << " + RS "
-            << formatMiB(plan.decode->rsBytesPerToken) << "); real kernels reach roughly 50-80 % of it\n";
+            << formatMiB(plan.decode->rsBytesPerToken) << ")\n";
     }
+    printSpeedText(out, plan.speed, plan.speedFilledTokens);
     if (plan.advice) {
         printAdvice(out, *plan.advice);
     }

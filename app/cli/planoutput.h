@@ -10,6 +10,7 @@
 //     backend[{device, reported_total_bytes, reported_free_bytes, free_observed, plan_limit_bytes,
 //       explanation}], decode{bandwidth_bytes_per_second, filled_tokens, weight_bytes_per_token,
 //       kv_bytes_per_token, rs_bytes_per_token, tokens_per_second} or null,
+//     speed{decode_tps_bound, decode_tps_expected, prompt_tps_expected, ..., source} (speedoutput.h),
 //     bios_split{splits[{carve_out_bytes, system_bytes, current, verdict, gpu_verdict,
 //       gpu_headroom_bytes, host_verdict, host_headroom_bytes, host_worst_headroom_bytes}],
 //       recommended_carve_out_bytes (or null), reason} or null,
@@ -24,6 +25,7 @@
 #include "core/machine/bandwidth.h"
 #include "core/machine/biossplitadvisor.h"
 #include "core/machine/poolusage.h"
+#include "core/machine/speedmodel.h"
 
 #include <iosfwd>
 #include <optional>
@@ -39,6 +41,8 @@ struct PlanResult {
     PoolUsage usage;
     std::vector<BackendMemoryView> backend;
     std::optional<DecodeSpeedEstimate> decode;
+    std::optional<SpeedPrediction> speed; // the decode bound x this machine's efficiency (speedmodel.h)
+    std::uint32_t speedFilledTokens = 0;
     std::optional<SplitAdvice> advice;
 };
 

@@ -81,6 +81,7 @@ Json machineJson(const Machine& machine, MachineJsonForm form) {
     } else {
         root["bandwidth_bytes_per_second"] =
             machine.bandwidthBytesPerSecond ? Json(*machine.bandwidthBytesPerSecond) : Json(nullptr);
+        root["fp16_tflops"] = machine.fp16Tflops ? Json(*machine.fp16Tflops) : Json(nullptr);
         root["bios_split"] = nullptr; // always present in the report
     }
     if (machine.biosSplit) {
@@ -102,6 +103,9 @@ Json machineJson(const Machine& machine, MachineJsonForm form) {
         }
         if (!machine.bandwidthSource.empty()) {
             root["bandwidth_source"] = machine.bandwidthSource;
+        }
+        if (machine.fp16Tflops) {
+            root["fp16_tflops"] = *machine.fp16Tflops;
         }
         if (machine.observedBackendFreeBytes) {
             root["observed_backend_free_mib"] = mibValue(*machine.observedBackendFreeBytes);

@@ -231,6 +231,7 @@ void readApu(FieldReader& root, Machine& machine, std::optional<Error>& error) {
     Machine built = makeApuMachine(config);
     built.bandwidthBytesPerSecond = machine.bandwidthBytesPerSecond;
     built.bandwidthSource = machine.bandwidthSource;
+    built.fp16Tflops = machine.fp16Tflops;
     built.observedBackendFreeBytes = machine.observedBackendFreeBytes;
     built.sources = machine.sources;
     built.notes = machine.notes;
@@ -313,7 +314,7 @@ Result<Machine> parseMachineProfile(std::string_view text) {
     FieldReader root(document, "machine profile", error);
     if (!root.checkFields({"format", "version", "id", "name", "os", "cpu", "apu", "pools", "host_pool",
                            "gpus", "bios_split", "gtt_limit_mib", "bandwidth_gb_s", "bandwidth_source",
-                           "observed_backend_free_mib", "sources", "notes", "comment"})) {
+                           "fp16_tflops", "observed_backend_free_mib", "sources", "notes", "comment"})) {
         return *error;
     }
     if (root.string("format") != "llamafit-machine" && !error) {
@@ -329,6 +330,7 @@ Result<Machine> parseMachineProfile(std::string_view text) {
         machine.bandwidthBytesPerSecond = static_cast<std::uint64_t>(std::llround(*gbps * 1e9));
     }
     machine.bandwidthSource = root.string("bandwidth_source", false);
+    machine.fp16Tflops = root.number("fp16_tflops", false, 0.001, 100000);
     machine.observedBackendFreeBytes = root.mib("observed_backend_free_mib", false);
     machine.sources = root.strings("sources");
     machine.notes = root.strings("notes");

@@ -78,6 +78,9 @@ struct Machine {
     std::optional<std::uint64_t>
         bandwidthBytesPerSecond; // memory bandwidth the GPU (or CPU) reads weights at
     std::string bandwidthSource;
+    // FP16 peak of the device that runs the matmuls (TFLOPS, vendor figure): the speed model's
+    // prompt-processing rate (speedmodel.h). nullopt = unknown, no prompt estimate.
+    std::optional<double> fp16Tflops;
     std::optional<BiosSplit> biosSplit; // APUs only
     std::optional<std::uint64_t>
         gttLimitBytes; // Linux ttm.pages_limit / amdgpu.gttsize; nullopt = kernel default

@@ -105,17 +105,6 @@ ServerProcess::ServerProcess(QObject* parent)
             m_process->kill();
         }
     });
-#ifdef Q_OS_WIN
-    // Untested (LlamaFit is built and tested on Linux): closing the last handle of this job,
-    // which the kernel does when our process ends in any way, kills every process in it.
-    HANDLE job = CreateJobObjectW(nullptr, nullptr);
-    if (job != nullptr) {
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION info{};
-        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-        SetInformationJobObject(job, JobObjectExtendedLimitInformation, &info, sizeof(info));
-        m_job = job;
-    }
-#endif
 }
 
 ServerProcess::~ServerProcess() {
@@ -130,11 +119,6 @@ ServerProcess::~ServerProcess() {
             m_process->waitForFinished(1000);
         }
     }
-#ifdef Q_OS_WIN
-    if (m_job != nullptr) {
-        CloseHandle(static_cast<HANDLE>(m_job));
-    }
-#endif
 }
 
 QUrl ServerProcess::baseUrl() const {
@@ -189,32 +173,7 @@ bool ServerProcess::start(const QString& program, const QStringList& args) {
     m_process = new QProcess(this);
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setProcessEnvironment(m_environment);
-#if defined(Q_OS_LINUX)
-    // Runs in the child between fork and exec (async-signal-safe calls only). The death
-    // signal survives the wrapper script's exec; the getppid check closes the race where
-    // we died before prctl ran.
-    const pid_t parentPid = ::getpid();
-    m_process->setChildProcessModifier([parentPid] {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parentPid) {
-            ::_exit(127);
-        }
-    });
-#elif defined(Q_OS_WIN)
-    // CTRL_BREAK can only be sent to a process group (stop()).
-    m_process->setCreateProcessArgumentsModifier(
-        [](QProcess::CreateProcessArguments* arguments) { arguments->flags |= CREATE_NEW_PROCESS_GROUP; });
-    connect(m_process, &QProcess::started, this, [this] {
-        HANDLE child = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE, FALSE,
-                                   static_cast<DWORD>(m_process->processId()));
-        if (child != nullptr && m_job != nullptr) {
-            AssignProcessToJobObject(static_cast<HANDLE>(m_job), child);
-        }
-        if (child != nullptr) {
-            CloseHandle(child);
-        }
-    });
-#endif
+    m_childGuard.apply(*m_process);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &ServerProcess::readOutput);
     connect(m_process, &QProcess::errorOccurred, this, &ServerProcess::onErrorOccurred);
     connect(m_process, &QProcess::finished, this, &ServerProcess::onFinished);

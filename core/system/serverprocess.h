@@ -19,6 +19,7 @@
 
 #include "core/server/boundedlog.h"
 #include "core/server/launchfailure.h"
+#include "core/system/childprocessguard.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -133,9 +134,7 @@ class ServerProcess : public QObject {
     quint16 m_port = 0;
     bool m_wasReady = false;
     bool m_generating = false;
-#ifdef Q_OS_WIN
-    void* m_job = nullptr; // HANDLE of the kill-on-close job object
-#endif
+    ChildProcessGuard m_childGuard; // the server dies with LlamaFit (PDEATHSIG / job object)
 };
 
 } // namespace llamafit

@@ -3,6 +3,7 @@
 
 #include "core/machine/bandwidth.h"
 #include "core/sizing/solvers.h"
+#include "core/system/benchmarkstore.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
@@ -213,10 +214,21 @@ void AdvicePanel::showEstimate() {
     const std::uint32_t slotTokens = estimate->context.nCtxSeq;
     const DecodeSpeedEstimate full = estimateDecodeSpeed(model, *estimate, *bandwidth);
     const DecodeSpeedEstimate half = estimateDecodeSpeed(model, *estimate, *bandwidth, slotTokens / 2);
-    m_decodeSpeedLabel->setText(tr("Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound")
+    // The expected rate: the bound x this machine's efficiency, learned from its stored
+    // benchmarks when there are any (read once per machine and model kind, not per estimate).
+    const std::pair<std::string, bool> key{m_session->machine().id, model.isMoe()};
+    if (m_efficiencyKey != key) {
+        m_efficiency = BenchmarkStore().efficiencyFor(m_session->machine(), model.isMoe());
+        m_efficiencyKey = key;
+    }
+    m_decodeSpeedLabel->setText(tr("Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound\n"
+                                   "expected ~%4 t/s (full) · ~%5 t/s (half): %6")
                                     .arg(full.tokensPerSecond, 0, 'f', 1)
                                     .arg(tokensText(slotTokens))
-                                    .arg(half.tokensPerSecond, 0, 'f', 1));
+                                    .arg(half.tokensPerSecond, 0, 'f', 1)
+                                    .arg(full.tokensPerSecond * m_efficiency.decode, 0, 'f', 1)
+                                    .arg(half.tokensPerSecond * m_efficiency.decode, 0, 'f', 1)
+                                    .arg(QString::fromStdString(m_efficiency.description)));
 }
 
 } // namespace llamafit

@@ -13,6 +13,12 @@
 // objectNames: largestContextButton, bestKvButton, mostGpuLayersButton, adviceResultLabel,
 // decodeSpeedLabel, bandwidthSpin, bandwidthResetButton.
 
+#include "core/machine/speedefficiency.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <QString>
 #include <QWidget>
 
@@ -47,6 +53,8 @@ class AdvicePanel : public QWidget {
     QPushButton* m_mostGpuLayersButton = nullptr;
     QLabel* m_resultLabel = nullptr;
     QLabel* m_decodeSpeedLabel = nullptr;
+    std::optional<std::pair<std::string, bool>> m_efficiencyKey; // machine id, MoE
+    SpeedEfficiency m_efficiency;
     QDoubleSpinBox* m_bandwidthSpin = nullptr;
     QPushButton* m_bandwidthResetButton = nullptr;
 };

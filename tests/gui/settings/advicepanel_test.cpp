@@ -149,6 +149,11 @@ TEST(AdvicePanel, DecodeSpeedIsTheBoundAtAFullAndAHalfSlotAndFollowsTheBandwidth
     };
     EXPECT_TRUE(speed->text().contains(expectedText(*machineBandwidth))) << speed->text().toStdString();
     EXPECT_TRUE(speed->text().contains(QStringLiteral("upper bound")));
+    // And the expected rate with its source (issue 15 item 2).
+    EXPECT_TRUE(speed->text().contains(QStringLiteral("expected ~"))) << speed->text().toStdString();
+    EXPECT_TRUE(speed->text().contains(QStringLiteral("docs/speed.md")) ||
+                speed->text().contains(QStringLiteral("learned from")))
+        << speed->text().toStdString();
 
     const QString before = speed->text();
     bandwidth->setValue(100.0);

@@ -165,3 +165,46 @@ TEST(PlanCommand, ErrorsAreNamed) {
 
 } // namespace
 } // namespace llamafit
+
+namespace llamafit {
+namespace {
+
+// Issue 15 item 2: plan and estimate carry speed.decode_tps_bound / decode_tps_expected /
+// prompt_tps_expected / source. XDG_DATA_HOME points at an empty folder, so no stored benchmark
+// of this machine changes the efficiency: the public defaults are used and said so.
+TEST(PlanCommand, SpeedFieldsInPlanAndEstimate) {
+    char folder[] = "/tmp/llamafit-speed-XXXXXX";
+    ASSERT_NE(::mkdtemp(folder), nullptr);
+    const std::string env = std::string("XDG_DATA_HOME=") + folder + " ";
+    test::CommandRun ranPlan =
+        test::runShellCommand(env + test::shellQuote(LLAMAFIT_CLI_PATH) + " " + kSeed + " --fill 512");
+    const PlanRun plan{ranPlan.exitCode, Json::parse(ranPlan.out, nullptr, false), ranPlan.out};
+    ASSERT_EQ(plan.exitCode, 0) << plan.text;
+    const Json& speed = plan.json["speed"];
+    ASSERT_TRUE(speed.is_object()) << plan.text;
+    EXPECT_EQ(speed["filled_tokens"], 512);
+    const double bound = speed["decode_tps_bound"].get<double>();
+    const double expected = speed["decode_tps_expected"].get<double>();
+    EXPECT_NEAR(bound, plan.json["decode"]["tokens_per_second"].get<double>(), 1e-6);
+    EXPECT_LT(expected, bound);
+    // Seed 000 measured 53.6 t/s here.
+    EXPECT_NEAR(expected, 53.6, 53.6 * 0.25);
+    EXPECT_GT(speed["prompt_tps_expected"].get<double>(), 0);
+
+    test::CommandRun estimate = test::runShellCommand(
+        env + test::shellQuote(LLAMAFIT_CLI_PATH) +
+        " estimate --json -m llama-3-8b-q4_k_m -c 32768 -np 1 --bandwidth-gbs 272 --gpu cuda=8192");
+    ASSERT_EQ(estimate.exitCode, 0) << estimate.out;
+    const Json estimateSpeed = Json::parse(estimate.out)["speed"];
+    EXPECT_EQ(estimateSpeed["source"], "public-defaults");
+    // Seed 003: 272 GB/s / (4.9 GB + 4 GiB of f16 KV at 32K) = 30 t/s at most.
+    EXPECT_NEAR(estimateSpeed["decode_tps_bound"].get<double>(), 30, 1.5);
+    EXPECT_TRUE(estimateSpeed["prompt_tps_expected"].is_null());
+    const PlanRun noBandwidth = runCli("estimate --json -m llama-3-8b-q4_k_m");
+    EXPECT_EQ(noBandwidth.json["speed"]["source"], "no-bandwidth");
+    EXPECT_TRUE(noBandwidth.json["speed"]["decode_tps_bound"].is_null());
+    std::filesystem::remove_all(folder);
+}
+
+} // namespace
+} // namespace llamafit

@@ -1,0 +1,53 @@
+#pragma once
+// How much of the bandwidth bound (decode) and of the FP16 peak (prompt processing) llama.cpp's
+// kernels reach, per backend and per dense/MoE model: defaults from public measurements
+// (docs/speed.md lists every row and its source; tests/unit/machine/speedmodel_test.cpp holds
+// the defaults to them), or learned from the user's own llama-bench runs on this machine
+// (core/system/benchmarkstore). Used by the speed model (speedmodel.h), `llamafit-cli
+// plan/estimate/bench` and the GUI. Pure; efficiencies are fractions (0..1].
+
+#include "core/sizing/serversettings.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+enum class SpeedSource {
+    PublicDefaults, // the docs/speed.md defaults
+    Benchmarks,     // learned from this machine's stored llama-bench results
+};
+
+std::string_view speedSourceName(SpeedSource source); // "public-defaults", "benchmarks"
+
+struct SpeedEfficiency {
+    double decode = 0.7; // measured decode t/s / bandwidth bound
+    double prompt = 0.3; // measured prompt t/s / compute bound (FP16 peak)
+    SpeedSource source = SpeedSource::PublicDefaults;
+    std::size_t sampleCount = 0; // benchmark rows it was learned from (0 for the defaults)
+    std::string description;     // "public defaults for Vulkan, MoE (docs/speed.md)"
+    bool operator==(const SpeedEfficiency&) const = default;
+};
+
+// The defaults of docs/speed.md. Backends without public rows take the nearest one's figure
+// (ROCm and Other as Vulkan, RPC as CPU) and say so in the description.
+SpeedEfficiency defaultSpeedEfficiency(Backend backend, bool moe);
+
+// One measured decode (or prompt) rate next to the bound the speed model gave for the same
+// model, settings and depth: what learning needs from a stored benchmark.
+struct EfficiencySample {
+    Backend backend = Backend::Other;
+    bool moe = false;
+    bool prompt = false;    // a pp row (against the compute bound) rather than tg
+    double measuredTps = 0; // llama-bench avg_ts
+    double boundTps = 0;    // the speed model's bound for that row
+    bool operator==(const EfficiencySample&) const = default;
+};
+
+// The median of measured/bound over the samples of this backend and dense/MoE kind (decode
+// and prompt separately); a figure with no samples keeps its default. Rows with a zero bound
+// or rate are skipped. Ratios are capped to (0, 1.5] so one odd row cannot run away with it.
+SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe, const std::vector<EfficiencySample>& samples);
+
+} // namespace llamafit

@@ -1,0 +1,116 @@
+// Stored benchmark runs; see benchmarkstore.h.
+#include "core/system/benchmarkstore.h"
+
+#include "core/common/atomicfile.h"
+#include "core/machine/speedmodel.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace llamafit {
+
+namespace {
+
+// File names from ids and model names: letters, digits, '.', '-', '_' only.
+QString safeName(const QString& text) {
+    QString name;
+    for (const QChar c : text) {
+        name += (c.isLetterOrNumber() || c == u'.' || c == u'-' || c == u'_') ? c : QChar(u'_');
+    }
+    return name.isEmpty() ? QStringLiteral("unnamed") : name.left(80);
+}
+
+Result<std::string> readText(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return makeError("bench.bad-record",
+                         "cannot read " + path.toStdString() + ": " + file.errorString().toStdString());
+    }
+    return file.readAll().toStdString();
+}
+
+} // namespace
+
+BenchmarkStore::BenchmarkStore(QString folder) : m_folder(std::move(folder)) {
+    if (m_folder.isEmpty()) {
+        // GenericDataLocation, not AppDataLocation: the GUI and llamafit-cli (which sets no
+        // application name) must share one folder.
+        m_folder = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                   QStringLiteral("/LlamaFit/benchmarks");
+    }
+}
+
+QString BenchmarkStore::filePath(const BenchRecord& record) const {
+    const QFileInfo model(QString::fromStdString(record.modelPath));
+    // The canonical path tells two files of the same name apart; the size a re-downloaded one.
+    const QString canonical =
+        model.canonicalFilePath().isEmpty() ? model.absoluteFilePath() : model.canonicalFilePath();
+    const QString hash = QString::fromLatin1(
+        QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(10));
+    const QString name = safeName(model.completeBaseName()) + u'-' + QString::number(record.modelFileBytes) +
+                         u'-' + hash + QStringLiteral("-b") + QString::number(record.buildNumber) +
+                         QStringLiteral(".json");
+    return m_folder + u'/' + safeName(QString::fromStdString(record.machineId)) + u'/' + name;
+}
+
+Result<std::vector<BenchRecord>> BenchmarkStore::load(const BenchRecord& key) const {
+    const QString path = filePath(key);
+    if (!QFileInfo::exists(path)) {
+        return std::vector<BenchRecord>{};
+    }
+    Result<std::string> text = readText(path);
+    if (!text) {
+        return text.error();
+    }
+    Result<std::vector<BenchRecord>> records = benchRecordsFromJson(*text);
+    if (!records) {
+        return makeError("bench.bad-record", path.toStdString() + ": " + records.error().message);
+    }
+    return records;
+}
+
+Result<QString> BenchmarkStore::append(const BenchRecord& record) {
+    Result<std::vector<BenchRecord>> records = load(record);
+    if (!records) {
+        return records.error(); // never overwrite a file we could not read
+    }
+    records->push_back(record);
+    const QString path = filePath(record);
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        return makeError("bench.store-unwritable",
+                         "cannot create " + QFileInfo(path).absolutePath().toStdString());
+    }
+    Result<bool> written = writeFileAtomically(path.toStdString(), benchRecordsToJson(*records));
+    if (!written) {
+        return makeError("bench.store-unwritable", written.error().message);
+    }
+    return path;
+}
+
+std::vector<BenchRecord> BenchmarkStore::loadMachine(const std::string& machineId,
+                                                     std::vector<std::string>* problems) const {
+    std::vector<BenchRecord> all;
+    const QDir folder(m_folder + u'/' + safeName(QString::fromStdString(machineId)));
+    for (const QFileInfo& file : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        Result<std::string> text = readText(file.absoluteFilePath());
+        Result<std::vector<BenchRecord>> records =
+            text ? benchRecordsFromJson(*text) : Result<std::vector<BenchRecord>>(text.error());
+        if (!records) {
+            if (problems != nullptr) {
+                problems->push_back(file.absoluteFilePath().toStdString() + ": " + records.error().message);
+            }
+            continue;
+        }
+        all.insert(all.end(), records->begin(), records->end());
+    }
+    return all;
+}
+
+SpeedEfficiency BenchmarkStore::efficiencyFor(const Machine& machine, bool moe) const {
+    return learnSpeedEfficiency(speedBackend(machine), moe, efficiencySamples(loadMachine(machine.id)));
+}
+
+} // namespace llamafit

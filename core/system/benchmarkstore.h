@@ -1,0 +1,49 @@
+#pragma once
+// BenchmarkStore: the llama-bench runs made on this machine, kept so that estimates learn the
+// machine's real efficiency (core/machine/speedefficiency.h) and the benchmark dialog can show
+// earlier runs. One JSON file (core/server/benchrecord.h) per machine, model file and llama.cpp
+// build: <folder>/<machine>/<model file stem>-<size>-<path hash>-b<build>.json, written
+// atomically (core/common/atomicfile.h), runs appended in order. The folder defaults to
+// <QStandardPaths::GenericDataLocation>/LlamaFit/benchmarks (~/.local/share/LlamaFit/benchmarks
+// on Linux), one folder for the GUI and llamafit-cli.
+// Used by `llamafit-cli bench/plan/estimate` and the GUI. Thread: any, one object per thread.
+//
+// Error codes: bench.store-unwritable (the folder cannot be made or the file written: names the
+// path), bench.bad-record (an existing file does not parse; it is left untouched and named).
+
+#include "core/common/result.h"
+#include "core/machine/memorypools.h"
+#include "core/server/benchrecord.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace llamafit {
+
+class BenchmarkStore {
+  public:
+    explicit BenchmarkStore(QString folder = {});
+
+    QString folder() const { return m_folder; }
+    QString filePath(const BenchRecord& record) const;
+
+    // Appends the run to its file; returns the file's path.
+    Result<QString> append(const BenchRecord& record);
+    // The runs stored for the record's machine, model file and build (empty when none).
+    Result<std::vector<BenchRecord>> load(const BenchRecord& key) const;
+    // Every run stored for a machine, all models and builds; files that do not parse are
+    // skipped and named in `problems`.
+    std::vector<BenchRecord> loadMachine(const std::string& machineId,
+                                         std::vector<std::string>* problems = nullptr) const;
+
+    // The efficiency for estimates on `machine`: learned from its stored runs of the same
+    // backend and dense/MoE kind, else the public defaults (speedefficiency.h).
+    SpeedEfficiency efficiencyFor(const Machine& machine, bool moe) const;
+
+  private:
+    QString m_folder;
+};
+
+} // namespace llamafit

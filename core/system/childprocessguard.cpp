@@ -1,0 +1,67 @@
+// The child's death with its parent; see childprocessguard.h.
+#include "core/system/childprocessguard.h"
+
+#if defined(Q_OS_LINUX)
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#elif defined(Q_OS_WIN)
+#include <windows.h>
+#endif
+
+namespace llamafit {
+
+ChildProcessGuard::ChildProcessGuard() {
+#ifdef Q_OS_WIN
+    // Closing the last handle of this job, which the kernel does when our process ends in any
+    // way, kills every process in it.
+    HANDLE job = CreateJobObjectW(nullptr, nullptr);
+    if (job != nullptr) {
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION info{};
+        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        SetInformationJobObject(job, JobObjectExtendedLimitInformation, &info, sizeof(info));
+        m_job = job;
+    }
+#endif
+}
+
+ChildProcessGuard::~ChildProcessGuard() {
+#ifdef Q_OS_WIN
+    if (m_job != nullptr) {
+        CloseHandle(static_cast<HANDLE>(m_job));
+    }
+#endif
+}
+
+void ChildProcessGuard::apply(QProcess& process) {
+#if defined(Q_OS_LINUX)
+    // Runs in the child between fork and exec (async-signal-safe calls only). The getppid
+    // check closes the race where we died before prctl ran.
+    const pid_t parentPid = ::getpid();
+    process.setChildProcessModifier([parentPid] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parentPid) {
+            ::_exit(127);
+        }
+    });
+#elif defined(Q_OS_WIN)
+    // CTRL_BREAK can only be sent to a process group.
+    process.setCreateProcessArgumentsModifier(
+        [](QProcess::CreateProcessArguments* arguments) { arguments->flags |= CREATE_NEW_PROCESS_GROUP; });
+    void* job = m_job;
+    QObject::connect(&process, &QProcess::started, &process, [&process, job] {
+        HANDLE child = OpenProcess(PROCESS_SET_QUOTA | PROCESS_TERMINATE, FALSE,
+                                   static_cast<DWORD>(process.processId()));
+        if (child != nullptr && job != nullptr) {
+            AssignProcessToJobObject(static_cast<HANDLE>(job), child);
+        }
+        if (child != nullptr) {
+            CloseHandle(child);
+        }
+    });
+#else
+    (void)process;
+#endif
+}
+
+} // namespace llamafit

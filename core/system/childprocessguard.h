@@ -1,0 +1,29 @@
+#pragma once
+// ChildProcessGuard: makes a QProcess child die with LlamaFit, however LlamaFit ends. On Linux
+// the child asks the kernel for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG, set
+// between fork and exec and kept across a wrapper script's exec); on Windows the child goes
+// into a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, closed with the guard (untested
+// here, Linux only). Used by ServerProcess (llama-server) and BenchmarkRun (llama-bench).
+// Owns: the job object handle (Windows). Thread: the thread that owns the processes.
+
+#include <QProcess>
+
+namespace llamafit {
+
+class ChildProcessGuard {
+  public:
+    ChildProcessGuard();
+    ~ChildProcessGuard();
+    ChildProcessGuard(const ChildProcessGuard&) = delete;
+    ChildProcessGuard& operator=(const ChildProcessGuard&) = delete;
+
+    // Call before process.start(); the guard must outlive the process.
+    void apply(QProcess& process);
+
+  private:
+#ifdef Q_OS_WIN
+    void* m_job = nullptr; // HANDLE of the kill-on-close job object
+#endif
+};
+
+} // namespace llamafit
