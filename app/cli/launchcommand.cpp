@@ -60,7 +60,7 @@ out of memory it names the component that did not fit and lists changes that wou
   --expose             allow a --host other than loopback (e.g. --host 0.0.0.0): llama-server
                        has no authentication of its own, so it then gets --api-key-file with a
                        key LlamaFit generates once (user-only file
-                       ~/.local/share/llamafit/llama-server-api-key) unless the flags hold
+                       ~/.local/share/LlamaFit/llama-server-api-key) unless the flags hold
                        --api-key or --api-key-file; the monitor sends the key. Without
                        --expose a non-loopback --host is refused (exit 2).
 
@@ -335,7 +335,10 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
 }
 
 void LaunchSession::startMonitor() {
-    m_probe = std::make_unique<ServerProbe>(m_process.baseUrl());
+    // The status line reads the latest samples only: the GUI's ten minutes of history (several
+    // MiB, scripts/soak.sh) would be memory the CLI never shows.
+    constexpr std::size_t kStatusSamples = 4;
+    m_probe = std::make_unique<ServerProbe>(m_process.baseUrl(), kStatusSamples);
     m_probe->setProcessId(m_process.processId());
     if (Result<std::string> key = apiKeyOfServer(m_process.arguments())) {
         m_probe->setApiKey(*key);

@@ -44,7 +44,7 @@ Result<std::string> keyInFile(const QString& path) {
 
 QString defaultApiKeyFilePath() {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-           QStringLiteral("/llamafit/llama-server-api-key");
+           QStringLiteral("/LlamaFit/llama-server-api-key");
 }
 
 Result<std::string> ensureApiKeyFile(const QString& path) {

@@ -21,7 +21,8 @@
 
 namespace llamafit {
 
-// <GenericDataLocation>/llamafit/llama-server-api-key: one file for the app and the CLI.
+// <GenericDataLocation>/LlamaFit/llama-server-api-key: one file for the app and the CLI (next to
+// the stored benchmarks, core/system/benchmarkstore.h).
 QString defaultApiKeyFilePath();
 
 // The key file at `path`, created with a new random key when it does not exist; its mode is

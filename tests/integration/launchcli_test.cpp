@@ -122,7 +122,7 @@ TEST_F(LaunchCliTest, ANetworkHostNeedsExposeAndThenTheKeyGuardsTheServer) {
     EXPECT_EQ(m_cli.exitCode(), 2) << refusal.toStdString();
     EXPECT_TRUE(refusal.contains("launch.exposure-not-chosen")) << refusal.toStdString();
     EXPECT_FALSE(m_cli.readAllStandardOutput().contains("state: starting"));
-    const QString keyFile = dataHome.path() + QStringLiteral("/llamafit/llama-server-api-key");
+    const QString keyFile = dataHome.path() + QStringLiteral("/LlamaFit/llama-server-api-key");
     EXPECT_FALSE(QFile::exists(keyFile));
 
     m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),

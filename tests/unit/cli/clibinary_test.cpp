@@ -398,7 +398,7 @@ TEST(CliBinary, ExportOnANetworkHostNeedsExposeAndNamesTheKeyFile) {
     const std::filesystem::path dataHome = scratchPath("-data");
     std::filesystem::create_directories(dataHome);
     const std::vector<std::string> environment{"XDG_DATA_HOME=" + dataHome.string()};
-    const std::filesystem::path keyFile = dataHome / "llamafit" / "llama-server-api-key";
+    const std::filesystem::path keyFile = dataHome / "LlamaFit" / "llama-server-api-key";
 
     const CliRun refused =
         runCli({"export", "--format", "sh", "-m", "llama-3-8b-q4_k_m", "--host", "0.0.0.0"}, environment);
