@@ -341,10 +341,13 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_firstLayout) {
         m_firstLayout = false;
-        // First start: side docks wide enough for their labels and controls.
+        // First start: side docks wide enough for their labels and controls, and the Launch dock
+        // as high as its rows, with no empty band under it.
         resizeDocks({findChild<QDockWidget*>(QStringLiteral("modelsDock")),
                      findChild<QDockWidget*>(QStringLiteral("settingsDock"))},
                     {width() / 5, width() / 4}, Qt::Horizontal);
+        resizeDocks({findChild<QDockWidget*>(QStringLiteral("launchDock"))},
+                    {m_launchPanel->sizeHint().height()}, Qt::Vertical);
     }
 }
 

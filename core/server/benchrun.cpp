@@ -3,6 +3,7 @@
 // from llama-server's in places (-fa on|off|auto, -nkvo 0|1, -ts a/b, --repack 0|1).
 #include "core/server/benchrun.h"
 
+#include "core/flags/flagvalues.h"
 #include "core/gguf/ggmltype.h"
 
 #include <nlohmann/json.hpp>
@@ -21,18 +22,6 @@ std::string joined(const std::vector<std::uint32_t>& values) {
         text += (text.empty() ? "" : ",") + std::to_string(value);
     }
     return text;
-}
-
-std::string flashAttentionText(FlashAttention mode) {
-    switch (mode) {
-    case FlashAttention::On:
-        return "on";
-    case FlashAttention::Off:
-        return "off";
-    case FlashAttention::Auto:
-        break;
-    }
-    return "auto";
 }
 
 Error unsupported(Setting setting, std::string flag, std::string message) {
@@ -75,7 +64,7 @@ Result<std::vector<std::string>> buildBenchArgs(const BenchRequest& request) {
                     {"-ngl", settings.gpuLayers->isCount() ? std::to_string(settings.gpuLayers->layerCount())
                                                            : std::string("999")});
     }
-    args.insert(args.end(), {"-fa", flashAttentionText(settings.flashAttention)});
+    args.insert(args.end(), {"-fa", std::string(flashAttentionName(settings.flashAttention))});
     args.insert(args.end(), {"-ctk", std::string(ggmlTypeName(settings.cacheTypeK)), "-ctv",
                              std::string(ggmlTypeName(settings.cacheTypeV))});
     args.insert(args.end(),

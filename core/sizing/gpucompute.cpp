@@ -349,7 +349,10 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // outgrow the masks: llama-fit-params' n_batch rows over several devices).
             block.outputBytes = 0;
         }
-        if (widths.gpuDenseFeedForward > 0 && !runsOffloaded) {
+        // Read off lavapipe's allocation plans (scripts/alloc-plan); over RPC the pipeline copies
+        // (pipelinecopies.h) change the inputs' hole the GLU would fit in, and the measured RPC
+        // buffers hold the CPU-calibrated FFN term: not applied there until measured.
+        if (widths.gpuDenseFeedForward > 0 && !runsOffloaded && gpu.backend != Backend::Rpc) {
             block.feedForwardBytes = ub * 4 * widths.gpuDenseFeedForward;
         }
         if (runsOffloaded && cachesOnHost.allRecurrent) {

@@ -204,6 +204,10 @@
         <source>%1 · %2 free</source>
         <translation>%1 · 空き %2</translation>
     </message>
+    <message>
+        <source>%1: nothing of llama-server&apos;s</source>
+        <translation>%1: llama-server のメモリなし</translation>
+    </message>
 </context>
 <context>
     <name>MemoryTimeChart</name>
@@ -481,10 +485,6 @@ llama-server: %5</translation>
         <translation>デコード速度: 推定するにはメモリ帯域を入力してください</translation>
     </message>
     <message>
-        <source>Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound</source>
-        <translation>デコード速度 ≤ %1 t/s (%2 スロットが満杯) · ≤ %3 t/s (半分): 上限値</translation>
-    </message>
-    <message>
         <source>%1 needs %2 of %3</source>
         <translation>%1 には %2 必要ですが、予算は %3 です</translation>
     </message>
@@ -499,6 +499,12 @@ llama-server: %5</translation>
     <message>
         <source>llama-server accepts no K/V types for this model and settings</source>
         <translation>このモデルと設定で llama-server が受け付ける K/V 型がありません</translation>
+    </message>
+    <message>
+        <source>Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound
+expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
+        <translation>デコード速度 ≤ %1 t/s（満杯 %2 スロット）· ≤ %3 t/s（半分）：上限
+予想 ~%4 t/s（満杯）· ~%5 t/s（半分）：%6</translation>
     </message>
 </context>
 <context>
@@ -775,14 +781,6 @@ llama-server: %5</translation>
         <translation>ホスト:</translation>
     </message>
     <message>
-        <source>Warning: on a non-loopback address the server is reachable from the network, without a password.</source>
-        <translation>警告: ループバック以外のアドレスでは、サーバーにネットワークからパスワードなしで接続できます。</translation>
-    </message>
-    <message>
-        <source>llama-server has no authentication unless --api-key is among the extra flags</source>
-        <translation>追加フラグに --api-key がない限り、llama-server に認証はありません</translation>
-    </message>
-    <message>
         <source>any free port</source>
         <translation>空きポート</translation>
     </message>
@@ -837,6 +835,22 @@ llama-server: %5</translation>
     <message>
         <source>port</source>
         <translation>ポート</translation>
+    </message>
+    <message>
+        <source>%1 would make llama-server reachable from the network, without a password: tick &quot;Allow access from the network&quot; to launch it with an API key.</source>
+        <translation>%1 では llama-server にネットワークからパスワードなしで接続できてしまいます。API キー付きで起動するには「ネットワークからのアクセスを許可」をオンにしてください。</translation>
+    </message>
+    <message>
+        <source>Clients need the API key in %1 (&quot;Authorization: Bearer KEY&quot;).</source>
+        <translation>クライアントには %1 の API キーが必要です（&quot;Authorization: Bearer KEY&quot;）。</translation>
+    </message>
+    <message>
+        <source>Allow access from the network</source>
+        <translation>ネットワークからのアクセスを許可</translation>
+    </message>
+    <message>
+        <source>llama-server has no authentication of its own. With this box ticked a non-loopback host (e.g. 0.0.0.0) is allowed, and LlamaFit starts llama-server with --api-key-file %1, a key generated once in a file only you can read; clients send it as &quot;Authorization: Bearer KEY&quot;.</source>
+        <translation>llama-server には独自の認証がありません。このボックスをオンにすると、ループバック以外のホスト（例: 0.0.0.0）を使えるようになり、LlamaFit は %1 を --api-key-file として llama-server を起動します。キーは一度だけ生成され、あなただけが読めるファイルに保存されます。クライアントは &quot;Authorization: Bearer KEY&quot; として送信します。</translation>
     </message>
 </context>
 <context>
@@ -1189,6 +1203,14 @@ llama-server: %5</translation>
     <message>
         <source>The driver reports %1 free, more than the %2 BIOS carve-out: llama.cpp adds up every memory heap of an integrated GPU, including shared GPU memory that is system RAM the OS also uses. The line is the carve-out, which is what the GPU really has.</source>
         <translation>ドライバは空きを %1 と報告していますが、BIOS の割り当て %2 より多くなっています: llama.cpp は内蔵 GPU のすべてのメモリヒープを合算し、OS も使うシステム RAM である共有 GPU メモリまで含めるためです。線は BIOS の割り当てで、GPU が実際に持つ量です。</translation>
+    </message>
+    <message>
+        <source>Without weights</source>
+        <translation>重みを除く</translation>
+    </message>
+    <message>
+        <source>Draw the bars without the weights and the reserved memory, at their own scale: the KV cache, recurrent state, compute and output buffers the settings change</source>
+        <translation>重みと予約済みメモリを除いたバーを独自の目盛りで表示します：設定で変わる KV キャッシュ、再帰状態、計算バッファ、出力バッファ</translation>
     </message>
 </context>
 <context>
@@ -1633,6 +1655,30 @@ llama-server: %5</translation>
     <message>
         <source>Refused: %1</source>
         <translation>拒否: %1</translation>
+    </message>
+    <message>
+        <source>q8_0 ≈ f16 for most tasks; q4_0 for short ones (hover for why)</source>
+        <translation>q8_0 はほとんどの用途で f16 と同等、q4_0 は短い用途向け（理由はホバーで表示）</translation>
+    </message>
+    <message>
+        <source>Left unset, llama-server would refuse these settings.</source>
+        <translation>未指定の場合、llama-server はこの設定を拒否します。</translation>
+    </message>
+    <message>
+        <source>Left unset, llama-server takes the training context, -c %1 (-fit off).</source>
+        <translation>未指定の場合、llama-server は学習時のコンテキスト -c %1 を使います（-fit off）。</translation>
+    </message>
+    <message>
+        <source>Left unset, llama-server will pick -c %1.</source>
+        <translation>未指定の場合、llama-server は -c %1 を選びます。</translation>
+    </message>
+    <message>
+        <source>Left unset, llama-server&apos;s fit gives up (%1) and runs with -c %2.</source>
+        <translation>未指定の場合、llama-server の fit は断念し（%1）、-c %2 で動作します。</translation>
+    </message>
+    <message>
+        <source>Its fit also sets -ngl %1.</source>
+        <translation>その fit は -ngl %1 も設定します。</translation>
     </message>
 </context>
 <context>

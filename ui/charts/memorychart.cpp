@@ -6,7 +6,9 @@
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
+#include <QCheckBox>
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QStackedLayout>
@@ -50,7 +52,8 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
 
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_plot(new QCustomPlot(this)), m_verdictLabel(new QLabel(this)),
-      m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)) {
+      m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)), m_breakdownLabel(new QLabel(this)),
+      m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
     m_plot->setObjectName(QStringLiteral("memoryChart"));
     m_plot->setToolTip(QString()); // tooltips come from hover over a segment
     m_plot->setMouseTracking(true);
@@ -63,6 +66,14 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_verdictLabel->setWordWrap(true); // a long verdict must not set the window's minimum width
     m_noteLabel->setObjectName(QStringLiteral("memoryBackendNoteLabel"));
     m_noteLabel->setWordWrap(true);
+    m_breakdownLabel->setObjectName(QStringLiteral("memoryBreakdownLabel"));
+    m_breakdownLabel->setWordWrap(true);
+    m_breakdownLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_withoutWeightsCheck->setObjectName(QStringLiteral("withoutWeightsCheck"));
+    m_withoutWeightsCheck->setToolTip(
+        tr("Draw the bars without the weights and the reserved memory, at their own "
+           "scale: the KV cache, recurrent state, compute and output buffers the "
+           "settings change"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +82,10 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_stack->addWidget(m_plot);
     m_stack->addWidget(m_messageLabel);
     layout->addLayout(m_stack, 1);
+    auto* breakdownRow = new QHBoxLayout;
+    breakdownRow->addWidget(m_breakdownLabel, 1);
+    breakdownRow->addWidget(m_withoutWeightsCheck, 0, Qt::AlignTop);
+    layout->addLayout(breakdownRow);
     layout->addWidget(m_noteLabel);
 
     // Bottom to top; the fixed component order is the chart's legend order too.
@@ -101,11 +116,13 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
     connect(m_session, &SizingSession::estimateChanged, this, &MemoryChart::refresh);
+    connect(m_withoutWeightsCheck, &QCheckBox::toggled, this, &MemoryChart::refresh);
     restyle();
     refresh();
 }
 
 void MemoryChart::refresh() {
+    const bool withoutWeights = m_withoutWeightsCheck->isChecked();
     const Result<MemoryEstimate>& estimate = m_session->estimate();
     if (!estimate.ok() || !m_session->poolUsage()) {
         showError(estimate.ok() ? tr("The estimate could not be placed on this machine's memory.")
@@ -114,6 +131,15 @@ void MemoryChart::refresh() {
     }
     m_stack->setCurrentWidget(m_plot);
     std::vector<PoolSegments> segments = poolSegments(*m_session->poolUsage(), *estimate);
+    QStringList breakdown;
+    for (PoolSegments& pool : segments) {
+        breakdown << poolBreakdownText(pool);
+        if (withoutWeights) {
+            pool = llamafit::withoutWeights(std::move(pool));
+        }
+    }
+    m_breakdownLabel->setText(breakdown.join(u'\n'));
+    m_breakdownLabel->show();
     const bool samePools = segments.size() == m_segments.size() &&
                            std::equal(segments.begin(), segments.end(), m_segments.begin(),
                                       [](const PoolSegments& a, const PoolSegments& b) {
@@ -124,14 +150,16 @@ void MemoryChart::refresh() {
         rebuildItems();
     }
     setBarData();
-    double yMax = 1.0;
+    // Without weights the scale is the bars' own: the capacity lines would flatten them again.
+    double yMax = withoutWeights ? 0.0 : 1.0;
     for (const PoolSegments& pool : m_segments) {
-        yMax = std::max({yMax, gib(pool.topBytes()), pool.capacityKnown ? gib(pool.capacityBytes) : 0.0});
+        const bool capacityShown = pool.capacityKnown && !withoutWeights;
+        yMax = std::max({yMax, gib(pool.topBytes()), capacityShown ? gib(pool.capacityBytes) : 0.0});
     }
-    if (m_session->machine().observedBackendFreeBytes) {
+    if (m_session->machine().observedBackendFreeBytes && !withoutWeights) {
         yMax = std::max(yMax, gib(*m_session->machine().observedBackendFreeBytes));
     }
-    placeItems(yMax * 1.15);
+    placeItems(yMax > 0 ? yMax * 1.15 : 1.0);
     updateVerdictLabel();
     m_noteLabel->setText(backendFreeNote());
     m_noteLabel->setVisible(!m_noteLabel->text().isEmpty());
@@ -148,6 +176,8 @@ void MemoryChart::showError(const QString& message) {
     m_verdictLabel->setPalette(palette());
     m_noteLabel->clear();
     m_noteLabel->hide();
+    m_breakdownLabel->clear();
+    m_breakdownLabel->hide();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -226,15 +256,18 @@ void MemoryChart::placeItems(double yMaxGiB) {
         items.outline->topLeft->setCoords(key - kHalfBar, top);
         items.outline->bottomRight->setCoords(key + kHalfBar, 0);
         items.outline->setPen(QPen(verdictColor(pool.verdict), 2));
-        items.limit->setVisible(pool.capacityKnown);
+        const bool capacityShown = pool.capacityKnown && !m_withoutWeightsCheck->isChecked();
+        items.limit->setVisible(capacityShown);
         const double limit = gib(pool.capacityBytes);
         items.limit->start->setCoords(key - kHalfBar - 0.08, limit);
         items.limit->end->setCoords(key + kHalfBar + 0.08, limit);
         items.limit->setPen(QPen(palette().color(QPalette::Text), 2));
-        items.verdict->position->setCoords(key, std::max(top, pool.capacityKnown ? limit : 0.0) + lift);
+        items.verdict->position->setCoords(key, std::max(top, capacityShown ? limit : 0.0) + lift);
         items.verdict->setText(poolVerdictText(pool));
         items.verdict->setColor(verdictColor(pool.verdict));
         if (items.backendFree != nullptr) {
+            items.backendFree->setVisible(capacityShown);
+            items.backendFreeText->setVisible(capacityShown);
             const double observed = gib(*m_session->machine().observedBackendFreeBytes);
             items.backendFree->start->setCoords(key + kHalfBar + 0.02, observed);
             items.backendFree->end->setCoords(key + kHalfBar + 0.3, observed);
@@ -379,7 +412,7 @@ QString MemoryChart::toolTipAtPixel(const QPointF& pixel) const {
     const PoolSegments& pool = m_segments[index];
     const PoolItems& items = m_items[index];
     const double offset = key - static_cast<double>(rounded);
-    if (items.backendFree != nullptr && offset > kHalfBar &&
+    if (items.backendFree != nullptr && items.backendFree->visible() && offset > kHalfBar &&
         std::abs(m_plot->yAxis->coordToPixel(items.backendFree->start->value()) - pixel.y()) < 6) {
         return backendFreeNote();
     }

@@ -8,7 +8,11 @@
 // line over its bar (on an APU's carve-out the BIOS split, with the driver's own "free" figure
 // drawn faintly beside it); the bar's outline and the text above it give the pool's verdict,
 // memoryVerdictLabel the overall one. Hover shows exact MiB and the llama.cpp rule. Refused
-// settings show llama.cpp's reason instead of bars.
+// settings show llama.cpp's reason instead of bars. Under the chart, memoryBreakdownLabel lists
+// each pool's components in MiB/GiB (readable without hovering), and "Without weights"
+// (withoutWeightsCheck) draws the bars without the reservation and the weights, at their own
+// scale and without the capacity lines: what the sliders move, which is a few pixels of a
+// 26 GiB bar at 4096 tokens.
 // Used by MainWindow. Reads the SizingSession (never writes it); owns its QCustomPlot and items.
 // Thread: GUI. Units: bytes in, GiB on the axis, MiB in tooltips and test accessors.
 
@@ -22,6 +26,7 @@
 #include <cstddef>
 #include <vector>
 
+class QCheckBox;
 class QCPBars;
 class QCPItemLine;
 class QCPItemRect;
@@ -80,6 +85,8 @@ class MemoryChart : public QWidget {
     QLabel* m_verdictLabel;
     QLabel* m_messageLabel;
     QLabel* m_noteLabel;
+    QLabel* m_breakdownLabel;
+    QCheckBox* m_withoutWeightsCheck;
     QStackedLayout* m_stack;
     QCPBars* m_reservationBars;
     std::array<QCPBars*, 6> m_componentBars{}; // kChartComponentOrder

@@ -1,6 +1,7 @@
 // A pool's stacked segments and their tooltips; see poolsegments.h.
 #include "ui/charts/poolsegments.h"
 
+#include "core/common/units.h"
 #include "ui/charts/ruletext.h"
 #include "ui/chartstyle.h"
 
@@ -160,6 +161,29 @@ QString poolVerdictText(const PoolSegments& pool) {
     }
     return QCoreApplication::translate("MemoryChart", "%1 · %2 free")
         .arg(verdictLabel(pool.verdict), formatGiBText(static_cast<std::uint64_t>(pool.headroomBytes)));
+}
+
+PoolSegments withoutWeights(PoolSegments pool) {
+    pool.reservationBytes = 0;
+    pool.componentBytes[chartComponentIndex(Component::Model)] = 0;
+    pool.otherBytes = 0; // the weights again: their page cache, GPU buffers seen in shared RAM
+    return pool;
+}
+
+QString poolBreakdownText(const PoolSegments& pool) {
+    QStringList parts;
+    for (std::size_t i = 0; i < kChartComponentOrder.size(); ++i) {
+        const std::uint64_t bytes = pool.componentBytes[i];
+        if (bytes == 0) {
+            continue;
+        }
+        const QString size = bytes >= kGiB ? formatGiBText(bytes) : formatMiBText(bytes);
+        parts << QStringLiteral("%1 %2").arg(componentLabel(kChartComponentOrder[i]), size);
+    }
+    if (parts.isEmpty()) {
+        return QCoreApplication::translate("MemoryChart", "%1: nothing of llama-server's").arg(pool.name);
+    }
+    return QStringLiteral("%1: %2").arg(pool.name, parts.join(QStringLiteral(" · ")));
 }
 
 } // namespace llamafit

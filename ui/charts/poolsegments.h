@@ -60,4 +60,14 @@ std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstim
 // "fits · 3.2 GiB free", "does not fit · 1.4 GiB over", "size unknown": the text over a bar.
 QString poolVerdictText(const PoolSegments& pool);
 
+// The pool without its reservation, its weights and the other memory that follows them (their
+// page cache, GPU buffers seen again in shared RAM): what the sliders move (KV, RS, compute,
+// output, overhead, growth), to be drawn at its own scale. At 4096 tokens those
+// are a few pixels of a 26 GiB bar.
+PoolSegments withoutWeights(PoolSegments pool);
+
+// "Vulkan0: weights 26.1 GiB · KV 80.0 MiB · RS 62.8 MiB · compute 493 MiB": each component
+// llama-server allocates in the pool, readable without hovering (sizes under 1 GiB in MiB).
+QString poolBreakdownText(const PoolSegments& pool);
+
 } // namespace llamafit

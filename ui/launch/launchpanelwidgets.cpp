@@ -71,8 +71,8 @@ void LaunchPanel::buildWidgets() {
     addressRow->addWidget(new QLabel(tr("port"), this));
     addressRow->addWidget(m_portSpin);
     addressRow->addWidget(m_exposeCheck);
+    addressRow->addWidget(m_hostWarning, 1);
     form->addRow(tr("Host:"), addressRow);
-    form->addRow(QString(), m_hostWarning);
 
     m_commandLine = new QLineEdit(this);
     m_commandLine->setObjectName(QStringLiteral("commandLineEdit"));

@@ -188,10 +188,18 @@ void SettingsPanel::buildControls() {
     QPalette errorPalette = m_errorLabel->palette();
     errorPalette.setColor(QPalette::WindowText, verdictColor(FitVerdict::DoesNotFit));
     m_errorLabel->setPalette(errorPalette);
-    m_kvTypeNote = new QLabel(kvTypeNoteText());
+    // One short line under the K/V types; the whole note on hover (there and on both combos), so
+    // it does not push the GPU-layer and batch controls out of a 768-pixel-high screen.
+    m_kvTypeNote = new QLabel(tr("q8_0 ≈ f16 for most tasks; q4_0 for short ones (hover for why)"));
     m_kvTypeNote->setObjectName(QStringLiteral("kvTypeNote"));
     m_kvTypeNote->setWordWrap(true);
     m_kvTypeNote->setForegroundRole(QPalette::PlaceholderText);
+    m_kvTypeNote->setToolTip(kvTypeNoteText());
+    for (QComboBox* combo : {m_cacheTypeKCombo, m_cacheTypeVCombo}) {
+        combo->setToolTip(combo->toolTip().isEmpty()
+                              ? kvTypeNoteText()
+                              : combo->toolTip() + QStringLiteral("\n\n") + kvTypeNoteText());
+    }
 
     m_fitContextLabel = new QLabel;
     m_fitContextLabel->setObjectName(QStringLiteral("fitContextLabel"));

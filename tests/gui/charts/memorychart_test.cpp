@@ -9,6 +9,7 @@
 #include "ui/charts/ruletext.h"
 #include "ui/chartstyle.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -279,6 +280,42 @@ TEST(MemoryChart, AHybridModelsRsBarStaysFlatWhileKvGrows) {
     EXPECT_LT(kvAfter - kvBefore, 2048.0);
     EXPECT_NEAR(kvAfter, toMiB(poolComponentBytes(*session->poolUsage(), gpuPool, Component::Kv)),
                 kToleranceMiB);
+}
+
+// Issue 11 item 7: at 4096 tokens the KV, RS and compute segments of a 26 GiB model are a few
+// pixels: the breakdown names them in MiB without hovering, and "Without weights" draws them
+// at their own scale (the weights and the reservation left out, no capacity line).
+TEST(MemoryChart, TheBreakdownNamesEachComponentAndWithoutWeightsRescales) {
+    auto session = makeSession("gmktec-evo-x2-64gb-32-32");
+    MemoryChart chart(session.get());
+    session->setSettings(settingsWith(4096));
+    const std::size_t gpuPool = session->machine().gpus.at(0).poolIndex;
+    auto* breakdown = chart.findChild<QLabel*>(QStringLiteral("memoryBreakdownLabel"));
+    ASSERT_NE(breakdown, nullptr);
+    const QString text = breakdown->text();
+    for (Component component : {Component::Model, Component::Kv, Component::Rs, Component::Compute}) {
+        EXPECT_TRUE(text.contains(componentLabel(component))) << text.toStdString();
+    }
+    const double kvMiB = toMiB(poolComponentBytes(*session->poolUsage(), gpuPool, Component::Kv));
+    EXPECT_TRUE(text.contains(QStringLiteral("%1 MiB").arg(kvMiB, 0, 'f', 2))) << text.toStdString();
+
+    const double fullRange = chart.plot()->yAxis->range().upper;
+    ASSERT_FALSE(std::isnan(chart.limitMiB(gpuPool)));
+    auto* check = chart.findChild<QCheckBox*>(QStringLiteral("withoutWeightsCheck"));
+    ASSERT_NE(check, nullptr);
+    check->setChecked(true);
+    EXPECT_EQ(chart.barValueMiB(gpuPool, Component::Model), 0.0);
+    EXPECT_NEAR(chart.barValueMiB(gpuPool, Component::Kv), kvMiB, kToleranceMiB);
+    const double zoomedRange = chart.plot()->yAxis->range().upper;
+    // The host pool keeps its run-time growth (prompt cache up to --cache-ram), so the scale
+    // is that, not the few hundred MiB of the GPU pool alone.
+    EXPECT_LT(zoomedRange * 2, fullRange) << "the non-weight part at its own scale";
+    EXPECT_TRUE(std::isnan(chart.limitMiB(gpuPool)));
+    EXPECT_EQ(breakdown->text(), text) << "the breakdown keeps the weights";
+
+    check->setChecked(false);
+    EXPECT_GT(chart.barValueMiB(gpuPool, Component::Model), 0.0);
+    EXPECT_EQ(chart.plot()->yAxis->range().upper, fullRange);
 }
 
 } // namespace

@@ -331,7 +331,11 @@ TEST_F(SettingsPanelTest, ChangesFromElsewhereUpdateTheControlsWithoutWritingBac
 }
 
 TEST_F(SettingsPanelTest, TheKvNoteGivesSeed003sAdviceAndLlamaCppsBytes) {
-    const QString note = control<QLabel>("kvTypeNote")->text();
+    // One line in the panel, the whole note on hover (a 1366x768 screen keeps every control).
+    EXPECT_FALSE(control<QLabel>("kvTypeNote")->text().contains(QStringLiteral("\n")));
+    EXPECT_EQ(control<QComboBox>("cacheTypeKCombo")->toolTip().contains(QStringLiteral("K and V differ")),
+              true);
+    const QString note = control<QLabel>("kvTypeNote")->toolTip();
     EXPECT_TRUE(note.contains(QStringLiteral("q4_0"))) << note.toStdString();
     EXPECT_TRUE(note.contains(QStringLiteral("K and V differ"))) << note.toStdString();
     EXPECT_TRUE(note.contains(QStringLiteral("34 bytes per 32 values (1.0625 bytes/value)")))
