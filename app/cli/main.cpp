@@ -34,7 +34,8 @@ constexpr std::array kCommands{
             "place an estimate on a machine's memory pools; BIOS split advice"},
     Command{"export", llamafit::runExportCommand, "launch as sh/.bat script, preset INI, llama-swap entry"},
     Command{"launch", llamafit::runLaunchCommand, "start llama-server, watch it live, stop on Ctrl-C"},
-    Command{"bench", llamafit::runBenchCommand, "llama-bench with the planned settings, measured vs predicted"},
+    Command{"bench", llamafit::runBenchCommand,
+            "llama-bench with the planned settings, measured vs predicted"},
 };
 
 void printUsage(std::ostream& out) {

@@ -60,7 +60,8 @@ std::optional<std::string> lastValueOf(const std::vector<std::string>& words, Fl
 bool isLoopbackHost(std::string_view host) {
     const std::string name = lowered(host);
     // tools/server: a --host ending in ".sock" is a Unix socket path, not an address.
-    return name == "localhost" || name == "::1" || name == "[::1]" || isIpv4Loopback(name) || endsWith(name, ".sock");
+    return name == "localhost" || name == "::1" || name == "[::1]" || isIpv4Loopback(name) ||
+           endsWith(name, ".sock");
 }
 
 std::string listeningHost(const std::string& host, const std::vector<std::string>& extraArgs) {
@@ -75,12 +76,13 @@ Result<std::vector<std::string>> guardExposure(const std::string& host, std::vec
     const std::string listening = listeningHost(host, extraArgs);
     if (!exposure.chosen) {
         if (!isLoopbackHost(listening)) {
-            return makeError("launch.exposure-not-chosen",
-                             "--host " + listening +
-                                 " lets other machines reach llama-server, which has no authentication "
-                                 "of its own; choose it explicitly (llamafit-cli --expose, or \"Allow access "
-                                 "from the network\" in the app) and LlamaFit passes llama-server a generated "
-                                 "API key file");
+            return makeError(
+                "launch.exposure-not-chosen",
+                "--host " + listening +
+                    " lets other machines reach llama-server, which has no authentication "
+                    "of its own; choose it explicitly (llamafit-cli --expose, or \"Allow access "
+                    "from the network\" in the app) and LlamaFit passes llama-server a generated "
+                    "API key file");
         }
         return extraArgs;
     }

@@ -30,12 +30,13 @@ std::string newKey() {
 Result<std::string> keyInFile(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        return makeError("apikey.read-failed",
-                         "cannot read the API key file " + path.toStdString() + ": " + file.errorString().toStdString());
+        return makeError("apikey.read-failed", "cannot read the API key file " + path.toStdString() + ": " +
+                                                   file.errorString().toStdString());
     }
     const std::string key = apiKeyFromFileContent(file.read(kMaxKeyFileBytes).toStdString());
     if (key.empty()) {
-        return makeError("apikey.empty", "the API key file " + path.toStdString() + " holds no key on its first line");
+        return makeError("apikey.empty",
+                         "the API key file " + path.toStdString() + " holds no key on its first line");
     }
     return key;
 }
@@ -66,8 +67,8 @@ Result<std::string> ensureApiKeyFile(const QString& path) {
     // readable by others, not even for a moment; the rename keeps it.
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(kOwnerOnly) ||
         file.write(QByteArray::fromStdString(key + "\n")) < 0 || !file.commit()) {
-        return makeError("apikey.write-failed",
-                         "cannot write the API key file " + path.toStdString() + ": " + file.errorString().toStdString());
+        return makeError("apikey.write-failed", "cannot write the API key file " + path.toStdString() + ": " +
+                                                    file.errorString().toStdString());
     }
     return key;
 }

@@ -8,11 +8,12 @@ namespace {
 using Words = std::vector<std::string>;
 
 TEST(Exposure, LoopbackAddressesAndSocketsReachNoOtherMachine) {
-    for (const char* host : {"127.0.0.1", "127.1.2.3", "localhost", "LocalHost", "::1", "[::1]", "/run/llama.sock"}) {
+    for (const char* host :
+         {"127.0.0.1", "127.1.2.3", "localhost", "LocalHost", "::1", "[::1]", "/run/llama.sock"}) {
         EXPECT_TRUE(isLoopbackHost(host)) << host;
     }
-    for (const char* host : {"0.0.0.0", "::", "192.168.1.20", "128.0.0.1", "127.0.0.256", "127.0.0", "127.0.0.1.5",
-                             "example.org", "", "127.0.0.1x"}) {
+    for (const char* host : {"0.0.0.0", "::", "192.168.1.20", "128.0.0.1", "127.0.0.256", "127.0.0",
+                             "127.0.0.1.5", "example.org", "", "127.0.0.1x"}) {
         EXPECT_FALSE(isLoopbackHost(host)) << host;
     }
 }

@@ -13,8 +13,8 @@
 namespace llamafit {
 namespace {
 
-constexpr QFileDevice::Permissions kOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
-                                              QFileDevice::ReadOther | QFileDevice::WriteOther;
+constexpr QFileDevice::Permissions kOthers =
+    QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther | QFileDevice::WriteOther;
 
 class ApiKeyFileTest : public ::testing::Test {
   protected:
@@ -95,7 +95,8 @@ TEST_F(ApiKeyFileTest, ExposureNotChosenMakesNoFileAndChosenMakesLlamaFitsOwn) {
 
     const Result<std::vector<std::string>> chosen = prepareExposure("0.0.0.0", {"-t", "2"}, true);
     ASSERT_TRUE(chosen) << chosen.error().message;
-    EXPECT_EQ(*chosen, (std::vector<std::string>{"-t", "2", "--api-key-file", defaultApiKeyFilePath().toStdString()}));
+    EXPECT_EQ(*chosen,
+              (std::vector<std::string>{"-t", "2", "--api-key-file", defaultApiKeyFilePath().toStdString()}));
     EXPECT_TRUE(QFile::exists(defaultApiKeyFilePath()));
     QStandardPaths::setTestModeEnabled(false);
 }
