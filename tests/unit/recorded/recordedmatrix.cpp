@@ -24,6 +24,16 @@ std::string rerecord(RecordedMatrix matrix) {
                : kRerecord;
 }
 
+std::string joinedWords(const std::vector<std::string>& words) {
+    std::string text;
+    for (const std::string& word : words) {
+        text += (text.empty() ? "" : " ") + word;
+    }
+    return text;
+}
+
+} // namespace
+
 // The recorded argv without what the runner adds (--host/--port): the settings the server got.
 std::vector<std::string> settingsArgs(const std::vector<std::string>& argv) {
     std::vector<std::string> args;
@@ -36,16 +46,6 @@ std::vector<std::string> settingsArgs(const std::vector<std::string>& argv) {
     }
     return args;
 }
-
-std::string joinedWords(const std::vector<std::string>& words) {
-    std::string text;
-    for (const std::string& word : words) {
-        text += (text.empty() ? "" : " ") + word;
-    }
-    return text;
-}
-
-} // namespace
 
 std::optional<RecordedMatrix> recordedMatrixFromName(const std::string& name) {
     if (name == "cpu") {

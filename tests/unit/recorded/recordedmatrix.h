@@ -54,4 +54,8 @@ Result<RecordedVerdict> judgeRecordedCase(const RecordedCase& recordedCase, Reco
 // shape says), built in memory; interpreted once per shape in this process.
 Result<ModelInfo> recordedShapeModel(const IntegrationShape& shape);
 
+// A recorded argv without what the recorders add (--host/--port): the settings the server got.
+// Shared by the CPU/Vulkan, RPC and MTP/LoRA recordings.
+std::vector<std::string> settingsArgs(const std::vector<std::string>& argv);
+
 } // namespace llamafit::test

@@ -65,19 +65,6 @@ Result<std::vector<LoraAdapterInfo>> recordedAdapters(const ServerSettings& sett
     return adapters;
 }
 
-// The recorded argv without what the recorder adds (--host/--port).
-std::vector<std::string> settingsArgs(const std::vector<std::string>& argv) {
-    std::vector<std::string> args;
-    for (std::size_t i = 0; i < argv.size(); ++i) {
-        if ((argv[i] == "--host" || argv[i] == "--port") && i + 1 < argv.size()) {
-            ++i;
-        } else {
-            args.push_back(argv[i]);
-        }
-    }
-    return args;
-}
-
 std::string caseName(const std::string& path) {
     return std::filesystem::path(path).stem().string();
 }

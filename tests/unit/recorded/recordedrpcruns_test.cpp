@@ -58,19 +58,6 @@ std::vector<RecordedRpcCase> recordedRpcCases() {
     return cases;
 }
 
-// The recorded argv without what the runner adds (--host/--port).
-std::vector<std::string> settingsArgs(const std::vector<std::string>& argv) {
-    std::vector<std::string> args;
-    for (std::size_t i = 0; i < argv.size(); ++i) {
-        if ((argv[i] == "--host" || argv[i] == "--port") && i + 1 < argv.size()) {
-            ++i;
-        } else {
-            args.push_back(argv[i]);
-        }
-    }
-    return args;
-}
-
 class RecordedRpcRunTest : public ::testing::TestWithParam<RecordedRpcCase> {};
 
 TEST_P(RecordedRpcRunTest, AllocationMatchesEstimatePerServer) {
