@@ -6,6 +6,7 @@
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprocess.h"
 #include "ui/aboutdialog.h"
+#include "ui/bench/benchmarkdialog.h"
 #include "ui/charts/memorychart.h"
 #include "ui/charts/sweepchart.h"
 #include "ui/devicedetection.h"
@@ -241,6 +242,11 @@ void MainWindow::buildMenus() {
     QAction* stop = server->addAction(tr("&Stop llama-server"), m_launchPanel, &LaunchPanel::stop);
     stop->setObjectName(QStringLiteral("stopAction"));
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    server->addSeparator();
+    QAction* benchmark =
+        server->addAction(tr("&Benchmark with llama-bench..."), this, &MainWindow::showBenchmark);
+    benchmark->setObjectName(QStringLiteral("benchmarkAction"));
+    benchmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     QAction* findModel = view->addAction(tr("&Find model"), this, [this] {
         if (auto* filter = findChild<QLineEdit*>(QStringLiteral("modelFilterEdit"))) {
             filter->parentWidget()->window()->activateWindow();
@@ -329,6 +335,18 @@ void MainWindow::openModelFile() {
     if (!path.isEmpty()) {
         chooseModel(path);
     }
+}
+
+// One dialog for the window's life: it keeps its fields, the run shown and a benchmark that
+// runs while the user goes on planning.
+void MainWindow::showBenchmark() {
+    if (m_benchmarkDialog == nullptr) {
+        m_benchmarkDialog =
+            new BenchmarkDialog(m_session, m_launchPanel->serverBinary(), m_options.benchmarkFolder, this);
+    }
+    m_benchmarkDialog->show();
+    m_benchmarkDialog->raise();
+    m_benchmarkDialog->activateWindow();
 }
 
 void MainWindow::showAbout() {

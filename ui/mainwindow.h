@@ -22,6 +22,7 @@ class QTabWidget;
 namespace llamafit {
 
 class AdvicePanel;
+class BenchmarkDialog;
 class DeviceDetection;
 class LaunchPanel;
 class LiveView;
@@ -40,6 +41,7 @@ struct MainWindowOptions {
     std::optional<LibraryRoots> libraryRoots;
     bool detectDevices = true; // run device discovery (Vulkan, sysfs) in the background
     QString profileFolder;     // ProfileStore's folder; empty = its default
+    QString benchmarkFolder;   // BenchmarkStore's folder; empty = its default
 };
 
 class MainWindow : public QMainWindow {
@@ -72,6 +74,7 @@ class MainWindow : public QMainWindow {
     void saveProfile();
     void openModelFile();
     void showAbout();
+    void showBenchmark();
 
     SizingSession* m_session;
     QSettings* m_settings;
@@ -89,6 +92,7 @@ class MainWindow : public QMainWindow {
     SettingsPanel* m_settingsPanel = nullptr;
     AdvicePanel* m_advicePanel = nullptr;
     LaunchPanel* m_launchPanel = nullptr;
+    BenchmarkDialog* m_benchmarkDialog = nullptr; // made at the first Server > Benchmark
     bool m_firstLayout = false;
 };
 

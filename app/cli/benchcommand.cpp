@@ -11,18 +11,14 @@
 #include "core/machine/machinefrominventory.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/benchprediction.h"
-#include "core/sizing/estimator.h"
 #include "core/system/bandwidthprobe.h"
 #include "core/system/benchmarkrun.h"
 #include "core/system/benchmarkstore.h"
+#include "core/system/benchplan.h"
 #include "core/system/deviceprobe.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QFileInfo>
 
-#include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -63,17 +59,11 @@ Exit status: 0 measured, 2 bad model, flag or setting, 1 llama-bench failed (its
 
 constexpr int kExitBenchFailed = 1;
 
-std::string llamaBenchProgram(const CliOptions& options) {
+QString llamaBenchProgram(const CliOptions& options) {
     if (const std::optional<std::string> path = options.value("--llama-bench")) {
-        return *path;
+        return QString::fromStdString(*path);
     }
-    if (const char* bench = std::getenv("LLAMAFIT_LLAMA_BENCH"); bench && *bench) {
-        return bench;
-    }
-    if (const char* server = std::getenv("LLAMAFIT_LLAMA_SERVER"); server && *server) {
-        return QFileInfo(QString::fromLocal8Bit(server)).absolutePath().toStdString() + "/llama-bench";
-    }
-    return "llama-bench";
+    return defaultLlamaBenchProgram({});
 }
 
 Result<Machine> benchMachine(const CliOptions& options) {
@@ -87,28 +77,6 @@ Result<Machine> benchMachine(const CliOptions& options) {
         }
     }
     return machine;
-}
-
-// "0,4096,32768": depths may be 0 (parseNumberList takes positive numbers only).
-Result<std::vector<std::uint32_t>> parseDepths(const std::string& text) {
-    std::vector<std::uint32_t> depths;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        const std::string_view word(text.data() + start, comma - start);
-        std::uint32_t value = 0;
-        const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
-        if (word.empty() || ec != std::errc() || end != word.data() + word.size()) {
-            Error error = makeError("cli.bad-value", "bad value '" + text +
-                                                         "' for --depths: expected token counts (0 or more) "
-                                                         "separated by commas");
-            error.flag = "--depths";
-            return error;
-        }
-        depths.push_back(value);
-        start = comma + 1;
-    }
-    return depths;
 }
 
 Result<std::uint32_t> oneNumber(const CliOptions& options, const char* name, std::uint32_t fallback) {
@@ -132,7 +100,7 @@ Result<BenchRequest> benchRequest(const SizingRun& run) {
     }
     request.settings = run.request.args.settings;
     if (const std::optional<std::string> depths = run.options.value("--depths")) {
-        Result<std::vector<std::uint32_t>> values = parseDepths(*depths);
+        Result<std::vector<std::uint32_t>> values = parseBenchDepths(*depths);
         if (!values) {
             return values.error();
         }
@@ -157,7 +125,7 @@ Result<BenchRequest> benchRequest(const SizingRun& run) {
 }
 
 // Runs llama-bench on a Qt event loop (BenchmarkRun is event-driven); progress goes to stderr.
-BenchmarkRun::State runBench(BenchmarkRun& run, const std::string& program, const BenchRequest& request,
+BenchmarkRun::State runBench(BenchmarkRun& run, const QString& program, const BenchRequest& request,
                              std::ostream& err) {
     std::unique_ptr<QCoreApplication> ownApp;
     static int qtArgc = 1;
@@ -175,19 +143,19 @@ BenchmarkRun::State runBench(BenchmarkRun& run, const std::string& program, cons
             QCoreApplication::exit(0);
         }
     });
-    run.start(QString::fromStdString(program), request);
+    run.start(program, request);
     if (run.state() == BenchmarkRun::State::Running) {
         QCoreApplication::exec();
     }
     return run.state();
 }
 
-std::string percent(double measured, double predicted) {
-    if (measured <= 0 || predicted <= 0) {
+std::string percent(const std::optional<double>& error) {
+    if (!error) {
         return "-";
     }
     char text[32];
-    std::snprintf(text, sizeof text, "%+.1f %%", 100 * (predicted - measured) / measured);
+    std::snprintf(text, sizeof text, "%+.1f %%", 100 * *error);
     return text;
 }
 
@@ -201,12 +169,10 @@ void printText(std::ostream& out, const BenchRecord& record, const std::string& 
     out << line;
     for (std::size_t i = 0; i < record.rows.size(); ++i) {
         const BenchRow& row = record.rows[i];
-        const BenchRowPrediction& p = record.predictions[i];
-        const double bound = row.isGeneration() ? p.decodeTpsBound : p.promptTpsBound;
-        const double expected = row.isGeneration() ? p.decodeTpsExpected : p.promptTpsExpected.value_or(0);
+        const BenchRowComparison c = compareBenchRow(row, record.predictions[i]);
         std::snprintf(line, sizeof line, "%-16s %12.2f %10.2f %10.1f %10.1f  %s\n", row.testName().c_str(),
-                      row.averageTps, row.stddevTps, bound, expected,
-                      percent(row.averageTps, expected).c_str());
+                      c.measuredTps, c.stddevTps, c.boundTps, c.expectedTps,
+                      percent(c.expectedError).c_str());
         out << line;
     }
     out << (storedPath.empty() ? "\nNot stored (--no-store).\n" : "\nStored in " + storedPath + "\n");
@@ -258,6 +224,7 @@ int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io) {
         if (!request) {
             return run.fail(request.error());
         }
+        // A refused request fails before the machine probe, which may measure the bandwidth.
         if (Result<std::vector<std::string>> checked = buildBenchArgs(*request); !checked) {
             return run.fail(checked.error());
         }
@@ -265,41 +232,18 @@ int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io) {
         if (!machine) {
             return run.fail(machine.error());
         }
-        const ModelInfo& model = run.request.model.info;
-        Result<MemoryEstimate> estimate =
-            estimateMemory(model, benchEstimateSettings(*request), sizingGpus(*machine));
-        if (!estimate) {
-            return run.fail(estimate.error());
-        }
         BenchmarkStore store;
-        const SpeedEfficiency efficiency = store.efficiencyFor(*machine, model.isMoe());
-
+        Result<BenchPlan> plan = planBench(*request, *machine, run.request.model.info, store);
+        if (!plan) {
+            return run.fail(plan.error());
+        }
         BenchmarkRun bench;
-        const std::string startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-        if (runBench(bench, llamaBenchProgram(run.options), *request, run.io.err) !=
+        if (runBench(bench, llamaBenchProgram(run.options), plan->request, run.io.err) !=
             BenchmarkRun::State::Finished) {
             reportError(run.io, bench.error(), run.json);
             return kExitBenchFailed;
         }
-        BenchRecord record;
-        record.machineId = machine->id;
-        record.modelPath =
-            QFileInfo(QString::fromStdString(request->modelPath)).absoluteFilePath().toStdString();
-        record.modelFileBytes =
-            static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(request->modelPath)).size());
-        record.buildNumber = bench.rows().empty() ? 0 : bench.rows().front().buildNumber;
-        record.buildCommit = bench.rows().empty() ? "" : bench.rows().front().buildCommit;
-        record.backend = speedBackend(*machine);
-        record.moe = model.isMoe();
-        record.startedAt = startedAt;
-        for (const QString& arg : bench.arguments()) {
-            record.arguments.push_back(arg.toStdString());
-        }
-        record.rows = bench.rows();
-        record.efficiencySource = efficiency.description;
-        record.predictions =
-            predictBenchRows(record.rows, model, *estimate, machine->bandwidthBytesPerSecond.value_or(0),
-                             machine->fp16Tflops, efficiency);
+        const BenchRecord record = benchRecordOf(*plan, bench);
         std::string storedPath;
         if (!run.options.has("--no-store")) {
             Result<QString> stored = store.append(record);

@@ -43,4 +43,17 @@ std::vector<BenchRowPrediction> predictBenchRows(const std::vector<BenchRow>& ro
     return predictions;
 }
 
+BenchRowComparison compareBenchRow(const BenchRow& row, const BenchRowPrediction& prediction) {
+    BenchRowComparison comparison;
+    comparison.measuredTps = row.averageTps;
+    comparison.stddevTps = row.stddevTps;
+    comparison.boundTps = row.isGeneration() ? prediction.decodeTpsBound : prediction.promptTpsBound;
+    comparison.expectedTps =
+        row.isGeneration() ? prediction.decodeTpsExpected : prediction.promptTpsExpected.value_or(0);
+    if (comparison.measuredTps > 0 && comparison.expectedTps > 0) {
+        comparison.expectedError = (comparison.expectedTps - comparison.measuredTps) / comparison.measuredTps;
+    }
+    return comparison;
+}
+
 } // namespace llamafit

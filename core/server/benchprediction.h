@@ -23,4 +23,16 @@ std::vector<BenchRowPrediction> predictBenchRows(const std::vector<BenchRow>& ro
                                                  std::optional<double> fp16Tflops,
                                                  const SpeedEfficiency& efficiency);
 
+// A row's measured rate next to the speed model's figures of its kind: for a tg row the decode
+// bound and expected rate, for a pp row the compute bound and expected prompt rate (0 = not
+// known). expectedError = (expected - measured) / measured, nullopt when either is unknown.
+struct BenchRowComparison {
+    double measuredTps = 0;
+    double stddevTps = 0;
+    double boundTps = 0;
+    double expectedTps = 0;
+    std::optional<double> expectedError;
+};
+BenchRowComparison compareBenchRow(const BenchRow& row, const BenchRowPrediction& prediction);
+
 } // namespace llamafit

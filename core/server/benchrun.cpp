@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 namespace llamafit {
@@ -30,6 +31,33 @@ Error unsupported(Setting setting, std::string flag, std::string message) {
 }
 
 } // namespace
+
+Result<std::vector<std::uint32_t>> parseBenchDepths(std::string_view text) {
+    std::vector<std::uint32_t> depths;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view word = text.substr(start, comma - start);
+        while (!word.empty() && word.front() == ' ') {
+            word.remove_prefix(1);
+        }
+        while (!word.empty() && word.back() == ' ') {
+            word.remove_suffix(1);
+        }
+        std::uint32_t value = 0;
+        const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
+        if (word.empty() || ec != std::errc() || end != word.data() + word.size()) {
+            Error error = makeError("cli.bad-value", "bad value '" + std::string(text) +
+                                                         "' for --depths: expected token counts (0 or more) "
+                                                         "separated by commas");
+            error.flag = "--depths";
+            return error;
+        }
+        depths.push_back(value);
+        start = comma + 1;
+    }
+    return depths;
+}
 
 std::uint32_t benchTestCount(const BenchRequest& request) {
     const std::uint32_t perDepth =

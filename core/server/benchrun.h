@@ -35,6 +35,11 @@ struct BenchRequest {
 // progress lines go to stderr, benchProgressFromLine reads them).
 Result<std::vector<std::string>> buildBenchArgs(const BenchRequest& request);
 
+// "0,4096,32768": the KV depths to test at (0 allowed), as the CLI's --depths and the GUI's
+// depth field take them. cli.bad-value (flag --depths) names the text when a word is not a
+// token count.
+Result<std::vector<std::uint32_t>> parseBenchDepths(std::string_view text);
+
 // Tests llama-bench will run for a request: (prompt? + generation?) x depths.
 std::uint32_t benchTestCount(const BenchRequest& request);
 

@@ -89,6 +89,7 @@ Result<bool> ScreenshotDriver::openWindow() {
                                          LibraryRootKind::UserFolder, "Test library"}};
     options.detectDevices = false;
     options.profileFolder = m_directory.filePath(QStringLiteral("profiles"));
+    options.benchmarkFolder = m_directory.filePath(QStringLiteral("benchmarks"));
     m_window = std::make_unique<MainWindow>(m_session.get(), m_settings.get(), values, options);
     m_window->resize(1600, 1000);
     m_window->show();

@@ -22,6 +22,7 @@
 #include <memory>
 
 class QSettings;
+class QWidget;
 
 namespace llamafit {
 
@@ -44,10 +45,12 @@ class ScreenshotDriver {
     Result<bool> doesNotFit();       // 03: the RTX 4060 8 GB: does not fit
     Result<bool> running();          // 04: the tiny model running, Live tab with samples
     Result<bool> failureDiagnosis(); // 05: an allocation failure's dialog over the window
+    Result<bool> benchmark();        // 07: a llama-bench run of the tiny model, dialog over the window
 
     // Writes `image` as `<outputFolder>/<name>` and checks the file reads back >= 1200 px wide.
     Result<bool> save(const QImage& image, const QString& name) const;
     Result<bool> saveWindow(const QString& name) const;
+    Result<bool> saveOverWindow(QWidget* dialog, const QString& name) const;
 
   private:
     template <typename T> T* child(const char* name) const {

@@ -1,7 +1,8 @@
 // llamafit_screenshots OUTDIR: the app's main states as PNG files, from the real MainWindow on the
 // display the environment gives (Xvfb in the gui.screenshots test): 01-default-card,
 // 02-fits, 03-does-not-fit, 04-running (the tiny model served for real), 05-failure-diagnosis
-// (a real allocation failure under prlimit) and 06-japanese-dark (the Japanese translation and
+// (a real allocation failure under prlimit), 07-benchmark (the real llama-bench on the tiny model,
+// measured against predicted) and 06-japanese-dark (the Japanese translation and
 // the dark theme, installed before that window is built). Exits non-zero naming the state it
 // could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
 #include "tests/gui/screenshots/screenshotdriver.h"
@@ -51,6 +52,7 @@ int main(int argc, char* argv[]) {
         {"03-does-not-fit", [&] { return driver.doesNotFit(); }},
         {"04-running", [&] { return driver.running(); }},
         {"05-failure-diagnosis", [&] { return driver.failureDiagnosis(); }},
+        {"07-benchmark", [&] { return driver.benchmark(); }},
         {"06-japanese-dark",
          [&] {
              driver.closeWindow();

@@ -4,6 +4,9 @@
 
 #include "core/machine/poolusage.h"
 #include "core/model/modelspec.h"
+#include "core/system/benchplan.h"
+#include "ui/bench/benchmarkchart.h"
+#include "ui/bench/benchmarkdialog.h"
 #include "ui/launch/failuredialog.h"
 #include "ui/launch/launchpanel.h"
 #include "ui/live/comparisontable.h"
@@ -219,6 +222,52 @@ Result<bool> ScreenshotDriver::failureDiagnosis() {
         dialog->findChildren<QPushButton*>(QRegularExpression(QStringLiteral("^fixButton_"))).isEmpty()) {
         return failed("05-failure-diagnosis", QStringLiteral("the failure dialog shows no fix buttons"));
     }
+    return saveOverWindow(dialog, QStringLiteral("05-failure-diagnosis.png"));
+}
+
+// The tiny model benchmarked by the real llama-bench from Server > Benchmark, measured against
+// predicted, the dialog over the window.
+Result<bool> ScreenshotDriver::benchmark() {
+    if (FailureDialog* failure = m_window->findChild<LaunchPanel*>()->failureDialog(); failure != nullptr) {
+        failure->close();
+    }
+    auto* action = m_window->findChild<QAction*>(QStringLiteral("benchmarkAction"));
+    if (action == nullptr) {
+        return failed("07-benchmark", QStringLiteral("no benchmarkAction"));
+    }
+    action->trigger();
+    auto* dialog = m_window->findChild<BenchmarkDialog*>();
+    if (dialog == nullptr || !QTest::qWaitForWindowExposed(dialog, 10000)) {
+        return failed("07-benchmark", QStringLiteral("Server > Benchmark opened no dialog"));
+    }
+    dialog->findChild<QLineEdit*>(QStringLiteral("benchProgramEdit"))
+        ->setText(defaultLlamaBenchProgram(m_server));
+    dialog->findChild<QLineEdit*>(QStringLiteral("benchDepthsEdit"))->setText(QStringLiteral("0,256,512"));
+    dialog->findChild<QSpinBox*>(QStringLiteral("benchPromptSpin"))->setValue(64);
+    dialog->findChild<QSpinBox*>(QStringLiteral("benchGenerationSpin"))->setValue(32);
+    dialog->findChild<QSpinBox*>(QStringLiteral("benchRepetitionsSpin"))->setValue(2);
+    QSignalSpy shown(dialog, &BenchmarkDialog::recordShown);
+    if (!dialog->startBenchmark()) {
+        return failed("07-benchmark", QStringLiteral("the benchmark did not start: %1")
+                                          .arg(QString::fromStdString(dialog->run().error().message)));
+    }
+    if (!QTest::qWaitFor(
+            [&] { return shown.count() > 0 || dialog->run().state() == BenchmarkRun::State::Failed; },
+            60000) ||
+        shown.count() == 0) {
+        return failed("07-benchmark", QStringLiteral("llama-bench did not finish in 60 s: %1")
+                                          .arg(QString::fromStdString(dialog->run().error().message)));
+    }
+    QSignalSpy replotted(dialog->chart()->plot(BenchmarkChart::Kind::Generation), &QCustomPlot::afterReplot);
+    (void)replotted.wait(2000);
+    auto saved = saveOverWindow(dialog, QStringLiteral("07-benchmark.png"));
+    dialog->close();
+    return saved;
+}
+
+// `dialog` composited over the window where it stands (centred when it stands outside), the
+// window dimmed behind it.
+Result<bool> ScreenshotDriver::saveOverWindow(QWidget* dialog, const QString& name) const {
     QCoreApplication::sendPostedEvents(); // the dialog's pending layout, before it is grabbed
     QCoreApplication::processEvents();
     // The dialog composited over the window where it stands (centred when it stands outside).
@@ -236,7 +285,7 @@ Result<bool> ScreenshotDriver::failureDiagnosis() {
     painter.setPen(m_window->palette().color(QPalette::Highlight));
     painter.drawRect(QRect(at, dialogImage.size()).adjusted(-1, -1, 0, 0));
     painter.end();
-    return save(picture, QStringLiteral("05-failure-diagnosis.png"));
+    return save(picture, name);
 }
 
 } // namespace llamafit

@@ -1,0 +1,78 @@
+// The plan and record of one llama-bench run; see benchplan.h.
+#include "core/system/benchplan.h"
+
+#include "core/machine/speedmodel.h"
+#include "core/server/benchprediction.h"
+#include "core/sizing/estimator.h"
+#include "core/system/benchmarkrun.h"
+#include "core/system/benchmarkstore.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace llamafit {
+
+Result<BenchPlan> planBench(BenchRequest request, Machine machine, const ModelInfo& model,
+                            const BenchmarkStore& store) {
+    if (Result<std::vector<std::string>> checked = buildBenchArgs(request); !checked) {
+        return checked.error();
+    }
+    Result<MemoryEstimate> estimate =
+        estimateMemory(model, benchEstimateSettings(request), sizingGpus(machine));
+    if (!estimate) {
+        return estimate.error();
+    }
+    BenchPlan plan{.request = std::move(request),
+                   .machine = std::move(machine),
+                   .model = model,
+                   .estimate = std::move(*estimate),
+                   .efficiency = {},
+                   .startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()};
+    plan.efficiency = store.efficiencyFor(plan.machine, model.isMoe());
+    return plan;
+}
+
+BenchRecord benchRecordOf(const BenchPlan& plan, const BenchmarkRun& run) {
+    const QFileInfo modelFile(QString::fromStdString(plan.request.modelPath));
+    BenchRecord record;
+    record.machineId = plan.machine.id;
+    record.modelPath = modelFile.absoluteFilePath().toStdString();
+    record.modelFileBytes = static_cast<std::uint64_t>(modelFile.size());
+    if (!run.rows().empty()) {
+        record.buildNumber = run.rows().front().buildNumber;
+        record.buildCommit = run.rows().front().buildCommit;
+    }
+    record.backend = speedBackend(plan.machine);
+    record.moe = plan.model.isMoe();
+    record.startedAt = plan.startedAt;
+    for (const QString& argument : run.arguments()) {
+        record.arguments.push_back(argument.toStdString());
+    }
+    record.rows = run.rows();
+    record.efficiencySource = plan.efficiency.description;
+    record.predictions = predictBenchRows(record.rows, plan.model, plan.estimate,
+                                          plan.machine.bandwidthBytesPerSecond.value_or(0),
+                                          plan.machine.fp16Tflops, plan.efficiency);
+    return record;
+}
+
+QString defaultLlamaBenchProgram(const QString& serverProgram) {
+    if (const QString bench = qEnvironmentVariable("LLAMAFIT_LLAMA_BENCH"); !bench.isEmpty()) {
+        return bench;
+    }
+    const QString server =
+        serverProgram.isEmpty() ? qEnvironmentVariable("LLAMAFIT_LLAMA_SERVER") : serverProgram;
+    const QFileInfo serverFile(server);
+    if (!server.isEmpty() && (serverFile.isAbsolute() || server.contains(QLatin1Char('/')) ||
+                              server.contains(QLatin1Char('\\')))) {
+        const QString suffix = serverFile.suffix().compare(QLatin1String("exe"), Qt::CaseInsensitive) == 0
+                                   ? QStringLiteral(".exe")
+                                   : QString();
+        return serverFile.absolutePath() + QStringLiteral("/llama-bench") + suffix;
+    }
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("llama-bench"));
+    return onPath.isEmpty() ? QStringLiteral("llama-bench") : onPath;
+}
+
+} // namespace llamafit
