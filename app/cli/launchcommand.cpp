@@ -1,17 +1,23 @@
 // `llamafit-cli launch`: starts llama-server for -m MODEL and the given flags through
 // ServerProcess, prints each state change and a status line per second (ServerProbe), stops
-// the server cleanly on Ctrl-C, and on failure prints the diagnosis and exits non-zero.
+// the server cleanly on Ctrl-C, and on failure prints the diagnosis and exits non-zero. The
+// status line and the totals carry the measured decode rate against the speed model's expected
+// one and the effective bandwidth against the machine's (core/server/livespeed.h, as the GUI).
 
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
 
 #include "app/cli/fixtext.h"
+#include "app/cli/speedoutput.h"
 #include "core/flags/serverargs.h"
+#include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
+#include "core/server/livespeed.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
 #include "core/system/apikeyfile.h"
+#include "core/system/benchmarkstore.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -41,15 +47,17 @@ namespace {
 constexpr int kExitServerFailed = 1;
 
 constexpr const char* kUsage =
-    R"(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any] [--expose]
+    R"usage(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any] [--expose]
+                           [--machine ID|FILE.json] [--bandwidth-gbs N]
 
 Starts llama-server for MODEL with the given flags, bound to 127.0.0.1 with --metrics and
 -lv 4, prints its state changes, once loaded the predicted-versus-actual memory table (the
 estimate for the same flags against the buffers the server logged; `!` marks a component off
 by more than 1 %), then a status line each second (per-slot and total decode tokens/s, the
 run's totals from the server's counters -- every finished request, however short -- and
-resident memory), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s), printing the totals. When the server runs
-out of memory it names the component that did not fit and lists changes that would.
+resident memory; the decode rate against the expected one and the effective bandwidth, see
+below), and stops it on Ctrl-C (SIGTERM, SIGKILL after 5 s), printing the totals. When the
+server runs out of memory it names the component that did not fit and lists changes that would.
 
   -m, --model MODEL    the GGUF file to serve
   llama-server flags   as for `estimate`; memory settings are re-spelled for 0.7.0, the
@@ -63,6 +71,16 @@ out of memory it names the component that did not fit and lists changes that wou
                        ~/.local/share/LlamaFit/llama-server-api-key) unless the flags hold
                        --api-key or --api-key-file; the monitor sends the key. Without
                        --expose a non-loopback --host is refused (exit 2).
+  --machine ID|FILE    the machine the speed is compared with: its bandwidth figure, and the
+                       decode efficiency learned from its stored benchmarks (else the public
+                       defaults; 'llamafit-cli machines' lists the built-in ones)
+  --bandwidth-gbs N    memory bandwidth in GB/s (instead of the machine's figure)
+
+Speed: in "decode 41.2 t/s now (expected 38.0)" and "eff. bw 187.0 of 256.0 GB/s (73 %)" the
+rate is the generating slots' (after a request "run avg": the finished requests' average from
+/metrics), the expected one the speed model's (bandwidth x efficiency / bytes read per token at
+the slots' fill), the effective bandwidth that rate x the bytes read per token, against the
+machine's figure. Without --machine or --bandwidth-gbs only the effective bandwidth is shown.
 
 Before the start the server is probed (--version, --help): the flags are spelled the way
 that build knows (each re-spelling is printed as a note), a setting it cannot express is
@@ -71,7 +89,7 @@ itself fails the 0.7.0 spellings are used unchecked.
 
 Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage
 (including flags the server's build refuses; nothing is started).
-)";
+)usage";
 
 #ifndef Q_OS_WIN
 // Self-pipe: the signal handler only writes a byte; the event loop does the stopping.
@@ -98,7 +116,58 @@ std::string runTotalsText(const RunTotals& totals) {
     return text.str();
 }
 
-std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
+// What the estimate says for the flags the server runs with (the model read once, before
+// the start); nothing when the model cannot be read or sized -- the launch goes on without it.
+struct Prediction {
+    SizingModel model;
+    ServerSettings settings;
+    std::vector<GpuDevice> gpus;
+    MemoryEstimate estimate;
+};
+
+// What the live speed is compared with: the machine's bandwidth (nullopt: none given) and the
+// decode efficiency the expected rate uses.
+struct SpeedReference {
+    std::optional<std::uint64_t> bandwidthBytesPerSecond;
+    SpeedEfficiency efficiency;
+};
+
+// "decode 41.2 t/s now (expected 38.0) | eff. bw 187.0 of 256.0 GB/s (73 %)".
+std::string liveSpeedText(const LiveSpeed& speed) {
+    char text[200];
+    const char* source = speed.measured.source == MeasuredRateSource::Slots ? "now" : "run avg";
+    if (speed.expectedTokensPerSecond && speed.machineBytesPerSecond && speed.fractionOfMachine) {
+        std::snprintf(
+            text, sizeof text, "decode %.1f t/s %s (expected %.1f) | eff. bw %.1f of %.1f GB/s (%.0f %%)",
+            speed.measured.tokensPerSecond, source, *speed.expectedTokensPerSecond,
+            speed.effectiveBytesPerSecond / 1e9, static_cast<double>(*speed.machineBytesPerSecond) / 1e9,
+            *speed.fractionOfMachine * 100);
+    } else {
+        std::snprintf(text, sizeof text, "decode %.1f t/s %s | eff. bw %.1f GB/s (no machine figure)",
+                      speed.measured.tokensPerSecond, source, speed.effectiveBytesPerSecond / 1e9);
+    }
+    return text;
+}
+
+// The live speed from the probe's latest samples; nothing before the first generated token or
+// without a prediction.
+std::optional<LiveSpeed> probedLiveSpeed(const ServerProbe& probe,
+                                         const std::optional<Prediction>& prediction,
+                                         const SpeedReference& reference) {
+    if (!prediction || probe.metrics().empty()) {
+        return std::nullopt;
+    }
+    static const std::vector<SlotState> kNoSlots;
+    static const std::vector<SlotThroughput> kNoRates;
+    return liveSpeed(prediction->model.model(), prediction->estimate, reference.bandwidthBytesPerSecond,
+                     reference.efficiency,
+                     probe.slotStates().empty() ? kNoSlots : probe.slotStates().latest().value,
+                     probe.slotThroughputs().empty() ? kNoRates : probe.slotThroughputs().latest().value,
+                     runTotals(probe.metrics().latest().value));
+}
+
+std::string statusLine(const ServerProcess& process, const ServerProbe* probe,
+                       const std::optional<Prediction>& prediction, const SpeedReference& reference) {
     std::ostringstream line;
     line << ServerProcess::stateName(process.state());
     if (probe != nullptr && !probe->slotThroughputs().empty()) {
@@ -112,21 +181,15 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe) {
     }
     if (probe != nullptr && !probe->metrics().empty()) {
         line << " | " << runTotalsText(runTotals(probe->metrics().latest().value));
+        if (const std::optional<LiveSpeed> speed = probedLiveSpeed(*probe, prediction, reference)) {
+            line << " | " << liveSpeedText(*speed);
+        }
     }
     if (probe != nullptr && !probe->processRss().empty()) {
         line << " | rss " << formatMiB(probe->processRss().latest().value) << " MiB";
     }
     return line.str();
 }
-
-// What the estimate says for the flags the server runs with (the model read once, before
-// the start); nothing when the model cannot be read or sized -- the launch goes on without it.
-struct Prediction {
-    SizingModel model;
-    ServerSettings settings;
-    std::vector<GpuDevice> gpus;
-    MemoryEstimate estimate;
-};
 
 std::optional<Prediction> predict(const ParsedServerArgs& parsed, std::ostream& err) {
     Result<LoadedModel> loaded = loadModel(parsed.model);
@@ -221,13 +284,42 @@ Result<LaunchArguments> readLaunchArguments(const CliOptions& options) {
     return launch;
 }
 
+// --machine and --bandwidth-gbs: the machine's figure and its learned efficiency, the given
+// bandwidth (which wins over the machine's), or neither. Without a machine the efficiency is the
+// public default for the first --gpu's backend, else the CPU's (as `estimate`).
+Result<SpeedReference> readSpeedReference(const CliOptions& options, const ParsedServerArgs& parsed,
+                                          const std::optional<Prediction>& prediction) {
+    Result<std::optional<double>> bandwidthGBps = positiveNumberOption(options, "--bandwidth-gbs");
+    if (!bandwidthGBps) {
+        return bandwidthGBps.error();
+    }
+    const bool moe = prediction && prediction->model.model().isMoe();
+    SpeedReference reference;
+    if (const std::optional<std::string> name = options.value("--machine")) {
+        Result<Machine> machine = resolveMachine(*name);
+        if (!machine) {
+            return machine.error();
+        }
+        reference.bandwidthBytesPerSecond = machine->bandwidthBytesPerSecond;
+        reference.efficiency = BenchmarkStore().efficiencyFor(*machine, moe);
+    } else {
+        reference.efficiency =
+            defaultSpeedEfficiency(parsed.gpus.empty() ? Backend::Cpu : parsed.gpus.front().backend, moe);
+    }
+    if (*bandwidthGBps) {
+        reference.bandwidthBytesPerSecond = static_cast<std::uint64_t>(**bandwidthGBps * 1e9);
+    }
+    return reference;
+}
+
 // One `launch` run on the event loop: owns the server process, its launcher, the monitor and
 // the status timer, prints what happens, and ends the loop with the exit status. Every
 // connection has this session (or the monitor it owns) as its context, so no slot outlives
 // what it uses. Create after the QCoreApplication; one per process (the signal pipe is global).
 class LaunchSession : public QObject {
   public:
-    LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction);
+    LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction,
+                  SpeedReference speedReference);
     ~LaunchSession() override;
 
     // Probe -> spell the argv for the build -> whole-argv check -> start (ServerLauncher), then
@@ -248,6 +340,7 @@ class LaunchSession : public QObject {
     const CommandIo& m_io;
     const std::string m_server;
     const std::optional<Prediction> m_prediction;
+    const SpeedReference m_speedReference;
     LaunchRequest m_request;
     ServerProcess m_process;              // ServerLauncher sets its load limit from the model's size
     ServerLauncher m_launcher;            // declared after m_process: it goes first
@@ -257,8 +350,10 @@ class LaunchSession : public QObject {
     int m_exitCode = kExitOk;
 };
 
-LaunchSession::LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction)
-    : m_io(io), m_server(std::move(server)), m_prediction(std::move(prediction)), m_launcher(&m_process) {
+LaunchSession::LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction,
+                             SpeedReference speedReference)
+    : m_io(io), m_server(std::move(server)), m_prediction(std::move(prediction)),
+      m_speedReference(std::move(speedReference)), m_launcher(&m_process) {
     connect(&m_process, &ServerProcess::stateChanged, this, &LaunchSession::onStateChanged);
     connect(&m_process, &ServerProcess::failed, this, &LaunchSession::onFailed);
     connect(&m_statusTimer, &QTimer::timeout, this, &LaunchSession::printStatus);
@@ -327,8 +422,12 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
     }
     if (state == ServerProcess::State::Stopped) {
         if (m_probe && !m_probe->metrics().empty()) {
-            m_io.out << "totals: " << runTotalsText(runTotals(m_probe->metrics().latest().value))
-                     << std::endl;
+            m_io.out << "totals: " << runTotalsText(runTotals(m_probe->metrics().latest().value));
+            if (const std::optional<LiveSpeed> speed =
+                    probedLiveSpeed(*m_probe, m_prediction, m_speedReference)) {
+                m_io.out << " | " << liveSpeedText(*speed);
+            }
+            m_io.out << std::endl;
         }
         end(m_exitCode);
     }
@@ -366,7 +465,8 @@ void LaunchSession::onFailed(const LaunchFailure& failure) {
 void LaunchSession::printStatus() {
     if (m_process.state() == ServerProcess::State::Ready ||
         m_process.state() == ServerProcess::State::Loading) {
-        m_io.out << "status: " << statusLine(m_process, m_probe.get()) << std::endl;
+        m_io.out << "status: " << statusLine(m_process, m_probe.get(), m_prediction, m_speedReference)
+                 << std::endl;
     }
 }
 
@@ -400,8 +500,13 @@ void LaunchSession::onInterrupt() {
 } // namespace
 
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    Result<CliOptions> options =
-        splitCliOptions(args, {{"--server", true}, {"--port", true}, {"--expose"}, {"--help"}, {"-h"}});
+    Result<CliOptions> options = splitCliOptions(args, {{"--server", true},
+                                                        {"--port", true},
+                                                        {"--expose"},
+                                                        {"--machine", true},
+                                                        {"--bandwidth-gbs", true},
+                                                        {"--help"},
+                                                        {"-h"}});
     if (!options) {
         return reportError(io, options.error(), false);
     }
@@ -414,6 +519,10 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         return reportError(io, launch.error(), false);
     }
     std::optional<Prediction> prediction = predict(launch->parsed, io.err);
+    Result<SpeedReference> speedReference = readSpeedReference(*options, launch->parsed, prediction);
+    if (!speedReference) {
+        return reportError(io, speedReference.error(), false);
+    }
 
     int qtArgc = 1;
     char qtName[] = "llamafit-cli";
@@ -422,7 +531,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     if (QCoreApplication::instance() == nullptr) {
         ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
     }
-    LaunchSession session(io, std::move(launch->server), std::move(prediction));
+    LaunchSession session(io, std::move(launch->server), std::move(prediction), std::move(*speedReference));
     return session.run(launch->request);
 }
 

@@ -50,7 +50,8 @@ TEST_F(LaunchCliTest, ShortCompletionsCountInTheRunTotals) {
     m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
                 {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
                  m_server, QStringLiteral("-c"), QStringLiteral("512"), QStringLiteral("--no-warmup"),
-                 QStringLiteral("-t"), QStringLiteral("1")});
+                 QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("--bandwidth-gbs"),
+                 QStringLiteral("40")});
     ASSERT_TRUE(readUntil("run 0 tokens generated", 60000).contains("run 0 tokens generated"))
         << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
     const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
@@ -73,6 +74,27 @@ TEST_F(LaunchCliTest, ShortCompletionsCountInTheRunTotals) {
     EXPECT_TRUE(
         readUntil("totals: run 96 tokens generated", 15000).contains("totals: run 96 tokens generated"))
         << m_output.toStdString();
+    // The decode rate next to the expected one and the effective bandwidth against the 40 GB/s
+    // given (issue 15 item 3), in the status lines and the totals (whole once the CLI has ended).
+    QSignalSpy exited(&m_cli, &QProcess::finished);
+    ASSERT_TRUE(m_cli.state() == QProcess::NotRunning || exited.wait(15000));
+    m_output += m_cli.readAllStandardOutput();
+    const QString output = QString::fromUtf8(m_output);
+    const QRegularExpression speed(QStringLiteral(
+        "decode ([0-9.]+) t/s (now|run avg) \\(expected ([0-9.]+)\\) \\| eff\\. bw ([0-9.]+) of 40\\.0 GB/s "
+        "\\(([0-9]+) %\\)"));
+    const QRegularExpressionMatch status = speed.match(output);
+    ASSERT_TRUE(status.hasMatch()) << m_output.toStdString();
+    EXPECT_GT(status.captured(1).toDouble(), 0.0);
+    EXPECT_GT(status.captured(3).toDouble(), 0.0);
+    EXPECT_GT(status.captured(4).toDouble(), 0.0);
+    const qsizetype totalsAt = output.indexOf(QStringLiteral("totals: run 96 tokens generated"));
+    ASSERT_GE(totalsAt, 0);
+    const QString totals = output.mid(totalsAt, output.indexOf(u'\n', totalsAt) - totalsAt);
+    const QRegularExpressionMatch atExit = speed.match(totals);
+    ASSERT_TRUE(atExit.hasMatch()) << totals.toStdString();
+    EXPECT_EQ(atExit.captured(2), QStringLiteral("run avg"));
+    EXPECT_GT(atExit.captured(1).toDouble(), 0.0);
 }
 
 TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {

@@ -51,9 +51,9 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
 } // namespace
 
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_plot(new QCustomPlot(this)), m_verdictLabel(new QLabel(this)),
-      m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)), m_breakdownLabel(new QLabel(this)),
-      m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
+    : QWidget(parent), m_session(session), m_speed(session), m_plot(new QCustomPlot(this)),
+      m_verdictLabel(new QLabel(this)), m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)),
+      m_breakdownLabel(new QLabel(this)), m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
     m_plot->setObjectName(QStringLiteral("memoryChart"));
     m_plot->setToolTip(QString()); // tooltips come from hover over a segment
     m_plot->setMouseTracking(true);
@@ -131,8 +131,10 @@ void MemoryChart::refresh() {
     }
     m_stack->setCurrentWidget(m_plot);
     std::vector<PoolSegments> segments = poolSegments(*m_session->poolUsage(), *estimate);
+    const QString speedLine = decodeSpeedToolTipLine(m_speed.predict(), estimate->context.nCtxSeq);
     QStringList breakdown;
     for (PoolSegments& pool : segments) {
+        appendDecodeSpeedLine(pool, speedLine);
         breakdown << poolBreakdownText(pool);
         if (withoutWeights) {
             pool = llamafit::withoutWeights(std::move(pool));

@@ -7,7 +7,8 @@
 // buffers) and run-time growth (prompt cache, checkpoints; light). The pool's capacity is a
 // line over its bar (on an APU's carve-out the BIOS split, with the driver's own "free" figure
 // drawn faintly beside it); the bar's outline and the text above it give the pool's verdict,
-// memoryVerdictLabel the overall one. Hover shows exact MiB and the llama.cpp rule. Refused
+// memoryVerdictLabel the overall one. Hover shows exact MiB and the llama.cpp rule; the
+// weights, KV and RS segments add the decode speed (SessionSpeed, as the advice panel). Refused
 // settings show llama.cpp's reason instead of bars. Under the chart, memoryBreakdownLabel lists
 // each pool's components in MiB/GiB (readable without hovering), and "Without weights"
 // (withoutWeightsCheck) draws the bars without the reservation and the weights, at their own
@@ -18,6 +19,7 @@
 
 #include "core/sizing/memoryestimate.h"
 #include "ui/charts/poolsegments.h"
+#include "ui/sessionspeed.h"
 
 #include <QString>
 #include <QWidget>
@@ -81,6 +83,7 @@ class MemoryChart : public QWidget {
     QString backendFreeNote() const;
 
     SizingSession* m_session;
+    SessionSpeed m_speed; // the decode-speed line of the weights, KV and RS tooltips
     QCustomPlot* m_plot;
     QLabel* m_verdictLabel;
     QLabel* m_messageLabel;

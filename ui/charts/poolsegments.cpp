@@ -151,6 +151,15 @@ std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstim
     return out;
 }
 
+void appendDecodeSpeedLine(PoolSegments& pool, const QString& line) {
+    for (Component component : {Component::Model, Component::Kv, Component::Rs}) {
+        const std::size_t index = chartComponentIndex(component);
+        if (pool.componentBytes[index] > 0) {
+            pool.componentToolTips[index] += u'\n' + line;
+        }
+    }
+}
+
 QString poolVerdictText(const PoolSegments& pool) {
     if (!pool.capacityKnown || pool.verdict == FitVerdict::Unknown) {
         return verdictLabel(FitVerdict::Unknown);

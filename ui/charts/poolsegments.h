@@ -57,6 +57,13 @@ bool poolIsDrawn(const PoolLoad& load);
 // The drawn pools of `usage`, in pool order, with their segments and tooltips.
 std::vector<PoolSegments> poolSegments(const PoolUsage& usage, const MemoryEstimate& estimate);
 
+// Adds `line` (decodeSpeedToolTipLine: the bound and the expected decode rate) to the tooltips of
+// the segments each decoded token reads -- the weights, the KV cache and the recurrent state --
+// where the pool holds any: those bytes are what the speed is the bandwidth divided by, so that
+// is where the user asks "how fast does this make it?". The other segments are not read per
+// token and keep their tooltips.
+void appendDecodeSpeedLine(PoolSegments& pool, const QString& line);
+
 // "fits · 3.2 GiB free", "does not fit · 1.4 GiB over", "size unknown": the text over a bar.
 QString poolVerdictText(const PoolSegments& pool);
 

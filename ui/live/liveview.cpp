@@ -21,7 +21,7 @@
 namespace llamafit {
 
 LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* parent)
-    : QWidget(parent), m_session(session), m_process(process) {
+    : QWidget(parent), m_session(session), m_process(process), m_sessionSpeed(session) {
     setObjectName(QStringLiteral("liveView"));
 
     m_stateLabel = new QLabel(this);
@@ -30,6 +30,9 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     // rate chart cannot show (core/server/throughput.h runTotals).
     m_runTotalsLabel = new QLabel(this);
     m_runTotalsLabel->setObjectName(QStringLiteral("runTotalsLabel"));
+    m_speedLabel = new QLabel(tr("Decode: —"), this);
+    m_speedLabel->setObjectName(QStringLiteral("liveSpeedLabel"));
+    m_speedLabel->setWordWrap(true);
     m_memoryChart = new MemoryTimeChart(this);
     m_throughputChart = new ThroughputChart(this);
     m_slotTable = new SlotFillTable(this);
@@ -64,6 +67,7 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     header->addStretch(1);
     header->addWidget(m_runTotalsLabel);
     layout->addLayout(header);
+    layout->addWidget(m_speedLabel);
     layout->addWidget(rows, 1);
 
     m_refreshTimer.setInterval(kRefreshInterval);
@@ -155,6 +159,12 @@ void LiveView::beginRun() {
     const Result<MemoryEstimate>& estimate = m_session->estimate();
     m_prediction = estimate ? std::optional<MemoryEstimate>(*estimate) : std::nullopt;
     m_machine = m_session->machine();
+    m_model = m_session->model().info;
+    m_bandwidth = m_session->bandwidthBytesPerSecond();
+    m_efficiency = m_sessionSpeed.efficiency();
+    m_liveSpeed.reset();
+    m_speedLabel->setText(tr("Decode: —"));
+    m_speedLabel->setToolTip(QString());
     m_memoryChart->clearPoints();
     m_memoryChart->setDeviceLabels({});
     m_memoryChart->setReferences(memoryReferences(m_prediction, m_machine));
@@ -257,7 +267,9 @@ void LiveView::onProbeSampled() {
         m_throughputDirty = true;
     }
     if (!m_probe->metrics().empty()) {
-        showRunTotals(runTotals(m_probe->metrics().latest().value));
+        const RunTotals totals = runTotals(m_probe->metrics().latest().value);
+        showRunTotals(totals);
+        showLiveSpeed(totals);
     }
     if (m_probe->slotStates().pushedCount() != m_seenSlots) {
         m_seenSlots = m_probe->slotStates().pushedCount();
@@ -274,6 +286,52 @@ void LiveView::showRunTotals(const RunTotals& totals) {
                                   .arg(rate(totals.generationTokensPerSecond))
                                   .arg(totals.promptTokens)
                                   .arg(rate(totals.promptTokensPerSecond)));
+}
+
+void LiveView::showLiveSpeed(const RunTotals& totals) {
+    if (!m_prediction) {
+        m_speedLabel->setText(tr("Decode: — (no prediction to compare with)"));
+        return;
+    }
+    static const std::vector<SlotState> kNoSlots;
+    static const std::vector<SlotThroughput> kNoRates;
+    const auto& slotStates = m_probe->slotStates();
+    const auto& rates = m_probe->slotThroughputs();
+    m_liveSpeed = llamafit::liveSpeed(m_model, *m_prediction, m_bandwidth, m_efficiency,
+                                      slotStates.empty() ? kNoSlots : slotStates.latest().value,
+                                      rates.empty() ? kNoRates : rates.latest().value, totals);
+    if (!m_liveSpeed) {
+        m_speedLabel->setText(tr("Decode: — (no tokens generated yet)"));
+        return;
+    }
+    const LiveSpeed& speed = *m_liveSpeed;
+    const auto gbPerSecond = [](double bytesPerSecond) {
+        return QString::number(bytesPerSecond / 1e9, 'f', 1);
+    };
+    const QString measured =
+        tr("Decode %1 t/s %2")
+            .arg(speed.measured.tokensPerSecond, 0, 'f', 1)
+            .arg(speed.measured.source == MeasuredRateSource::Slots ? tr("now") : tr("run average"));
+    if (!speed.machineBytesPerSecond || !speed.expectedTokensPerSecond || !speed.fractionOfMachine) {
+        m_speedLabel->setText(tr("%1 (expected: —) · effective bandwidth %2 GB/s (this machine has no "
+                                 "bandwidth figure to compare with)")
+                                  .arg(measured, gbPerSecond(speed.effectiveBytesPerSecond)));
+    } else {
+        m_speedLabel->setText(tr("%1 (expected %2) · effective bandwidth %3 GB/s of %4 GB/s (%5 %)")
+                                  .arg(measured)
+                                  .arg(*speed.expectedTokensPerSecond, 0, 'f', 1)
+                                  .arg(gbPerSecond(speed.effectiveBytesPerSecond))
+                                  .arg(gbPerSecond(static_cast<double>(*speed.machineBytesPerSecond)))
+                                  .arg(*speed.fractionOfMachine * 100, 0, 'f', 0));
+    }
+    m_speedLabel->setToolTip(
+        tr("Effective bandwidth: the measured tokens/s x %1 MiB read per token (active "
+           "weights, and the KV cache of %2 filled tokens per slot). Expected: the speed "
+           "model's bound x efficiency %3 (%4).")
+            .arg(static_cast<double>(speed.bytesPerToken) / (1024.0 * 1024.0), 0, 'f', 1)
+            .arg(speed.depthTokens)
+            .arg(speed.efficiency.decode, 0, 'f', 2)
+            .arg(QString::fromStdString(speed.efficiency.description)));
 }
 
 void LiveView::onDeviceSampled(const DeviceSample& sample) {

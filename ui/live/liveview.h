@@ -2,12 +2,17 @@
 // LiveView ("liveView"): what the user watches while llama-server runs (issue 4, item 7):
 // memory over time against the prediction and the pool limits, tokens/s (total and per
 // slot), each slot's context fill, predicted versus actual memory per component, and the
-// server log with level filter and search.
+// server log with level filter and search. Above the charts (liveSpeedLabel, issue 15 item 3):
+// the measured decode rate next to the expected one and the effective bandwidth (tokens/s x
+// bytes read per token at the slots' fill) next to the machine's figure (core/server/livespeed.h):
+// the generating slots' rate ("now") while a request runs, the run's average from the counters
+// between requests (a burst shorter than a poll still shows), "—" before the first token.
 //
 // Follows one ServerProcess through its states:
-//   Starting  copies the session's estimate and machine (the sliders may move while the
-//             server runs; the view keeps comparing against what was launched), clears the
-//             previous run and starts the refresh timer (the log shows during loading)
+//   Starting  copies the session's estimate, model, machine, bandwidth and speed efficiency
+//             (the sliders may move while the server runs; the view keeps comparing against
+//             what was launched), clears the previous run and starts the refresh timer (the
+//             log shows during loading)
 //   Ready     compares the prediction with the allocation log, creates a ServerProbe
 //             (/slots, /metrics) and a DeviceSampler (RSS, host memory, device readers from
 //             the factory) and starts them
@@ -22,10 +27,14 @@
 // Thread: GUI thread. Units: seconds on the charts' x axes, bytes, tokens/s.
 
 #include "core/machine/memorypools.h"
+#include "core/machine/speedefficiency.h"
+#include "core/model/modelinfo.h"
+#include "core/server/livespeed.h"
 #include "core/server/throughput.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/system/devicememoryreader.h"
 #include "core/system/serverprocess.h"
+#include "ui/sessionspeed.h"
 
 #include <QStringList>
 #include <QTimer>
@@ -81,6 +90,9 @@ class LiveView : public QWidget {
     DeviceSampler* sampler() const { return m_sampler.get(); }
     // The estimate copied at Starting; nullopt when the session had none (refused settings).
     const std::optional<MemoryEstimate>& prediction() const { return m_prediction; }
+    // The latest live speed comparison; nullopt before the first generated token or without a
+    // prediction.
+    const std::optional<LiveSpeed>& liveSpeed() const { return m_liveSpeed; }
 
     // Test accessors.
     int memorySampleCount() const;     // RSS points in the memory chart's window
@@ -106,6 +118,7 @@ class LiveView : public QWidget {
     void compare();
     void onProbeSampled();
     void showRunTotals(const RunTotals& totals);
+    void showLiveSpeed(const RunTotals& totals);
     void onDeviceSampled(const DeviceSample& sample);
     void refresh();
     double secondsSinceReady(std::chrono::steady_clock::time_point time) const;
@@ -118,6 +131,7 @@ class LiveView : public QWidget {
     QLabel* m_stateLabel = nullptr;
     QLabel* m_comparisonNote = nullptr;
     QLabel* m_runTotalsLabel = nullptr; // the run so far from the server's counters (runTotals)
+    QLabel* m_speedLabel = nullptr;     // measured against expected decode, effective bandwidth
     MemoryTimeChart* m_memoryChart = nullptr;
     ThroughputChart* m_throughputChart = nullptr;
     SlotFillTable* m_slotTable = nullptr;
@@ -128,6 +142,11 @@ class LiveView : public QWidget {
     std::unique_ptr<DeviceSampler> m_sampler;
     std::optional<MemoryEstimate> m_prediction;
     Machine m_machine;
+    ModelInfo m_model;                        // the launched model (for bytes per token)
+    std::optional<std::uint64_t> m_bandwidth; // the session's bandwidth at launch
+    SessionSpeed m_sessionSpeed;              // reads the efficiency at Starting
+    SpeedEfficiency m_efficiency;             // the launched machine's
+    std::optional<LiveSpeed> m_liveSpeed;
     std::chrono::steady_clock::time_point m_readyTime{};
     std::uint64_t m_seenSlotRates = 0; // pushedCount() of the probe's ring buffers already drawn
     std::uint64_t m_seenTotalRates = 0;

@@ -1,9 +1,7 @@
 // Solver buttons and the decode-speed bound; see advicepanel.h.
 #include "ui/settings/advicepanel.h"
 
-#include "core/machine/bandwidth.h"
 #include "core/sizing/solvers.h"
-#include "core/system/benchmarkstore.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
@@ -37,7 +35,8 @@ QPushButton* makeButton(const QString& name, const QString& text, const QString&
 
 } // namespace
 
-AdvicePanel::AdvicePanel(SizingSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
+AdvicePanel::AdvicePanel(SizingSession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_speed(session) {
     buildControls();
     showMachine();
     showEstimate();
@@ -210,25 +209,22 @@ void AdvicePanel::showEstimate() {
         m_decodeSpeedLabel->setText(tr("Decode speed: enter the memory bandwidth to estimate it"));
         return;
     }
-    const ModelInfo& model = m_session->model().info;
     const std::uint32_t slotTokens = estimate->context.nCtxSeq;
-    const DecodeSpeedEstimate full = estimateDecodeSpeed(model, *estimate, *bandwidth);
-    const DecodeSpeedEstimate half = estimateDecodeSpeed(model, *estimate, *bandwidth, slotTokens / 2);
-    // The expected rate: the bound x this machine's efficiency, learned from its stored
-    // benchmarks when there are any (read once per machine and model kind, not per estimate).
-    const std::pair<std::string, bool> key{m_session->machine().id, model.isMoe()};
-    if (m_efficiencyKey != key) {
-        m_efficiency = BenchmarkStore().efficiencyFor(m_session->machine(), model.isMoe());
-        m_efficiencyKey = key;
+    // The bound and the expected rate (bound x this machine's efficiency, learned from its stored
+    // benchmarks when there are any): the same SessionSpeed figures as the memory chart's tooltips.
+    const std::optional<SpeedPrediction> full = m_speed.predict();
+    const std::optional<SpeedPrediction> half = m_speed.predict(slotTokens / 2);
+    if (!full || !half) {
+        return;
     }
     m_decodeSpeedLabel->setText(tr("Decode speed ≤ %1 t/s (full %2 slot) · ≤ %3 t/s (half): an upper bound\n"
                                    "expected ~%4 t/s (full) · ~%5 t/s (half): %6")
-                                    .arg(full.tokensPerSecond, 0, 'f', 1)
+                                    .arg(full->decodeTpsBound, 0, 'f', 1)
                                     .arg(tokensText(slotTokens))
-                                    .arg(half.tokensPerSecond, 0, 'f', 1)
-                                    .arg(full.tokensPerSecond * m_efficiency.decode, 0, 'f', 1)
-                                    .arg(half.tokensPerSecond * m_efficiency.decode, 0, 'f', 1)
-                                    .arg(QString::fromStdString(m_efficiency.description)));
+                                    .arg(half->decodeTpsBound, 0, 'f', 1)
+                                    .arg(full->decodeTpsExpected, 0, 'f', 1)
+                                    .arg(half->decodeTpsExpected, 0, 'f', 1)
+                                    .arg(QString::fromStdString(full->efficiency.description)));
 }
 
 } // namespace llamafit

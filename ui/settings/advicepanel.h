@@ -13,7 +13,7 @@
 // objectNames: largestContextButton, bestKvButton, mostGpuLayersButton, adviceResultLabel,
 // decodeSpeedLabel, bandwidthSpin, bandwidthResetButton.
 
-#include "core/machine/speedefficiency.h"
+#include "ui/sessionspeed.h"
 
 #include <optional>
 #include <string>
@@ -53,8 +53,7 @@ class AdvicePanel : public QWidget {
     QPushButton* m_mostGpuLayersButton = nullptr;
     QLabel* m_resultLabel = nullptr;
     QLabel* m_decodeSpeedLabel = nullptr;
-    std::optional<std::pair<std::string, bool>> m_efficiencyKey; // machine id, MoE
-    SpeedEfficiency m_efficiency;
+    SessionSpeed m_speed; // the decode label's figures
     QDoubleSpinBox* m_bandwidthSpin = nullptr;
     QPushButton* m_bandwidthResetButton = nullptr;
 };

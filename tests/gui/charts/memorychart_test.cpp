@@ -6,6 +6,8 @@
 
 #include "chartfixtures.h"
 #include "core/common/units.h"
+#include "core/machine/bandwidth.h"
+#include "core/system/benchmarkstore.h"
 #include "ui/charts/ruletext.h"
 #include "ui/chartstyle.h"
 
@@ -198,6 +200,52 @@ TEST(MemoryChart, TheSharedWindowIsDrawnWhenTheGpusBuffersLandThere) {
     ASSERT_NE(carveOut, nullptr);
     EXPECT_NEAR(chart.limitMiB(static_cast<std::size_t>(carveOut - machine.pools.data())), 512.0,
                 kToleranceMiB);
+}
+
+// Issue 15 item 2: the segments a decoded token reads (weights, KV) give the decode bound and the
+// expected rate with the efficiency's source, the same figures as the advice panel; other
+// segments do not; the figures follow the bandwidth, and a machine without one says so.
+TEST(MemoryChart, WeightsAndKvToolTipsGiveTheDecodeBoundAndTheExpectedRate) {
+    auto session = makeSession("rtx-4060-8gb", "llama-3-8b-q4_k_m");
+    MemoryChart chart(session.get());
+    session->setSettings(settingsWith(4096, GgmlType::Q8_0, GgmlType::Q8_0));
+    const std::size_t gpuPool = session->machine().gpus.at(0).poolIndex;
+    const ModelInfo& model = session->model().info;
+    const SpeedEfficiency efficiency = BenchmarkStore().efficiencyFor(session->machine(), model.isMoe());
+    ASSERT_FALSE(efficiency.description.empty());
+
+    const auto expectSpeedIn = [&](std::uint64_t bandwidth, const char* context) {
+        const MemoryEstimate& estimate = *session->estimate();
+        const double bound = estimateDecodeSpeed(model, estimate, bandwidth).tokensPerSecond;
+        ASSERT_GT(bound, 0.0) << context;
+        const QString figures = QStringLiteral("full %1-token slot: ≤ %2 t/s bound · ~%3 t/s expected")
+                                    .arg(estimate.context.nCtxSeq)
+                                    .arg(bound, 0, 'f', 1)
+                                    .arg(bound * efficiency.decode, 0, 'f', 1);
+        for (Component component : {Component::Model, Component::Kv}) {
+            const QString tip = chart.toolTipAt(gpuPool, component);
+            EXPECT_TRUE(tip.contains(figures))
+                << context << ": " << tip.toStdString() << "\nwanted " << figures.toStdString();
+            EXPECT_TRUE(tip.contains(QString::fromStdString(efficiency.description))) << tip.toStdString();
+        }
+        EXPECT_FALSE(chart.toolTipAt(gpuPool, Component::Compute).contains(QStringLiteral("t/s")));
+    };
+    const std::optional<std::uint64_t> machineBandwidth = session->machine().bandwidthBytesPerSecond;
+    ASSERT_TRUE(machineBandwidth.has_value());
+    expectSpeedIn(*machineBandwidth, "machine's figure");
+    const QString before = chart.toolTipAt(gpuPool, Component::Kv);
+    session->setBandwidthOverride(100'000'000'000ULL);
+    EXPECT_NE(chart.toolTipAt(gpuPool, Component::Kv), before);
+    expectSpeedIn(100'000'000'000ULL, "100 GB/s override");
+
+    session->setBandwidthOverride(std::nullopt);
+    Machine unknown = session->machine();
+    unknown.id = "rtx-4060-no-bandwidth";
+    unknown.bandwidthBytesPerSecond.reset();
+    session->setMachine(unknown);
+    EXPECT_TRUE(
+        chart.toolTipAt(gpuPool, Component::Kv).contains(QStringLiteral("no memory bandwidth figure")))
+        << chart.toolTipAt(gpuPool, Component::Kv).toStdString();
 }
 
 TEST(MemoryChart, TheToolTipGivesTheMiBAndTheRule) {

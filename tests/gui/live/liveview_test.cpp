@@ -222,6 +222,12 @@ TEST_F(LiveViewServerTest, ChartsTablesAndLogFillWhileTheServerRuns) {
     EXPECT_TRUE(
         waitUntil([&] { return totals->text().contains(QStringLiteral("144 tokens generated")); }, 15000))
         << totals->text().toStdString();
+    // This machine has no bandwidth figure: the effective bandwidth alone, and the view says why.
+    const QLabel* speed = m_view->findChild<QLabel*>(QStringLiteral("liveSpeedLabel"));
+    ASSERT_NE(speed, nullptr);
+    EXPECT_TRUE(speed->text().contains(QStringLiteral("effective bandwidth")) &&
+                speed->text().contains(QStringLiteral("no bandwidth figure")))
+        << speed->text().toStdString();
 
     const int memoryPoints = m_view->memorySampleCount();
     m_process.stop();
@@ -233,6 +239,46 @@ TEST_F(LiveViewServerTest, ChartsTablesAndLogFillWhileTheServerRuns) {
     EXPECT_GE(m_view->memorySampleCount(), memoryPoints);
     EXPECT_EQ(slotTable->rowCount(), 2);
     EXPECT_GT(comparison->rowCount(), 0);
+}
+
+// Issue 15 item 3: after a completion the view shows the measured decode rate next to the
+// expected one and the effective bandwidth next to the machine's figure as launched.
+TEST_F(LiveViewServerTest, MeasuredDecodeRateAndEffectiveBandwidthAgainstTheLaunchedMachine) {
+    Machine machine = cpuOnlyMachine();
+    machine.id = "live-test-cpu-50gbs";
+    machine.bandwidthBytesPerSecond = 50'000'000'000ULL;
+    m_session->setMachine(machine);
+    const QLabel* label = m_view->findChild<QLabel*>(QStringLiteral("liveSpeedLabel"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_TRUE(label->text().contains(QStringLiteral("—"))) << label->text().toStdString();
+    ASSERT_TRUE(startAndWaitReady()) << m_process.failure().message << "\n" << m_process.log();
+    // Moved after the launch: the view keeps comparing with the launched machine's 50 GB/s.
+    m_session->setBandwidthOverride(7'000'000'000ULL);
+
+    ASSERT_TRUE(complete({QStringLiteral("Once upon a time")}));
+    ASSERT_TRUE(waitUntil([&] { return m_view->liveSpeed().has_value(); }, 15000))
+        << label->text().toStdString();
+    const LiveSpeed speed = *m_view->liveSpeed();
+    EXPECT_GT(speed.measured.tokensPerSecond, 0.0);
+    EXPECT_GT(speed.bytesPerToken, 0u);
+    EXPECT_GT(speed.effectiveBytesPerSecond, 0.0);
+    EXPECT_DOUBLE_EQ(speed.effectiveBytesPerSecond,
+                     speed.measured.tokensPerSecond * static_cast<double>(speed.bytesPerToken));
+    ASSERT_TRUE(speed.machineBytesPerSecond.has_value());
+    EXPECT_EQ(*speed.machineBytesPerSecond, 50'000'000'000ULL);
+    ASSERT_TRUE(speed.expectedTokensPerSecond.has_value());
+    EXPECT_GT(*speed.expectedTokensPerSecond, 0.0);
+
+    const QString text = label->text();
+    EXPECT_TRUE(text.contains(QStringLiteral("Decode %1 t/s").arg(speed.measured.tokensPerSecond, 0, 'f', 1)))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("(expected %1)").arg(*speed.expectedTokensPerSecond, 0, 'f', 1)))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("effective bandwidth %1 GB/s of 50.0 GB/s")
+                                  .arg(speed.effectiveBytesPerSecond / 1e9, 0, 'f', 1)))
+        << text.toStdString();
+    EXPECT_TRUE(label->toolTip().contains(QString::fromStdString(speed.efficiency.description)))
+        << label->toolTip().toStdString();
 }
 
 TEST_F(LiveViewServerTest, HiddenViewDoesNotRepaintAndCatchesUpOnShow) {

@@ -1,0 +1,50 @@
+// The speed model for the session's plan; see sessionspeed.h.
+#include "ui/sessionspeed.h"
+
+#include "ui/sizingsession.h"
+
+#include <QCoreApplication>
+
+namespace llamafit {
+
+SessionSpeed::SessionSpeed(const SizingSession* session, BenchmarkStore store)
+    : m_session(session), m_store(std::move(store)) {}
+
+const SpeedEfficiency& SessionSpeed::efficiency() {
+    const bool moe = m_session->model().info.isMoe();
+    const std::pair<std::string, bool> key{m_session->machine().id, moe};
+    if (m_efficiencyKey != key) {
+        m_efficiency = m_store.efficiencyFor(m_session->machine(), moe);
+        m_efficiencyKey = key;
+    }
+    return m_efficiency;
+}
+
+std::optional<SpeedPrediction> SessionSpeed::predict(std::optional<std::uint32_t> filledTokens) {
+    const Result<MemoryEstimate>& estimate = m_session->estimate();
+    const std::optional<std::uint64_t> bandwidth = m_session->bandwidthBytesPerSecond();
+    if (!estimate.ok() || !bandwidth || *bandwidth == 0) {
+        return std::nullopt;
+    }
+    const SpeedInputs inputs =
+        speedInputs(m_session->model().info, *estimate, *bandwidth, m_session->machine().fp16Tflops,
+                    m_session->settings().ubatchTokens, filledTokens);
+    return predictSpeed(inputs, efficiency());
+}
+
+QString decodeSpeedToolTipLine(const std::optional<SpeedPrediction>& prediction, std::uint32_t slotTokens) {
+    if (!prediction) {
+        return QCoreApplication::translate("SessionSpeed",
+                                           "Decode speed: no memory bandwidth figure for this machine "
+                                           "(enter one in the advice panel)");
+    }
+    return QCoreApplication::translate("SessionSpeed",
+                                       "Decode speed with a full %1-token slot: ≤ %2 t/s bound · "
+                                       "~%3 t/s expected (%4)")
+        .arg(slotTokens)
+        .arg(prediction->decodeTpsBound, 0, 'f', 1)
+        .arg(prediction->decodeTpsExpected, 0, 'f', 1)
+        .arg(QString::fromStdString(prediction->efficiency.description));
+}
+
+} // namespace llamafit

@@ -1,0 +1,48 @@
+#pragma once
+// SessionSpeed: the speed model's decode figures (core/machine/speedmodel.h) for the plan a
+// SizingSession holds -- its model, estimate, settings, machine and bandwidth (the user's
+// override, else the machine's figure) -- with the efficiency learned from this machine's stored
+// llama-bench runs (BenchmarkStore::efficiencyFor), else the public defaults. One computation for
+// the advice panel's decode label, the memory chart's tooltips and the live view (which copies
+// the efficiency at Starting), so the three cannot drift apart.
+// Owns: the efficiency, read from disk once per machine and dense/MoE kind (a slider drag
+// recomputes every step; the store is files). Does not own the session (it must outlive this).
+// Thread: GUI. Units: tokens per second, tokens.
+
+#include "core/machine/speedmodel.h"
+#include "core/system/benchmarkstore.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace llamafit {
+
+class SizingSession;
+
+class SessionSpeed {
+  public:
+    explicit SessionSpeed(const SizingSession* session, BenchmarkStore store = BenchmarkStore());
+
+    // The efficiency for the session's machine and model kind (cached per machine id and MoE).
+    const SpeedEfficiency& efficiency();
+    // The prediction at `filledTokens` per slot (default: a full slot, as `estimate --json`);
+    // nullopt while the estimate is an error or there is no bandwidth figure.
+    std::optional<SpeedPrediction> predict(std::optional<std::uint32_t> filledTokens = std::nullopt);
+
+  private:
+    const SizingSession* m_session;
+    BenchmarkStore m_store;
+    std::optional<std::pair<std::string, bool>> m_efficiencyKey; // machine id, MoE
+    SpeedEfficiency m_efficiency;
+};
+
+// The tooltip line of the memory chart's weights, KV and RS segments (what each decoded token
+// reads): "Decode speed with a full 4096-token slot: ≤ 98.1 t/s bound · ~54.0 t/s expected
+// (public defaults for CPU, dense (docs/speed.md))", or why there is none.
+QString decodeSpeedToolTipLine(const std::optional<SpeedPrediction>& prediction, std::uint32_t slotTokens);
+
+} // namespace llamafit
