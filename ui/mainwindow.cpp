@@ -343,6 +343,7 @@ void MainWindow::showBenchmark() {
     if (m_benchmarkDialog == nullptr) {
         m_benchmarkDialog =
             new BenchmarkDialog(m_session, m_launchPanel->serverBinary(), m_options.benchmarkFolder, this);
+        connect(m_benchmarkDialog, &BenchmarkDialog::recordShown, m_advicePanel, &AdvicePanel::refreshSpeed);
     }
     m_benchmarkDialog->show();
     m_benchmarkDialog->raise();

@@ -4,6 +4,8 @@
 #include "ui/sizingsession.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
 
 namespace llamafit {
 
@@ -12,7 +14,13 @@ SessionSpeed::SessionSpeed(const SizingSession* session, BenchmarkStore store)
 
 const SpeedEfficiency& SessionSpeed::efficiency() {
     const bool moe = m_session->model().info.isMoe();
-    const std::pair<std::string, bool> key{m_session->machine().id, moe};
+    // The machine's folder changes its time when a run is stored (files are written by rename),
+    // so a benchmark made while the app runs is learned at the next figure, for one stat call.
+    BenchRecord machineKey;
+    machineKey.machineId = m_session->machine().id;
+    const qint64 storedAt =
+        QFileInfo(QFileInfo(m_store.filePath(machineKey)).absolutePath()).lastModified().toMSecsSinceEpoch();
+    const EfficiencyKey key{m_session->machine().id, moe, storedAt};
     if (m_efficiencyKey != key) {
         m_efficiency = m_store.efficiencyFor(m_session->machine(), moe);
         m_efficiencyKey = key;

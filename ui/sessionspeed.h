@@ -5,9 +5,9 @@
 // llama-bench runs (BenchmarkStore::efficiencyFor), else the public defaults. One computation for
 // the advice panel's decode label, the memory chart's tooltips and the live view (which copies
 // the efficiency at Starting), so the three cannot drift apart.
-// Owns: the efficiency, read from disk once per machine and dense/MoE kind (a slider drag
-// recomputes every step; the store is files). Does not own the session (it must outlive this).
-// Thread: GUI. Units: tokens per second, tokens.
+// Owns: the efficiency, read from disk once per machine, dense/MoE kind and change of the
+// machine's stored runs (a slider drag recomputes every step; the store is files). Does not own the session
+// (it must outlive this). Thread: GUI. Units: tokens per second, tokens.
 
 #include "core/machine/speedmodel.h"
 #include "core/system/benchmarkstore.h"
@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace llamafit {
@@ -36,7 +37,8 @@ class SessionSpeed {
   private:
     const SizingSession* m_session;
     BenchmarkStore m_store;
-    std::optional<std::pair<std::string, bool>> m_efficiencyKey; // machine id, MoE
+    using EfficiencyKey = std::tuple<std::string, bool, qint64>; // machine id, MoE, store's time
+    std::optional<EfficiencyKey> m_efficiencyKey;
     SpeedEfficiency m_efficiency;
 };
 

@@ -35,6 +35,8 @@ class AdvicePanel : public QWidget {
     Q_OBJECT
   public:
     explicit AdvicePanel(SizingSession* session, QWidget* parent = nullptr);
+    // Shows the decode-speed figures again: a benchmark just stored may change the efficiency.
+    void refreshSpeed() { showEstimate(); }
 
   private:
     void buildControls();

@@ -138,3 +138,21 @@ TEST(BenchProgress, ReadsEveryRealProgressLine) {
 
 } // namespace
 } // namespace llamafit
+
+namespace llamafit {
+namespace {
+
+TEST(BenchDepths, ReadsCommaSeparatedTokenCountsAndNamesABadList) {
+    EXPECT_EQ(*parseBenchDepths("0"), (std::vector<std::uint32_t>{0}));
+    EXPECT_EQ(*parseBenchDepths("0,4096, 32768"), (std::vector<std::uint32_t>{0, 4096, 32768}));
+    for (const char* bad : {"", "0,", ",4096", "4k", "-1", "0;4096", "99999999999"}) {
+        const Result<std::vector<std::uint32_t>> depths = parseBenchDepths(bad);
+        ASSERT_FALSE(depths.ok()) << bad;
+        EXPECT_EQ(depths.error().code, "cli.bad-value") << bad;
+        EXPECT_EQ(depths.error().flag, "--depths") << bad;
+        EXPECT_NE(depths.error().message.find(std::string("'") + bad + "'"), std::string::npos) << bad;
+    }
+}
+
+} // namespace
+} // namespace llamafit
