@@ -251,6 +251,17 @@
     </message>
 </context>
 <context>
+    <name>SessionSpeed</name>
+    <message>
+        <source>Decode speed: no memory bandwidth figure for this machine (enter one in the advice panel)</source>
+        <translation>デコード速度: このマシンのメモリ帯域幅の値がありません(アドバイスパネルで入力してください)</translation>
+    </message>
+    <message>
+        <source>Decode speed with a full %1-token slot: ≤ %2 t/s bound · ~%3 t/s expected (%4)</source>
+        <translation>%1 トークンのスロットが満杯のときのデコード速度: 上限 ≤ %2 t/s · 期待値 ~%3 t/s (%4)</translation>
+    </message>
+</context>
+<context>
     <name>SizeRule</name>
     <message>
         <source>%1; %2</source>
@@ -505,6 +516,188 @@ llama-server: %5</translation>
 expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <translation>デコード速度 ≤ %1 t/s（満杯 %2 スロット）· ≤ %3 t/s（半分）：上限
 予想 ~%4 t/s（満杯）· ~%5 t/s（半分）：%6</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::BenchmarkChart</name>
+    <message>
+        <source>Prompt processing (pp)</source>
+        <translation>プロンプト処理 (pp)</translation>
+    </message>
+    <message>
+        <source>Generation (tg)</source>
+        <translation>生成 (tg)</translation>
+    </message>
+    <message>
+        <source>Depth (tokens in the KV cache before the test)</source>
+        <translation>深さ(テスト前に KV キャッシュにあるトークン数)</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>トークン/s</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation>期待値</translation>
+    </message>
+    <message>
+        <source>bound</source>
+        <translation>上限</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::BenchmarkDialog</name>
+    <message>
+        <source>Benchmark with llama-bench</source>
+        <translation>llama-bench でベンチマーク</translation>
+    </message>
+    <message>
+        <source>KV cells filled before each test (llama-bench -d), separated by commas: &quot;0,4096,32768&quot; shows how speed falls as the context fills</source>
+        <translation>各テストの前に埋める KV セル数(llama-bench -d)、カンマ区切り: &quot;0,4096,32768&quot; でコンテキストが埋まるにつれて速度がどう落ちるかが分かります</translation>
+    </message>
+    <message>
+        <source>Prompt tokens per prompt-processing test (-p; 0 = no pp test)</source>
+        <translation>プロンプト処理テストごとのプロンプトトークン数(-p。0 = pp テストなし)</translation>
+    </message>
+    <message>
+        <source>Tokens generated per generation test (-n; 0 = no tg test)</source>
+        <translation>生成テストごとの生成トークン数(-n。0 = tg テストなし)</translation>
+    </message>
+    <message>
+        <source>Repetitions of each test (-r)</source>
+        <translation>各テストの繰り返し回数(-r)</translation>
+    </message>
+    <message>
+        <source>CPU threads (-t); 0 = llama-bench&apos;s default</source>
+        <translation>CPU スレッド数(-t)。0 = llama-bench の既定値</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <source>The llama-bench program (it ships next to llama-server)</source>
+        <translation>llama-bench プログラム(llama-server と同じ場所に同梱されています)</translation>
+    </message>
+    <message>
+        <source>Depths</source>
+        <translation>深さ</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>プロンプトトークン数</translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation>生成トークン数</translation>
+    </message>
+    <message>
+        <source>Repetitions</source>
+        <translation>繰り返し</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>スレッド</translation>
+    </message>
+    <message>
+        <source>llama-bench</source>
+        <translation>llama-bench</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>コマンド</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Runs of this model file on this machine stored earlier</source>
+        <translation>このマシンで以前に保存した、このモデルファイルの実行結果</translation>
+    </message>
+    <message>
+        <source>Run shown</source>
+        <translation>表示中の実行</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>テスト</translation>
+    </message>
+    <message>
+        <source>Measured t/s</source>
+        <translation>実測 t/s</translation>
+    </message>
+    <message>
+        <source>±</source>
+        <translation>±</translation>
+    </message>
+    <message>
+        <source>Bound t/s</source>
+        <translation>上限 t/s</translation>
+    </message>
+    <message>
+        <source>Expected t/s</source>
+        <translation>期待値 t/s</translation>
+    </message>
+    <message>
+        <source>Expected vs measured</source>
+        <translation>期待値と実測の差</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a built-in card: open its GGUF file to benchmark it</source>
+        <translation>「%1」は組み込みカードです: ベンチマークするには GGUF ファイルを開いてください</translation>
+    </message>
+    <message>
+        <source>Test %1 of %2: %3</source>
+        <translation>テスト %1 / %2: %3</translation>
+    </message>
+    <message>
+        <source>Starting llama-bench...</source>
+        <translation>llama-bench を起動しています...</translation>
+    </message>
+    <message>
+        <source>Cancelling...</source>
+        <translation>キャンセルしています...</translation>
+    </message>
+    <message>
+        <source>Cancelled: llama-bench was stopped and nothing was stored.</source>
+        <translation>キャンセルしました: llama-bench を停止し、何も保存していません。</translation>
+    </message>
+    <message>
+        <source>llama-bench failed: %1</source>
+        <translation>llama-bench が失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Finished; stored in %1</source>
+        <translation>完了しました。保存先: %1</translation>
+    </message>
+    <message>
+        <source>Finished, but not stored: %1</source>
+        <translation>完了しましたが保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>%1 · build %2 · %3 tests</source>
+        <translation>%1 · ビルド %2 · テスト %3 件</translation>
+    </message>
+    <message>
+        <source>Some stored runs could not be read: %1</source>
+        <translation>保存済みの実行の一部を読み込めませんでした: %1</translation>
+    </message>
+    <message>
+        <source>llama.cpp build %1 · predicted with %2</source>
+        <translation>llama.cpp ビルド %1 · 予測に使用: %2</translation>
+    </message>
+    <message>
+        <source> · prompt rates are not predicted: the machine profile has no FP16 TFLOPS figure</source>
+        <translation> · プロンプト速度は予測していません: マシンプロファイルに FP16 TFLOPS の値がありません</translation>
     </message>
 </context>
 <context>
@@ -918,6 +1111,42 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>This run: %1 tokens generated%2, %3 prompt tokens%4</source>
         <translation>この実行: 生成 %1 トークン%2、プロンプト %3 トークン%4</translation>
     </message>
+    <message>
+        <source>Decode: —</source>
+        <translation>デコード: —</translation>
+    </message>
+    <message>
+        <source>Decode: — (no prediction to compare with)</source>
+        <translation>デコード: —(比較する予測がありません)</translation>
+    </message>
+    <message>
+        <source>Decode: — (no tokens generated yet)</source>
+        <translation>デコード: —(まだトークンが生成されていません)</translation>
+    </message>
+    <message>
+        <source>Decode %1 t/s %2</source>
+        <translation>デコード %1 t/s %2</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>現在</translation>
+    </message>
+    <message>
+        <source>run average</source>
+        <translation>実行平均</translation>
+    </message>
+    <message>
+        <source>%1 (expected: —) · effective bandwidth %2 GB/s (this machine has no bandwidth figure to compare with)</source>
+        <translation>%1(期待値: —)· 実効帯域幅 %2 GB/s(このマシンには比較する帯域幅の値がありません)</translation>
+    </message>
+    <message>
+        <source>%1 (expected %2) · effective bandwidth %3 GB/s of %4 GB/s (%5 %)</source>
+        <translation>%1(期待値 %2)· 実効帯域幅 %3 GB/s / %4 GB/s(%5 %)</translation>
+    </message>
+    <message>
+        <source>Effective bandwidth: the measured tokens/s x %1 MiB read per token (active weights, and the KV cache of %2 filled tokens per slot). Expected: the speed model&apos;s bound x efficiency %3 (%4).</source>
+        <translation>実効帯域幅: 実測トークン/秒 × トークンあたり読み込む %1 MiB(アクティブな重みと、スロットあたり %2 トークン分の KV キャッシュ)。期待値: 速度モデルの上限 × 効率 %3(%4)。</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::LogPanel</name>
@@ -1146,6 +1375,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>Li&amp;ve</source>
         <translation>ライブ(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark with llama-bench...</source>
+        <translation>llama-bench でベンチマーク(&amp;B)...</translation>
     </message>
 </context>
 <context>
