@@ -29,7 +29,6 @@ struct ModelSpec {
     // Tokenizer size (tokens are generated when the spec is written as a file).
     std::uint32_t vocabularySize = 0;
     GgufFile file; // metadata + tensor table (no data), offsets laid out with alignment 32
-    bool operator==(const ModelSpec&) const = default;
 };
 
 Result<ModelSpec> parseModelSpec(std::string_view json);
