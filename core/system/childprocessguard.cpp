@@ -33,18 +33,26 @@ ChildProcessGuard::~ChildProcessGuard() {
 #endif
 }
 
-void ChildProcessGuard::apply(QProcess& process) {
+void ChildProcessGuard::apply(QProcess& process, std::function<void()> inChild) {
 #if defined(Q_OS_LINUX)
     // Runs in the child between fork and exec (async-signal-safe calls only). The getppid
     // check closes the race where we died before prctl ran.
     const pid_t parentPid = ::getpid();
-    process.setChildProcessModifier([parentPid] {
+    process.setChildProcessModifier([parentPid, inChild = std::move(inChild)] {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parentPid) {
             ::_exit(127);
         }
+        if (inChild) {
+            inChild();
+        }
     });
+#elif defined(Q_OS_UNIX)
+    if (inChild) {
+        process.setChildProcessModifier(std::move(inChild));
+    }
 #elif defined(Q_OS_WIN)
+    (void)inChild; // no fork on Windows
     // CTRL_BREAK can only be sent to a process group.
     process.setCreateProcessArgumentsModifier(
         [](QProcess::CreateProcessArguments* arguments) { arguments->flags |= CREATE_NEW_PROCESS_GROUP; });
@@ -61,6 +69,7 @@ void ChildProcessGuard::apply(QProcess& process) {
     });
 #else
     (void)process;
+    (void)inChild;
 #endif
 }
 

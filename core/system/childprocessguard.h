@@ -8,6 +8,8 @@
 
 #include <QProcess>
 
+#include <functional>
+
 namespace llamafit {
 
 class ChildProcessGuard {
@@ -17,8 +19,9 @@ class ChildProcessGuard {
     ChildProcessGuard(const ChildProcessGuard&) = delete;
     ChildProcessGuard& operator=(const ChildProcessGuard&) = delete;
 
-    // Call before process.start(); the guard must outlive the process.
-    void apply(QProcess& process);
+    // Call before process.start(); the guard must outlive the process. `inChild`, when given,
+    // also runs in the child between fork and exec (Unix; async-signal-safe calls only).
+    void apply(QProcess& process, std::function<void()> inChild = {});
 
   private:
 #ifdef Q_OS_WIN

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QMetaMethod>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -99,6 +100,8 @@ ServerProcess::ServerProcess(QObject* parent)
     // A proxy from the environment must never see requests to our own child.
     m_network->setProxy(QNetworkProxy::NoProxy);
     connect(&m_healthTimer, &QTimer::timeout, this, &ServerProcess::pollHealth);
+    m_outputTimer.setSingleShot(true);
+    connect(&m_outputTimer, &QTimer::timeout, this, &ServerProcess::readOutput);
     m_killTimer.setSingleShot(true);
     connect(&m_killTimer, &QTimer::timeout, this, [this] {
         if (m_process != nullptr) {
@@ -171,10 +174,21 @@ bool ServerProcess::start(const QString& program, const QStringList& args) {
         m_process->deleteLater();
     }
     m_process = new QProcess(this);
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setProcessEnvironment(m_environment);
-    m_childGuard.apply(*m_process);
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &ServerProcess::readOutput);
+    if (m_output.open()) {
+        // The pipe replaces QProcess's channels in the child; it is read on the timer.
+        m_process->setStandardOutputFile(QProcess::nullDevice());
+        m_process->setStandardErrorFile(QProcess::nullDevice());
+        m_childGuard.apply(*m_process, [pipe = &m_output] { pipe->redirectInChild(); });
+        connect(m_process, &QProcess::started, this, [this] { m_output.closeWriteEnd(); });
+        m_outputTimer.setSingleShot(false);
+        m_outputTimer.start(m_timing.outputBatch);
+    } else {
+        m_process->setProcessChannelMode(QProcess::MergedChannels);
+        m_childGuard.apply(*m_process);
+        m_outputTimer.setSingleShot(true);
+        connect(m_process, &QProcess::readyReadStandardOutput, this, &ServerProcess::scheduleRead);
+    }
     connect(m_process, &QProcess::errorOccurred, this, &ServerProcess::onErrorOccurred);
     connect(m_process, &QProcess::finished, this, &ServerProcess::onFinished);
 
@@ -235,12 +249,29 @@ void ServerProcess::fail(LaunchFailure failure) {
     emit failed(m_failure);
 }
 
+void ServerProcess::scheduleRead() {
+    if (!m_outputTimer.isActive()) {
+        m_outputTimer.start(m_timing.outputBatch);
+    }
+}
+
 void ServerProcess::readOutput() {
-    const QByteArray data = m_process->readAllStandardOutput();
-    m_log.append(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
-                 [this](std::string_view line) {
-                     emit logLine(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
-                 });
+    if (m_outputTimer.isSingleShot()) {
+        m_outputTimer.stop();
+    }
+    if (m_process == nullptr) {
+        return;
+    }
+    const QByteArray data = m_output.isOpen() ? m_output.readAvailable() : m_process->readAllStandardOutput();
+    const std::string_view chunk(data.constData(), static_cast<std::size_t>(data.size()));
+    // The text of each line only for a listener (the GUI's log panel); the CLI has none.
+    if (isSignalConnected(QMetaMethod::fromSignal(&ServerProcess::logLine))) {
+        m_log.append(chunk, [this](std::string_view line) {
+            emit logLine(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+        });
+    } else {
+        m_log.append(chunk);
+    }
 }
 
 void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
@@ -248,6 +279,10 @@ void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
     if (error != QProcess::FailedToStart || m_state == State::Failed) {
         return;
     }
+    m_output.closeWriteEnd();
+    readOutput();
+    m_outputTimer.stop();
+    m_output.close();
     LaunchOutcome outcome;
     outcome.log = m_log.text();
     outcome.execError = execErrorFor(m_program);
@@ -256,7 +291,10 @@ void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
 }
 
 void ServerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
-    readOutput();
+    m_output.closeWriteEnd();
+    readOutput(); // the child is gone: the pipe holds the rest of its output
+    m_outputTimer.stop();
+    m_output.close();
     if (const std::string_view last = m_log.pendingLine(); !last.empty()) {
         emit logLine(QString::fromUtf8(last.data(), static_cast<qsizetype>(last.size())));
     }
@@ -323,6 +361,7 @@ void ServerProcess::onHealthReply(QNetworkReply* reply) {
     }
     if (*health == HealthStatus::Ready && (m_state == State::Starting || m_state == State::Loading)) {
         m_wasReady = true;
+        readOutput(); // the load's buffer lines are in log() when Ready is announced
         setState(State::Ready);
     } else if (*health == HealthStatus::Loading && m_state == State::Starting) {
         setState(State::Loading);
@@ -340,6 +379,7 @@ void ServerProcess::checkHang() {
     if (!loadTooLong && !silentTooLong) {
         return;
     }
+    readOutput();
     LaunchFailure failure;
     failure.reason = LaunchFailureReason::Hang;
     const auto limitSeconds =

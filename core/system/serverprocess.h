@@ -19,6 +19,7 @@
 
 #include "core/server/boundedlog.h"
 #include "core/server/launchfailure.h"
+#include "core/system/childoutputpipe.h"
 #include "core/system/childprocessguard.h"
 
 #include <QElapsedTimer>
@@ -64,6 +65,11 @@ class ServerProcess : public QObject {
         std::chrono::milliseconds loadLimit{120000};
         // Once Ready: no /health answer at all for this long, process alive = Failed(hang).
         std::chrono::milliseconds unresponsiveLimit{30000};
+        // The output is read this often (ChildOutputPipe), not at every write: a busy server
+        // writes thousands of short lines a second (at -lv 4 its prompt cache lists every
+        // cached prompt on each request), and one wakeup per write was most of the monitor's
+        // CPU. Ready, a failure and the exit read what is pending first, so nothing waits on it.
+        std::chrono::milliseconds outputBatch{100};
     };
 
     // A load limit that scales with the model: 60 s plus 1 s per 50 MiB, i.e. a disk that
@@ -110,6 +116,7 @@ class ServerProcess : public QObject {
     void setState(State state);
     void fail(LaunchFailure failure);
     void readOutput();
+    void scheduleRead(); // QProcess's channel (no ChildOutputPipe): at most one read per outputBatch
     void onErrorOccurred(QProcess::ProcessError error);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void pollHealth();
@@ -123,6 +130,7 @@ class ServerProcess : public QObject {
     QNetworkReply* m_healthReply = nullptr;
     QTimer m_healthTimer;
     QTimer m_killTimer;
+    QTimer m_outputTimer;
     QElapsedTimer m_sinceStart;
     QElapsedTimer m_sinceAnswer; // last /health answer of any status
     State m_state = State::Stopped;
@@ -135,6 +143,7 @@ class ServerProcess : public QObject {
     bool m_wasReady = false;
     bool m_generating = false;
     ChildProcessGuard m_childGuard; // the server dies with LlamaFit (PDEATHSIG / job object)
+    ChildOutputPipe m_output;       // open: the output is read from it on m_outputTimer
 };
 
 } // namespace llamafit
