@@ -8,24 +8,18 @@
 
 #include <cstring>
 
-namespace llamafit {
-
-namespace {
-
-// nvml.h: typedef struct nvmlDevice_st* nvmlDevice_t; nvmlReturn_t is an enum, 0 = NVML_SUCCESS.
-using NvmlDeviceHandle = struct NvmlDeviceOpaque*;
-using NvmlReturn = int;
-constexpr NvmlReturn kNvmlSuccess = 0;
-
+// nvml.h's own struct tags, at global scope as there: each function resolved by name is then
+// called through a pointer of exactly its type (calling through another type is undefined;
+// UBSan's -fsanitize=function checks it in the asan build).
+struct nvmlDevice_st; // opaque; nvml.h: typedef struct nvmlDevice_st* nvmlDevice_t
 // nvml.h nvmlMemory_t (v1): total, free, used, in bytes.
-struct NvmlMemoryRaw {
+struct nvmlMemory_st {
     unsigned long long total;
     unsigned long long free;
     unsigned long long used;
 };
-
 // nvml.h nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3.
-struct NvmlPciInfoRaw {
+struct nvmlPciInfo_st {
     char busIdLegacy[16];
     unsigned int domain;
     unsigned int bus;
@@ -34,6 +28,17 @@ struct NvmlPciInfoRaw {
     unsigned int pciSubSystemId;
     char busId[32];
 };
+
+namespace llamafit {
+
+namespace {
+
+// nvmlReturn_t is an enum, 0 = NVML_SUCCESS.
+using NvmlDeviceHandle = nvmlDevice_st*;
+using NvmlReturn = int;
+constexpr NvmlReturn kNvmlSuccess = 0;
+using NvmlMemoryRaw = nvmlMemory_st;
+using NvmlPciInfoRaw = nvmlPciInfo_st;
 
 constexpr unsigned kNameBufferBytes = 96;          // NVML_DEVICE_NAME_V2_BUFFER_SIZE
 constexpr unsigned kDriverVersionBufferBytes = 80; // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace llamafit {
 
@@ -108,8 +109,28 @@ void ServerProbe::send(Endpoint endpoint, const QString& path) {
     slot = reply;
     m_sentAt[static_cast<std::size_t>(endpoint)] = std::chrono::steady_clock::now();
     connect(reply, &QNetworkReply::finished, this, [this, endpoint, reply] { onReply(endpoint, reply); });
-    connect(reply, &QNetworkReply::downloadProgress, this, [this, endpoint, reply](qint64 received, qint64) {
-        if (received > kMaxAnswerBytes && m_inFlight[static_cast<std::size_t>(endpoint)] == reply) {
+    // An answer whose Content-Length is over the cap is cut off before its body is read.
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, endpoint, reply] {
+        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
+        if (length.isValid() && length.toLongLong() > kMaxAnswerBytes &&
+            m_inFlight[static_cast<std::size_t>(endpoint)] == reply) {
+            abandon(endpoint,
+                    makeError("probe.answer-too-large",
+                              "the answer announces " + std::to_string(length.toLongLong()) +
+                                  " bytes, over the " + std::to_string(kMaxAnswerBytes / (1024 * 1024)) +
+                                  " MiB cap; cut off"));
+        }
+    });
+    m_bodies[static_cast<std::size_t>(endpoint)].clear();
+    connect(reply, &QNetworkReply::readyRead, this, [this, endpoint, reply] {
+        if (m_inFlight[static_cast<std::size_t>(endpoint)] != reply) {
+            return;
+        }
+        QByteArray& body = m_bodies[static_cast<std::size_t>(endpoint)];
+        body += reply->read(kMaxAnswerBytes + 1 - body.size());
+        if (body.size() > kMaxAnswerBytes) {
+            body.clear();
+            body.squeeze();
             abandon(endpoint,
                     makeError("probe.answer-too-large", "the answer exceeds " +
                                                             std::to_string(kMaxAnswerBytes / (1024 * 1024)) +
@@ -168,7 +189,9 @@ void ServerProbe::onReply(Endpoint endpoint, QNetworkReply* reply) {
                                                                  ", expected " + expected.toStdString()));
         return;
     }
-    accept(endpoint, httpStatus, reply->readAll());
+    QByteArray body = std::exchange(m_bodies[static_cast<std::size_t>(endpoint)], {});
+    body += reply->readAll();
+    accept(endpoint, httpStatus, body);
 }
 
 void ServerProbe::accept(Endpoint endpoint, int httpStatus, const QByteArray& body) {

@@ -116,6 +116,9 @@ class ServerProbe : public QObject {
     std::optional<std::int64_t> m_processId;
     QByteArray m_apiKey; // empty: no Authorization header
     std::array<QNetworkReply*, 4> m_inFlight{};
+    // Each answer's body as it arrives, read out of the reply at every readyRead so that Qt's
+    // own buffer stays small and the cap bounds what an endless answer can cost.
+    std::array<QByteArray, 4> m_bodies{};
     std::array<std::chrono::steady_clock::time_point, 4> m_sentAt{};
     std::array<std::optional<Error>, 4> m_lastFailure{};
     RingBuffer<HealthStatus> m_health;

@@ -10,6 +10,24 @@
 #include <cstdlib>
 #include <cstring>
 
+// nvml.h's struct tags at global scope, as core/system/nvmlprobe.cpp declares them: the probe
+// calls these functions through pointers of exactly these types.
+struct nvmlDevice_st; // opaque: a handle is the address of a FakeDevice
+struct nvmlMemory_st {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+};
+struct nvmlPciInfo_st {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+};
+
 namespace {
 
 struct FakeDevice {
@@ -26,29 +44,13 @@ FakeDevice g_devices[] = {
 };
 bool g_initialised = false;
 
-struct Memory {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-
-struct PciInfo {
-    char busIdLegacy[16];
-    unsigned int domain;
-    unsigned int bus;
-    unsigned int device;
-    unsigned int pciDeviceId;
-    unsigned int pciSubSystemId;
-    char busId[32];
-};
-
 constexpr int kSuccess = 0;
 constexpr int kUninitialized = 1;
 constexpr int kInvalidArgument = 2;
 constexpr int kInsufficientSize = 7;
 
-FakeDevice* device(void* handle) {
-    return static_cast<FakeDevice*>(handle);
+FakeDevice* device(nvmlDevice_st* handle) {
+    return reinterpret_cast<FakeDevice*>(handle);
 }
 
 } // namespace
@@ -84,15 +86,15 @@ FAKE_NVML_EXPORT int nvmlDeviceGetCount_v2(unsigned int* count) {
     return kSuccess;
 }
 
-FAKE_NVML_EXPORT int nvmlDeviceGetHandleByIndex_v2(unsigned int index, void** handle) {
+FAKE_NVML_EXPORT int nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_st** handle) {
     if (index >= 2) {
         return kInvalidArgument;
     }
-    *handle = &g_devices[index];
+    *handle = reinterpret_cast<nvmlDevice_st*>(&g_devices[index]);
     return kSuccess;
 }
 
-FAKE_NVML_EXPORT int nvmlDeviceGetName(void* handle, char* name, unsigned int length) {
+FAKE_NVML_EXPORT int nvmlDeviceGetName(nvmlDevice_st* handle, char* name, unsigned int length) {
     if (std::strlen(device(handle)->name) + 1 > length) {
         return kInsufficientSize;
     }
@@ -100,14 +102,14 @@ FAKE_NVML_EXPORT int nvmlDeviceGetName(void* handle, char* name, unsigned int le
     return kSuccess;
 }
 
-FAKE_NVML_EXPORT int nvmlDeviceGetPciInfo_v3(void* handle, PciInfo* pci) {
+FAKE_NVML_EXPORT int nvmlDeviceGetPciInfo_v3(nvmlDevice_st* handle, nvmlPciInfo_st* pci) {
     std::memset(pci, 0, sizeof *pci);
     std::snprintf(pci->busId, sizeof pci->busId, "%s", device(handle)->busId);
     pci->pciDeviceId = device(handle)->pciDeviceId;
     return kSuccess;
 }
 
-FAKE_NVML_EXPORT int nvmlDeviceGetMemoryInfo(void* handle, Memory* memory) {
+FAKE_NVML_EXPORT int nvmlDeviceGetMemoryInfo(nvmlDevice_st* handle, nvmlMemory_st* memory) {
     if (!g_initialised) {
         return kUninitialized;
     }
