@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS] [--only HARNESS]
+# fuzz.sh [SECONDS] [--only HARNESS] [--runs N]
 #
 # Builds the libFuzzer harnesses (tests/fuzz) in the sanitizer build (CMakePresets.json
 # "asan": clang 14, ASan + UBSan, build-asan/) and runs each for SECONDS (default 60), one
 # harness at a time, from a corpus seeded with what tests/data holds (server logs, /metrics,
 # /slots, /props, shapes, machine profiles, recorded runs) plus a tiny GGUF model written by
-# that build's llamafit-make-gguf. Prints each harness's executions and exits 1 on the first
+# that build's llamafit-make-gguf (--runs N: N executions each instead of a time budget). Prints
+# each harness's executions and exits 1 on the first
 # crash, leaving the input under build-asan/fuzz/crashes/ (turn it into a regression test:
 # tests/fuzz/README.md).
 #
@@ -17,13 +18,15 @@ script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "${script_dir}/.." && pwd)"
 seconds=60
 only=""
+runs=""
 harnesses=(gguf modelspec machineprofile serverlog serverapi flags)
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --only) only="$2" && shift 2 ;;
+    --runs) runs="$2" && shift 2 ;;
     [0-9]*) seconds="$1" && shift ;;
-    *) echo "usage: $0 [SECONDS] [--only HARNESS]" >&2 && exit 2 ;;
+    *) echo "usage: $0 [SECONDS] [--only HARNESS] [--runs N]" >&2 && exit 2 ;;
     esac
 done
 [[ -n "${only}" ]] && harnesses=("${only}")
@@ -75,7 +78,10 @@ mkdir -p "${fuzz_dir}/crashes"
 status=0
 for harness in "${harnesses[@]}"; do
     log="${fuzz_dir}/fuzz_${harness}.log"
-    if ! "${build_dir}/tests/fuzz/fuzz_${harness}" -max_total_time="${seconds}" -max_len=1048576 -timeout=10 \
+    # --runs N: a number of executions (the closing note's figures), else a time budget.
+    budget=(-max_total_time="${seconds}")
+    [[ -n "${runs}" ]] && budget=(-runs="${runs}")
+    if ! "${build_dir}/tests/fuzz/fuzz_${harness}" "${budget[@]}" -max_len=1048576 -timeout=10 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="${fuzz_dir}/crashes/${harness}-" \
         "${fuzz_dir}/corpus/${harness}" >"${log}" 2>&1; then
         echo "fuzz: ${harness}: CRASH (input under ${fuzz_dir}/crashes/, log ${log})"
@@ -83,7 +89,8 @@ for harness in "${harnesses[@]}"; do
         status=1
         continue
     fi
-    runs="$(awk '/stat::number_of_executed_units/ {print $NF}' "${log}")"
-    echo "fuzz: ${harness}: ${runs:-?} executions in ${seconds} s, no crash"
+    executed="$(awk '/stat::number_of_executed_units/ {print $NF}' "${log}")"
+    rate="$(awk '/stat::average_exec_per_sec/ {print $NF}' "${log}")"
+    echo "fuzz: ${harness}: ${executed:-?} executions (${rate:-?}/s), no crash"
 done
 exit "${status}"

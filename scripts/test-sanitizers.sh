@@ -11,6 +11,6 @@ cd "$(dirname "$0")/.."
 seconds=${1:-15}
 
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$(nproc)"
+cmake --build --preset asan -j "$(nproc)" --target llamafit_sanitizer_suite
 ctest --preset asan -j "$(nproc)" | tee build-asan/ctest-output.txt
 scripts/fuzz.sh "${seconds}"
