@@ -1,33 +1,13 @@
-// NVML through QLibrary (see nvmlprobe.h). The few NVML types used are declared here from
-// the documented nvml.h layout, so no NVIDIA header is needed to build.
+// NVML through QLibrary (see nvmlprobe.h), with the types of core/system/nvmltypes.h.
 
 #include "core/system/nvmlprobe.h"
+
+#include "core/system/nvmltypes.h"
 
 #include <QLibrary>
 #include <QString>
 
 #include <cstring>
-
-// nvml.h's own struct tags, at global scope as there: each function resolved by name is then
-// called through a pointer of exactly its type (calling through another type is undefined;
-// UBSan's -fsanitize=function checks it in the asan build).
-struct nvmlDevice_st; // opaque; nvml.h: typedef struct nvmlDevice_st* nvmlDevice_t
-// nvml.h nvmlMemory_t (v1): total, free, used, in bytes.
-struct nvmlMemory_st {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-// nvml.h nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3.
-struct nvmlPciInfo_st {
-    char busIdLegacy[16];
-    unsigned int domain;
-    unsigned int bus;
-    unsigned int device;
-    unsigned int pciDeviceId; // (device id << 16) | vendor id
-    unsigned int pciSubSystemId;
-    char busId[32];
-};
 
 namespace llamafit {
 

@@ -6,27 +6,11 @@
 // Used memory grows by 1 MiB per nvmlDeviceGetMemoryInfo call, so a sampler sees it move.
 // LLAMAFIT_FAKE_NVML_INIT_ERROR=<code> makes nvmlInit_v2 fail with that code.
 
+#include "core/system/nvmltypes.h" // a handle is the address of a FakeDevice
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-// nvml.h's struct tags at global scope, as core/system/nvmlprobe.cpp declares them: the probe
-// calls these functions through pointers of exactly these types.
-struct nvmlDevice_st; // opaque: a handle is the address of a FakeDevice
-struct nvmlMemory_st {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-struct nvmlPciInfo_st {
-    char busIdLegacy[16];
-    unsigned int domain;
-    unsigned int bus;
-    unsigned int device;
-    unsigned int pciDeviceId;
-    unsigned int pciSubSystemId;
-    char busId[32];
-};
 
 namespace {
 
