@@ -517,6 +517,14 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <translation>デコード速度 ≤ %1 t/s（満杯 %2 スロット）· ≤ %3 t/s（半分）：上限
 予想 ~%4 t/s（満杯）· ~%5 t/s（半分）：%6</translation>
     </message>
+    <message>
+        <source>; decode ~%1 t/s expected at a full slot</source>
+        <translation>。スロットが満杯のときのデコード速度は ~%1 t/s の見込み</translation>
+    </message>
+    <message>
+        <source> (K %1 / V %2: ~%3 t/s)</source>
+        <translation>(K %1 / V %2 では ~%3 t/s)</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::BenchmarkChart</name>

@@ -1,6 +1,7 @@
 // Solver buttons and the decode-speed bound; see advicepanel.h.
 #include "ui/settings/advicepanel.h"
 
+#include "core/machine/kvpairspeed.h"
 #include "core/sizing/solvers.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
@@ -153,12 +154,38 @@ void AdvicePanel::adviseBestKvPair() {
         showResult(tr("No K/V types fit this context: %1").arg(fitFailureText(fit)), false);
         return;
     }
+    // Seed 003's question, is a smaller cache worth it: the expected decode speed of the
+    // chosen pair at a full slot next to that of the pair it replaces (a smaller cache reads
+    // fewer bytes per token).
+    const GgmlType previousK = settings.cacheTypeK;
+    const GgmlType previousV = settings.cacheTypeV;
+    const auto speedOf = [this, &settings](GgmlType typeK, GgmlType typeV) -> std::optional<SpeedPrediction> {
+        const std::optional<std::uint64_t> bandwidth = m_session->bandwidthBytesPerSecond();
+        if (!bandwidth || *bandwidth == 0 || !settings.contextTokens) {
+            return std::nullopt;
+        }
+        return speedWithKvPair(m_session->model().info, settings, typeK, typeV, *settings.contextTokens,
+                               m_session->gpus(), *bandwidth, m_session->machine().fp16Tflops,
+                               m_speed.efficiency());
+    };
+    const std::optional<SpeedPrediction> chosenSpeed = speedOf(fit.typeK, fit.typeV);
+    const std::optional<SpeedPrediction> previousSpeed =
+        previousK != fit.typeK || previousV != fit.typeV ? speedOf(previousK, previousV) : std::nullopt;
     settings.cacheTypeK = fit.typeK;
     settings.cacheTypeV = fit.typeV;
     m_session->setSettings(settings);
-    showResult(tr("Best K/V types for this context: K %1 / V %2 (%3 in all)")
-                   .arg(ggmlTypeLabel(fit.typeK), ggmlTypeLabel(fit.typeV), formatMiBText(fit.totalBytes)),
-               true);
+    QString text =
+        tr("Best K/V types for this context: K %1 / V %2 (%3 in all)")
+            .arg(ggmlTypeLabel(fit.typeK), ggmlTypeLabel(fit.typeV), formatMiBText(fit.totalBytes));
+    if (chosenSpeed) {
+        text += tr("; decode ~%1 t/s expected at a full slot").arg(chosenSpeed->decodeTpsExpected, 0, 'f', 1);
+        if (previousSpeed) {
+            text += tr(" (K %1 / V %2: ~%3 t/s)")
+                        .arg(ggmlTypeLabel(previousK), ggmlTypeLabel(previousV))
+                        .arg(previousSpeed->decodeTpsExpected, 0, 'f', 1);
+        }
+    }
+    showResult(text, true);
 }
 
 void AdvicePanel::adviseMostGpuLayers() {

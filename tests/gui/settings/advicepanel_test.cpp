@@ -3,9 +3,11 @@
 #include "ui/settings/advicepanel.h"
 
 #include "core/machine/bandwidth.h"
+#include "core/machine/kvpairspeed.h"
 #include "core/sizing/solvers.h"
 #include "tests/gui/settings/settingstestmodels.h"
 #include "ui/chartstyle.h"
+#include "ui/sessionspeed.h"
 #include "ui/sizingsession.h"
 
 #include <QDoubleSpinBox>
@@ -97,6 +99,37 @@ TEST(AdvicePanel, BestKvSetsTheSolversPairForTheCurrentContext) {
     expected.cacheTypeV = solved.typeV;
     EXPECT_EQ(session.settings(), expected);
     EXPECT_TRUE(resultText(panel).contains(QString::fromStdString(std::string(ggmlTypeName(solved.typeV)))));
+}
+
+TEST(AdvicePanel, BestKvGivesTheExpectedDecodeSpeedOfThePairAndOfTheOneItReplaces) {
+    SizingSession session(test::builtinMachine("rtx-4060-8gb"));
+    useModel(session, "llama-3-8b-q4_k_m");
+    ASSERT_TRUE(session.bandwidthBytesPerSecond().has_value()) << "the profile has a bandwidth figure";
+    ServerSettings settings;
+    settings.contextTokens = 32768; // f16/f16 needs 4 GiB of KV here: it does not fit 8 GB
+    settings.parallelSlots = 1;
+    session.setSettings(settings);
+    AdvicePanel panel(&session);
+    const ContextFit solved =
+        bestKvPairForContext(session.model().info, settings, session.gpus(), session.budget());
+    ASSERT_TRUE(solved.fits);
+    ASSERT_NE(solved.typeV, GgmlType::F16);
+    const SpeedEfficiency efficiency = SessionSpeed(&session).efficiency();
+    const auto expectedAt = [&](GgmlType typeK, GgmlType typeV) {
+        const std::optional<SpeedPrediction> speed =
+            speedWithKvPair(session.model().info, settings, typeK, typeV, 32768, session.gpus(),
+                            *session.bandwidthBytesPerSecond(), session.machine().fp16Tflops, efficiency);
+        return speed ? speed->decodeTpsExpected : 0.0;
+    };
+    const double chosen = expectedAt(solved.typeK, solved.typeV);
+    const double replaced = expectedAt(GgmlType::F16, GgmlType::F16);
+    ASSERT_GT(chosen, replaced) << "a smaller cache reads fewer bytes per token";
+    control<QPushButton>(panel, "bestKvButton")->click();
+    const QString text = resultText(panel);
+    EXPECT_TRUE(text.contains(QStringLiteral("decode ~%1 t/s expected").arg(chosen, 0, 'f', 1)))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("(K f16 / V f16: ~%1 t/s)").arg(replaced, 0, 'f', 1)))
+        << text.toStdString();
 }
 
 TEST(AdvicePanel, MostGpuLayersSetsTheSolversLayerCount) {
