@@ -41,7 +41,9 @@ int killAfterRounds(QProcess& saver, int rounds) {
         if (!saver.canReadLine() && !saver.waitForReadyRead(30000)) {
             break;
         }
-        while (saver.canReadLine()) {
+        // Stop counting at `rounds`: a busy saver may have printed more lines in one batch (it is
+        // killed mid-way through a later round either way).
+        while (seen < rounds && saver.canReadLine()) {
             seen += saver.readLine().startsWith("saved ") ? 1 : 0;
         }
     }
