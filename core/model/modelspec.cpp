@@ -33,11 +33,18 @@ namespace {
 
 using nlohmann::json;
 
+// An entry's "key" when it is a string, else "" (json::value would throw on another type;
+// the per-entry checks below name that error).
+std::string keyOf(const json& entry) {
+    const auto key = entry.find("key");
+    return key != entry.end() && key->is_string() ? key->get<std::string>() : std::string();
+}
+
 Result<std::pair<std::string, std::uint32_t>> findArchitecture(const json& metadata) {
     std::string architecture;
     for (const json& entry : metadata) {
-        if (entry.is_object() && entry.value("key", "") == "general.architecture" &&
-            entry.contains("value") && entry.at("value").is_string()) {
+        if (entry.is_object() && keyOf(entry) == "general.architecture" && entry.contains("value") &&
+            entry.at("value").is_string()) {
             architecture = entry.at("value").get<std::string>();
         }
     }
@@ -46,7 +53,7 @@ Result<std::pair<std::string, std::uint32_t>> findArchitecture(const json& metad
     }
     const std::string blockKey = architecture + ".block_count";
     for (const json& entry : metadata) {
-        if (entry.is_object() && entry.value("key", "") == blockKey && entry.contains("value")) {
+        if (entry.is_object() && keyOf(entry) == blockKey && entry.contains("value")) {
             const json& value = entry.at("value");
             if (!value.is_number_unsigned() || value.get<std::uint64_t>() == 0 ||
                 value.get<std::uint64_t>() > 4096) {

@@ -166,6 +166,9 @@ TEST(ModelSpecErrors, NamedErrorCodes) {
               "spec.bad-metadata");
     EXPECT_EQ(errorCode(smallSpec(R"({"name": "n.weight", "type": "f32", "shape": [4], "layer": "all"})")),
               "spec.bad-json");
+    // Found by fuzz_modelspec: a metadata key that is a number threw from the architecture search
+    // (nlohmann's value() with a string default) instead of naming the entry.
+    EXPECT_EQ(errorCode(smallSpec(okTensor, R"(, {"key": 7, "type": "u32", "value": 1})")), "spec.bad-json");
 }
 
 TEST(BuiltinModelCards, AllParseWithSourcesAndUniqueIds) {
