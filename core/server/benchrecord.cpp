@@ -89,7 +89,8 @@ Result<std::vector<BenchRecord>> benchRecordsFromJson(std::string_view text) {
     if (document.is_discarded() || !document.is_object()) {
         return badRecord("not a JSON object");
     }
-    if (document.value("format", "") != kFormat) {
+    if (!document.contains("format") || !document.at("format").is_string() ||
+        document.at("format").get<std::string>() != kFormat) {
         return badRecord("format is not \"llamafit-benchmarks\"");
     }
     if (!document.contains("runs") || !document["runs"].is_array()) {

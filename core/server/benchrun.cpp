@@ -167,32 +167,39 @@ Result<std::vector<BenchRow>> parseBenchJson(std::string_view text) {
             }
         }
         BenchRow row;
-        row.modelFilename = item.value("model_filename", "");
-        row.modelType = item.value("model_type", "");
-        row.modelSizeBytes = item.value("model_size", std::uint64_t{0});
-        row.modelParameters = item.value("model_n_params", std::uint64_t{0});
-        row.backends = item.value("backends", "");
-        row.gpuInfo = item.value("gpu_info", "");
-        row.cpuInfo = item.value("cpu_info", "");
-        row.buildNumber = item.value("build_number", 0u);
-        row.buildCommit = item.value("build_commit", "");
-        row.gpuLayers = item.value("n_gpu_layers", -1);
-        row.flashAttention = item.contains("flash_attn") && item["flash_attn"].is_boolean()
-                                 ? (item["flash_attn"].get<bool>() ? 1 : 0)
-                                 : item.value("flash_attn", -1);
-        row.typeK = item.value("type_k", "");
-        row.typeV = item.value("type_v", "");
-        row.batchTokens = item.value("n_batch", 0u);
-        row.ubatchTokens = item.value("n_ubatch", 0u);
-        row.threads = item.value("n_threads", 0u);
-        row.promptTokens = item.value("n_prompt", 0u);
-        row.generatedTokens = item.value("n_gen", 0u);
-        row.depth = item.value("n_depth", 0u);
-        row.testTime = item.value("test_time", "");
-        row.averageNs = item.value("avg_ns", 0.0);
-        row.stddevNs = item.value("stddev_ns", 0.0);
-        row.averageTps = item.value("avg_ts", 0.0);
-        row.stddevTps = item.value("stddev_ts", 0.0);
+        // A field of another type than llama-bench prints (another build, a damaged file) is
+        // named, not thrown: nlohmann's value() throws type_error on a mismatch.
+        try {
+            row.modelFilename = item.value("model_filename", "");
+            row.modelType = item.value("model_type", "");
+            row.modelSizeBytes = item.value("model_size", std::uint64_t{0});
+            row.modelParameters = item.value("model_n_params", std::uint64_t{0});
+            row.backends = item.value("backends", "");
+            row.gpuInfo = item.value("gpu_info", "");
+            row.cpuInfo = item.value("cpu_info", "");
+            row.buildNumber = item.value("build_number", 0u);
+            row.buildCommit = item.value("build_commit", "");
+            row.gpuLayers = item.value("n_gpu_layers", -1);
+            row.flashAttention = item.contains("flash_attn") && item["flash_attn"].is_boolean()
+                                     ? (item["flash_attn"].get<bool>() ? 1 : 0)
+                                     : item.value("flash_attn", -1);
+            row.typeK = item.value("type_k", "");
+            row.typeV = item.value("type_v", "");
+            row.batchTokens = item.value("n_batch", 0u);
+            row.ubatchTokens = item.value("n_ubatch", 0u);
+            row.threads = item.value("n_threads", 0u);
+            row.promptTokens = item.value("n_prompt", 0u);
+            row.generatedTokens = item.value("n_gen", 0u);
+            row.depth = item.value("n_depth", 0u);
+            row.testTime = item.value("test_time", "");
+            row.averageNs = item.value("avg_ns", 0.0);
+            row.stddevNs = item.value("stddev_ns", 0.0);
+            row.averageTps = item.value("avg_ts", 0.0);
+            row.stddevTps = item.value("stddev_ts", 0.0);
+        } catch (const json::exception& error) {
+            return makeError("bench.bad-json", "test " + std::to_string(rows.size() + 1) +
+                                                   ": a field has an unexpected type (" + error.what() + ")");
+        }
         if (item.contains("samples_ts") && item["samples_ts"].is_array()) {
             for (const json& sample : item["samples_ts"]) {
                 if (sample.is_number()) {

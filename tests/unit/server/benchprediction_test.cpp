@@ -49,3 +49,19 @@ TEST(BenchRowComparison, PromptRowsCompareWithThePromptFiguresAndUnknownsStayUnk
 
 } // namespace
 } // namespace llamafit
+
+// The stored benchmark file (benchrecord.h): a "format" of another type is a named error.
+namespace llamafit {
+namespace {
+
+TEST(BenchRecordFile, AFormatThatIsNotTheStringIsABadRecord) {
+    for (const char* text : {R"({"format": 5, "version": 1, "runs": []})", R"({"version": 1, "runs": []})"}) {
+        const Result<std::vector<BenchRecord>> records = benchRecordsFromJson(text);
+        ASSERT_FALSE(records.ok()) << text;
+        EXPECT_EQ(records.error().code, "bench.bad-record") << text;
+    }
+    EXPECT_TRUE(benchRecordsFromJson(benchRecordsToJson({})).ok());
+}
+
+} // namespace
+} // namespace llamafit

@@ -114,6 +114,12 @@ TEST(BenchJson, ReadsFlashAttentionOffAndRefusesBrokenOutput) {
     EXPECT_EQ(parseBenchJson(benchData("tiny-q8_0-refused.json")).error().code, "bench.bad-json");
     EXPECT_EQ(parseBenchJson("[{\"n_prompt\": 1}]").error().code, "bench.bad-json");
     EXPECT_EQ(parseBenchJson("{}").error().code, "bench.bad-json");
+    // A field of another type is named, not thrown (nlohmann's value() throws on a mismatch).
+    const Result<std::vector<BenchRow>> mistyped =
+        parseBenchJson(R"([{"n_prompt": 0, "n_gen": 8, "avg_ts": 1.5, "avg_ns": 1.0, "model_filename": 5}])");
+    ASSERT_FALSE(mistyped.ok());
+    EXPECT_EQ(mistyped.error().code, "bench.bad-json");
+    EXPECT_NE(mistyped.error().message.find("test 1"), std::string::npos) << mistyped.error().message;
 }
 
 TEST(BenchProgress, ReadsEveryRealProgressLine) {
