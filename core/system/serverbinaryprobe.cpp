@@ -89,6 +89,20 @@ ServerBinaryProbe::ServerBinaryProbe(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ArgvCheckOutcome>();
 }
 
+ServerBinaryProbe::~ServerBinaryProbe() {
+    // A `--version` / `--help` run still going when the probe goes (a window closed, a test
+    // ending under load): ~QProcess would kill it and report its exit through finished(),
+    // into callbacks on this object while it is being destroyed (seen as a crash in
+    // LaunchPanelTest under a loaded machine). Silence each run first, then end it.
+    for (QProcess* process : findChildren<QProcess*>(Qt::FindDirectChildrenOnly)) {
+        process->disconnect();
+        if (process->state() != QProcess::NotRunning) {
+            process->kill();
+            process->waitForFinished(1000);
+        }
+    }
+}
+
 QString ServerBinaryProbe::cacheKey(const QString& program) {
     const QString canonical = QFileInfo(program).canonicalFilePath();
     return canonical.isEmpty() ? QFileInfo(program).absoluteFilePath() : canonical;

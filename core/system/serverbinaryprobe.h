@@ -47,6 +47,8 @@ class ServerBinaryProbe : public QObject {
     Q_OBJECT
   public:
     explicit ServerBinaryProbe(QObject* parent = nullptr);
+    // Kills a probe still running, without its callbacks (see the .cpp).
+    ~ServerBinaryProbe() override;
 
     void setEnvironment(const QProcessEnvironment& environment) { m_environment = environment; }
     void setTimeout(std::chrono::milliseconds timeout) { m_timeout = timeout; }
