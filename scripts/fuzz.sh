@@ -5,10 +5,9 @@
 # "asan": clang 14, ASan + UBSan, build-asan/) and runs each for SECONDS (default 60), one
 # harness at a time, from a corpus seeded with what tests/data holds (server logs, /metrics,
 # /slots, /props, shapes, machine profiles, recorded runs) plus a tiny GGUF model written by
-# that build's llamafit-make-gguf (--runs N: N executions each instead of a time budget). Prints
-# each harness's executions and exits 1 on the first
-# crash, leaving the input under build-asan/fuzz/crashes/ (turn it into a regression test:
-# tests/fuzz/README.md).
+# that build's llamafit-make-gguf (--runs N: N executions each instead of a time budget).
+# Prints each harness's executions and exits 1 on the first crash, leaving the input under
+# build-asan/fuzz/crashes/ (turn it into a regression test: tests/fuzz/README.md).
 #
 # Needs clang-14 and libclang-rt-14-dev (Debian 12 packages; scripts/install-build-deps.sh).
 
@@ -89,8 +88,9 @@ for harness in "${harnesses[@]}"; do
         status=1
         continue
     fi
-    executed="$(awk '/stat::number_of_executed_units/ {print $NF}' "${log}")"
-    rate="$(awk '/stat::average_exec_per_sec/ {print $NF}' "${log}")"
+    # libFuzzer may print its final stats twice (at -runs' end and at exit): the last counts.
+    executed="$(awk '/stat::number_of_executed_units/ {value = $NF} END {print value}' "${log}")"
+    rate="$(awk '/stat::average_exec_per_sec/ {value = $NF} END {print value}' "${log}")"
     echo "fuzz: ${harness}: ${executed:-?} executions (${rate:-?}/s), no crash"
 done
 exit "${status}"
