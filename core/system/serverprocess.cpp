@@ -274,15 +274,20 @@ void ServerProcess::readOutput() {
     }
 }
 
+// The child is gone (or never ran): what it wrote is all in the pipe or QProcess's buffer.
+void ServerProcess::readRemainingOutput() {
+    m_output.closeWriteEnd();
+    readOutput();
+    m_outputTimer.stop();
+    m_output.close();
+}
+
 void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
     // Crashes and exits arrive through finished(); only a failed exec ends here.
     if (error != QProcess::FailedToStart || m_state == State::Failed) {
         return;
     }
-    m_output.closeWriteEnd();
-    readOutput();
-    m_outputTimer.stop();
-    m_output.close();
+    readRemainingOutput();
     LaunchOutcome outcome;
     outcome.log = m_log.text();
     outcome.execError = execErrorFor(m_program);
@@ -291,10 +296,7 @@ void ServerProcess::onErrorOccurred(QProcess::ProcessError error) {
 }
 
 void ServerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
-    m_output.closeWriteEnd();
-    readOutput(); // the child is gone: the pipe holds the rest of its output
-    m_outputTimer.stop();
-    m_output.close();
+    readRemainingOutput();
     if (const std::string_view last = m_log.pendingLine(); !last.empty()) {
         emit logLine(QString::fromUtf8(last.data(), static_cast<qsizetype>(last.size())));
     }

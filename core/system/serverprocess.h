@@ -116,7 +116,8 @@ class ServerProcess : public QObject {
     void setState(State state);
     void fail(LaunchFailure failure);
     void readOutput();
-    void scheduleRead(); // QProcess's channel (no ChildOutputPipe): at most one read per outputBatch
+    void readRemainingOutput(); // once the child has exited or failed to start
+    void scheduleRead();        // QProcess's channel (no ChildOutputPipe): at most one read per outputBatch
     void onErrorOccurred(QProcess::ProcessError error);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void pollHealth();
