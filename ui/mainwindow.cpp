@@ -97,11 +97,18 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     plan->setStretchFactor(0, 3);
     plan->setStretchFactor(1, 2);
     m_liveView = new LiveView(session, m_process, m_tabs);
+    // One store for what the benchmark dialog and the live view record and what the figures
+    // learn from.
+    if (!m_options.benchmarkFolder.isEmpty()) {
+        m_memoryChart->setBenchmarkFolder(m_options.benchmarkFolder);
+        m_liveView->setBenchmarkFolder(m_options.benchmarkFolder);
+    }
     m_tabs->addTab(plan, tr("Plan"));
     m_tabs->addTab(m_liveView, tr("Live"));
     setCentralWidget(m_tabs);
 
     buildDocks();
+    connect(m_liveView, &LiveView::runLearned, m_advicePanel, &AdvicePanel::refreshSpeed);
     buildMenus();
     wireServer();
     statusBar()->setObjectName(QStringLiteral("statusBar"));
@@ -164,6 +171,9 @@ void MainWindow::buildDocks() {
     m_machinePanel = new MachinePanel(m_session, this);
     m_settingsPanel = new SettingsPanel(m_session, this);
     m_advicePanel = new AdvicePanel(m_session, this);
+    if (!m_options.benchmarkFolder.isEmpty()) {
+        m_advicePanel->setBenchmarkFolder(m_options.benchmarkFolder);
+    }
     m_launchPanel = new LaunchPanel(m_session, m_process, this);
     if (!m_appSettings.serverBinary.isEmpty()) {
         m_launchPanel->setServerBinary(m_appSettings.serverBinary);

@@ -12,6 +12,11 @@ namespace llamafit {
 SessionSpeed::SessionSpeed(const SizingSession* session, BenchmarkStore store)
     : m_session(session), m_store(std::move(store)) {}
 
+void SessionSpeed::setStore(BenchmarkStore store) {
+    m_store = std::move(store);
+    m_efficiencyKey.reset();
+}
+
 const SpeedEfficiency& SessionSpeed::efficiency() {
     const bool moe = m_session->model().info.isMoe();
     // The machine's folder changes its time when a run is stored (files are written by rename),

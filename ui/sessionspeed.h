@@ -28,6 +28,9 @@ class SessionSpeed {
   public:
     explicit SessionSpeed(const SizingSession* session, BenchmarkStore store = BenchmarkStore());
 
+    // Where the efficiency is learned from (default: BenchmarkStore's own folder).
+    void setStore(BenchmarkStore store);
+    const BenchmarkStore& store() const { return m_store; }
     // The efficiency for the session's machine and model kind (cached per machine id and MoE).
     const SpeedEfficiency& efficiency();
     // The prediction at `filledTokens` per slot (default: a full slot, as `estimate --json`);

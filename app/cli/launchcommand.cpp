@@ -3,6 +3,8 @@
 // the server cleanly on Ctrl-C, and on failure prints the diagnosis and exits non-zero. The
 // status line and the totals carry the measured decode rate against the speed model's expected
 // one and the effective bandwidth against the machine's (core/server/livespeed.h, as the GUI).
+// With --machine, a run that generated enough tokens is stored as that machine's live run, and
+// later estimates learn its efficiency from it (core/server/liverunrecord.h).
 
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
@@ -13,6 +15,7 @@
 #include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
 #include "core/server/failurefixes.h"
+#include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
 #include "core/server/predictioncomparison.h"
 #include "core/sizing/estimator.h"
@@ -23,6 +26,8 @@
 #include "core/system/serverprocess.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -72,8 +77,10 @@ server runs out of memory it names the component that did not fit and lists chan
                        --api-key or --api-key-file; the monitor sends the key. Without
                        --expose a non-loopback --host is refused (exit 2).
   --machine ID|FILE    the machine the speed is compared with: its bandwidth figure, and the
-                       decode efficiency learned from its stored benchmarks (else the public
-                       defaults; 'llamafit-cli machines' lists the built-in ones)
+                       decode efficiency learned from its stored benchmarks and live runs
+                       (else the public defaults; 'llamafit-cli machines' lists the built-in
+                       ones). A run that generates at least 1024 tokens is stored as one of
+                       its live runs when the server stops (~/.local/share/LlamaFit/benchmarks)
   --bandwidth-gbs N    memory bandwidth in GB/s (instead of the machine's figure)
 
 Speed: in "decode 41.2 t/s now (expected 38.0)" and "eff. bw 187.0 of 256.0 GB/s (73 %)" the
@@ -130,6 +137,8 @@ struct Prediction {
 struct SpeedReference {
     std::optional<std::uint64_t> bandwidthBytesPerSecond;
     SpeedEfficiency efficiency;
+    std::optional<std::string> machineId; // --machine: the run is learned from, for this machine
+    Backend backend = Backend::Cpu;       // the machine's decoding backend (speedBackend)
 };
 
 // "decode 41.2 t/s now (expected 38.0) | eff. bw 187.0 of 256.0 GB/s (73 %)".
@@ -302,6 +311,8 @@ Result<SpeedReference> readSpeedReference(const CliOptions& options, const Parse
         }
         reference.bandwidthBytesPerSecond = machine->bandwidthBytesPerSecond;
         reference.efficiency = BenchmarkStore().efficiencyFor(*machine, moe);
+        reference.machineId = machine->id;
+        reference.backend = speedBackend(*machine);
     } else {
         reference.efficiency =
             defaultSpeedEfficiency(parsed.gpus.empty() ? Backend::Cpu : parsed.gpus.front().backend, moe);
@@ -332,6 +343,8 @@ class LaunchSession : public QObject {
     void onStateChanged(ServerProcess::State state);
     void onFailed(const LaunchFailure& failure);
     void startMonitor();
+    void tallyLiveRun();
+    void storeLiveRun();
     void printStatus();
     void watchInterrupts();
     void onInterrupt();
@@ -347,6 +360,8 @@ class LaunchSession : public QObject {
     std::unique_ptr<ServerProbe> m_probe; // from Ready on
     QTimer m_statusTimer;
     std::unique_ptr<QSocketNotifier> m_interrupts;
+    LiveRunTally m_liveRun; // what the run teaches the speed model
+    QDateTime m_readyAt;    // when the monitor started (the live run's start)
     int m_exitCode = kExitOk;
 };
 
@@ -429,6 +444,7 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
             }
             m_io.out << std::endl;
         }
+        storeLiveRun();
         end(m_exitCode);
     }
 }
@@ -445,9 +461,53 @@ void LaunchSession::startMonitor() {
         m_io.err << "llamafit-cli: the monitor has no API key (" << key.error().message
                  << "); /metrics and /slots will answer 401\n";
     }
-    connect(m_probe.get(), &ServerProbe::sampled, m_probe.get(),
-            [this] { m_process.setGenerating(m_probe->anySlotBusy()); });
+    connect(m_probe.get(), &ServerProbe::sampled, m_probe.get(), [this] {
+        m_process.setGenerating(m_probe->anySlotBusy());
+        tallyLiveRun();
+    });
+    m_readyAt = QDateTime::currentDateTimeUtc();
     m_probe->start();
+}
+
+void LaunchSession::tallyLiveRun() {
+    if (!m_probe->metrics().empty()) {
+        m_liveRun = llamafit::tallyLiveRun(m_liveRun, runTotals(m_probe->metrics().latest().value),
+                                           probedLiveSpeed(*m_probe, m_prediction, m_speedReference));
+    }
+}
+
+// With --machine: the run's decode average against its bound becomes one of the machine's live
+// runs, which later estimates learn from; a short run is named as too short to learn from.
+void LaunchSession::storeLiveRun() {
+    if (!m_speedReference.machineId || !m_prediction || !m_readyAt.isValid()) {
+        return;
+    }
+    LiveRunRecord run;
+    run.machineId = *m_speedReference.machineId;
+    run.modelPath = m_request.modelPath;
+    run.modelFileBytes = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(run.modelPath)).size());
+    run.backend = m_speedReference.backend;
+    run.moe = m_prediction->model.model().isMoe();
+    run.startedAt = m_readyAt.toString(Qt::ISODate).toStdString();
+    run.endedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    run.efficiencySource = speedSourceName(m_speedReference.efficiency.source);
+    const std::optional<LiveRunRecord> record = finishLiveRun(m_liveRun, std::move(run));
+    if (!record) {
+        m_io.out << "learning: not stored, " << m_liveRun.generatedTokens << " tokens measured against "
+                 << "the bound (at least " << kMinLearnedLiveTokens << " are needed)" << std::endl;
+        return;
+    }
+    const Result<QString> path = BenchmarkStore().appendLiveRun(*record);
+    if (!path) {
+        m_io.err << "llamafit-cli: this run was not stored for learning: " << path.error().message << "\n";
+        return;
+    }
+    char text[160];
+    std::snprintf(text, sizeof text, "%llu tokens at %.1f t/s, %.0f %% of the %.1f t/s bound",
+                  static_cast<unsigned long long>(record->generatedTokens), record->decodeTps,
+                  100.0 * record->decodeTps / record->boundTps, record->boundTps);
+    m_io.out << "learning: stored this run (" << text << ") as a live run of " << record->machineId << " in "
+             << path->toStdString() << std::endl;
 }
 
 void LaunchSession::onFailed(const LaunchFailure& failure) {

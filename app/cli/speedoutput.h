@@ -2,7 +2,8 @@
 // The speed model's figures in `plan`, `estimate` and `bench` output (core/machine/speedmodel.h).
 // JSON (STABLE, fields only added): speed{decode_tps_bound, decode_tps_expected,
 // prompt_tps_expected (null without an FP16 figure), decode_efficiency, prompt_efficiency,
-// filled_tokens, source ("public-defaults", "benchmarks" or "no-bandwidth"), source_detail}.
+// filled_tokens, source ("public-defaults", "benchmarks", "live-runs", "benchmarks+live-runs" or
+// "no-bandwidth"), source_detail}.
 
 #include "app/cli/commandline.h"
 #include "app/cli/jsonoutput.h"

@@ -52,7 +52,17 @@ double median(std::vector<double> values) {
 } // namespace
 
 std::string_view speedSourceName(SpeedSource source) {
-    return source == SpeedSource::Benchmarks ? "benchmarks" : "public-defaults";
+    switch (source) {
+    case SpeedSource::Benchmarks:
+        return "benchmarks";
+    case SpeedSource::LiveRuns:
+        return "live-runs";
+    case SpeedSource::BenchmarksAndLiveRuns:
+        return "benchmarks+live-runs";
+    case SpeedSource::PublicDefaults:
+        break;
+    }
+    return "public-defaults";
 }
 
 SpeedEfficiency defaultSpeedEfficiency(Backend backend, bool moe) {
@@ -71,6 +81,8 @@ SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe,
     SpeedEfficiency efficiency = defaultSpeedEfficiency(backend, moe);
     std::vector<double> decodeRatios;
     std::vector<double> promptRatios;
+    std::size_t benchRows = 0;
+    std::size_t liveRuns = 0;
     for (const EfficiencySample& sample : samples) {
         if (sample.backend != backend || sample.moe != moe || sample.boundTps <= 0 ||
             sample.measuredTps <= 0) {
@@ -78,6 +90,7 @@ SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe,
         }
         const double ratio = std::min(sample.measuredTps / sample.boundTps, 1.5);
         (sample.prompt ? promptRatios : decodeRatios).push_back(ratio);
+        ++(sample.live ? liveRuns : benchRows);
     }
     if (decodeRatios.empty() && promptRatios.empty()) {
         return efficiency;
@@ -88,11 +101,17 @@ SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe,
     if (!promptRatios.empty()) {
         efficiency.prompt = median(promptRatios);
     }
-    efficiency.source = SpeedSource::Benchmarks;
-    efficiency.sampleCount = decodeRatios.size() + promptRatios.size();
-    efficiency.description = "learned from " + std::to_string(efficiency.sampleCount) +
-                             " llama-bench row(s) on this machine" +
-                             (decodeRatios.empty() ? " (decode: public default)" : "") +
+    efficiency.source = liveRuns == 0    ? SpeedSource::Benchmarks
+                        : benchRows == 0 ? SpeedSource::LiveRuns
+                                         : SpeedSource::BenchmarksAndLiveRuns;
+    efficiency.sampleCount = benchRows + liveRuns;
+    const std::string rows = std::to_string(benchRows) + " llama-bench row(s)";
+    const std::string runs = std::to_string(liveRuns) + " live run(s)";
+    efficiency.description = "learned from " +
+                             (liveRuns == 0    ? rows
+                              : benchRows == 0 ? runs
+                                               : rows + " and " + runs) +
+                             " on this machine" + (decodeRatios.empty() ? " (decode: public default)" : "") +
                              (promptRatios.empty() ? " (prompt: public default)" : "");
     return efficiency;
 }

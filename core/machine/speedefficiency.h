@@ -2,9 +2,10 @@
 // How much of the bandwidth bound (decode) and of the FP16 peak (prompt processing) llama.cpp's
 // kernels reach, per backend and per dense/MoE model: defaults from public measurements
 // (docs/speed.md lists every row and its source; tests/unit/machine/speedmodel_test.cpp holds
-// the defaults to them), or learned from the user's own llama-bench runs on this machine
-// (core/system/benchmarkstore). Used by the speed model (speedmodel.h), `llamafit-cli
-// plan/estimate/bench` and the GUI. Pure; efficiencies are fractions (0..1].
+// the defaults to them), or learned from the user's own llama-bench runs and long-enough live
+// llama-server runs on this machine (core/system/benchmarkstore, core/server/liverunrecord.h). Used by the
+// speed model (speedmodel.h), `llamafit-cli plan/estimate/bench` and the GUI. Pure; efficiencies are
+// fractions (0..1].
 
 #include "core/sizing/serversettings.h"
 
@@ -15,17 +16,20 @@
 namespace llamafit {
 
 enum class SpeedSource {
-    PublicDefaults, // the docs/speed.md defaults
-    Benchmarks,     // learned from this machine's stored llama-bench results
+    PublicDefaults,        // the docs/speed.md defaults
+    Benchmarks,            // learned from this machine's stored llama-bench results
+    LiveRuns,              // learned from this machine's live llama-server runs
+    BenchmarksAndLiveRuns, // learned from both
 };
 
-std::string_view speedSourceName(SpeedSource source); // "public-defaults", "benchmarks"
+// "public-defaults", "benchmarks", "live-runs", "benchmarks+live-runs"
+std::string_view speedSourceName(SpeedSource source);
 
 struct SpeedEfficiency {
     double decode = 0.7; // measured decode t/s / bandwidth bound
     double prompt = 0.3; // measured prompt t/s / compute bound (FP16 peak)
     SpeedSource source = SpeedSource::PublicDefaults;
-    std::size_t sampleCount = 0; // benchmark rows it was learned from (0 for the defaults)
+    std::size_t sampleCount = 0; // benchmark rows and live runs it was learned from (0 for the defaults)
     std::string description;     // "public defaults for Vulkan, MoE (docs/speed.md)"
     bool operator==(const SpeedEfficiency&) const = default;
 };
@@ -35,19 +39,21 @@ struct SpeedEfficiency {
 SpeedEfficiency defaultSpeedEfficiency(Backend backend, bool moe);
 
 // One measured decode (or prompt) rate next to the bound the speed model gave for the same
-// model, settings and depth: what learning needs from a stored benchmark.
+// model, settings and depth: what learning needs from a stored benchmark row or live run.
 struct EfficiencySample {
     Backend backend = Backend::Other;
     bool moe = false;
     bool prompt = false;    // a pp row (against the compute bound) rather than tg
-    double measuredTps = 0; // llama-bench avg_ts
-    double boundTps = 0;    // the speed model's bound for that row
+    double measuredTps = 0; // llama-bench avg_ts, or a live run's decode average
+    double boundTps = 0;    // the speed model's bound for that row or run
+    bool live = false;      // from a live llama-server run, not a llama-bench row
     bool operator==(const EfficiencySample&) const = default;
 };
 
 // The median of measured/bound over the samples of this backend and dense/MoE kind (decode
-// and prompt separately); a figure with no samples keeps its default. Rows with a zero bound
-// or rate are skipped. Ratios are capped to (0, 1.5] so one odd row cannot run away with it.
+// and prompt separately; benchmark rows and live runs alike, one vote each); a figure with no
+// samples keeps its default. The source and description say which kinds it was learned from. Rows with a zero
+// bound or rate are skipped. Ratios are capped to (0, 1.5] so one odd row cannot run away with it.
 SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe, const std::vector<EfficiencySample>& samples);
 
 } // namespace llamafit

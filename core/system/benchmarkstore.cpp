@@ -23,6 +23,8 @@ QString safeName(const QString& text) {
     return name.isEmpty() ? QStringLiteral("unnamed") : name.left(80);
 }
 
+constexpr auto kLiveRunsFile = "live-runs.json";
+
 Result<std::string> readText(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -72,22 +74,63 @@ Result<std::vector<BenchRecord>> BenchmarkStore::load(const BenchRecord& key) co
     return records;
 }
 
+namespace {
+
+Result<QString> writeStoreFile(const QString& path, const std::string& text) {
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        return makeError("bench.store-unwritable",
+                         "cannot create " + QFileInfo(path).absolutePath().toStdString());
+    }
+    Result<bool> written = writeFileAtomically(path.toStdString(), text);
+    if (!written) {
+        return makeError("bench.store-unwritable", written.error().message);
+    }
+    return path;
+}
+
+} // namespace
+
 Result<QString> BenchmarkStore::append(const BenchRecord& record) {
     Result<std::vector<BenchRecord>> records = load(record);
     if (!records) {
         return records.error(); // never overwrite a file we could not read
     }
     records->push_back(record);
-    const QString path = filePath(record);
-    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-        return makeError("bench.store-unwritable",
-                         "cannot create " + QFileInfo(path).absolutePath().toStdString());
+    return writeStoreFile(filePath(record), benchRecordsToJson(*records));
+}
+
+QString BenchmarkStore::liveRunsPath(const std::string& machineId) const {
+    return m_folder + u'/' + safeName(QString::fromStdString(machineId)) + u'/' +
+           QLatin1String(kLiveRunsFile);
+}
+
+Result<std::vector<LiveRunRecord>> BenchmarkStore::loadLiveRuns(const std::string& machineId) const {
+    const QString path = liveRunsPath(machineId);
+    if (!QFileInfo::exists(path)) {
+        return std::vector<LiveRunRecord>{};
     }
-    Result<bool> written = writeFileAtomically(path.toStdString(), benchRecordsToJson(*records));
-    if (!written) {
-        return makeError("bench.store-unwritable", written.error().message);
+    Result<std::string> text = readText(path);
+    if (!text) {
+        return text.error();
     }
-    return path;
+    Result<std::vector<LiveRunRecord>> records = liveRunsFromJson(*text);
+    if (!records) {
+        return makeError("bench.bad-record", path.toStdString() + ": " + records.error().message);
+    }
+    return records;
+}
+
+Result<QString> BenchmarkStore::appendLiveRun(const LiveRunRecord& record) {
+    Result<std::vector<LiveRunRecord>> records = loadLiveRuns(record.machineId);
+    if (!records) {
+        return records.error(); // never overwrite a file we could not read
+    }
+    records->push_back(record);
+    if (records->size() > kMaxStoredLiveRuns) {
+        records->erase(records->begin(),
+                       records->begin() + static_cast<std::ptrdiff_t>(records->size() - kMaxStoredLiveRuns));
+    }
+    return writeStoreFile(liveRunsPath(record.machineId), liveRunsToJson(*records));
 }
 
 std::vector<BenchRecord> BenchmarkStore::loadMachine(const std::string& machineId,
@@ -95,6 +138,9 @@ std::vector<BenchRecord> BenchmarkStore::loadMachine(const std::string& machineI
     std::vector<BenchRecord> all;
     const QDir folder(m_folder + u'/' + safeName(QString::fromStdString(machineId)));
     for (const QFileInfo& file : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        if (file.fileName() == QLatin1String(kLiveRunsFile)) {
+            continue;
+        }
         Result<std::string> text = readText(file.absoluteFilePath());
         Result<std::vector<BenchRecord>> records =
             text ? benchRecordsFromJson(*text) : Result<std::vector<BenchRecord>>(text.error());
@@ -110,7 +156,12 @@ std::vector<BenchRecord> BenchmarkStore::loadMachine(const std::string& machineI
 }
 
 SpeedEfficiency BenchmarkStore::efficiencyFor(const Machine& machine, bool moe) const {
-    return learnSpeedEfficiency(speedBackend(machine), moe, efficiencySamples(loadMachine(machine.id)));
+    std::vector<EfficiencySample> samples = efficiencySamples(loadMachine(machine.id));
+    if (const Result<std::vector<LiveRunRecord>> live = loadLiveRuns(machine.id)) {
+        const std::vector<EfficiencySample> liveSamples = efficiencySamples(*live);
+        samples.insert(samples.end(), liveSamples.begin(), liveSamples.end());
+    }
+    return learnSpeedEfficiency(speedBackend(machine), moe, samples);
 }
 
 } // namespace llamafit

@@ -1,10 +1,12 @@
 #pragma once
-// BenchmarkStore: the llama-bench runs made on this machine, kept so that estimates learn the
-// machine's real efficiency (core/machine/speedefficiency.h) and the benchmark dialog can show
-// earlier runs. One JSON file (core/server/benchrecord.h) per machine, model file and llama.cpp
-// build: <folder>/<machine>/<model file stem>-<size>-<path hash>-b<build>.json, written
-// atomically (core/common/atomicfile.h), runs appended in order. The folder defaults to
-// <QStandardPaths::GenericDataLocation>/LlamaFit/benchmarks (~/.local/share/LlamaFit/benchmarks
+// BenchmarkStore: the llama-bench runs made on this machine, and the live llama-server runs long
+// enough to learn from, kept so that estimates learn the machine's real efficiency
+// (core/machine/speedefficiency.h) and the benchmark dialog can show earlier runs. One JSON file
+// (core/server/benchrecord.h) per machine, model file and llama.cpp build:
+// <folder>/<machine>/<model file stem>-<size>-<path hash>-b<build>.json, and one per machine for
+// the live runs (core/server/liverunrecord.h): <folder>/<machine>/live-runs.json, the newest
+// kMaxStoredLiveRuns. Written atomically (core/common/atomicfile.h), runs appended in order. The folder
+// defaults to <QStandardPaths::GenericDataLocation>/LlamaFit/benchmarks (~/.local/share/LlamaFit/benchmarks
 // on Linux), one folder for the GUI and llamafit-cli.
 // Used by `llamafit-cli bench/plan/estimate` and the GUI. Thread: any, one object per thread.
 //
@@ -14,6 +16,7 @@
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
 #include "core/server/benchrecord.h"
+#include "core/server/liverunrecord.h"
 
 #include <QString>
 
@@ -38,9 +41,19 @@ class BenchmarkStore {
     std::vector<BenchRecord> loadMachine(const std::string& machineId,
                                          std::vector<std::string>* problems = nullptr) const;
 
-    // The efficiency for estimates on `machine`: learned from its stored runs of the same
-    // backend and dense/MoE kind, else the public defaults (speedefficiency.h).
+    // Appends a live run to its machine's file, dropping the oldest beyond kMaxStoredLiveRuns;
+    // returns the file's path.
+    Result<QString> appendLiveRun(const LiveRunRecord& record);
+    QString liveRunsPath(const std::string& machineId) const;
+    // The live runs stored for a machine (empty when none).
+    Result<std::vector<LiveRunRecord>> loadLiveRuns(const std::string& machineId) const;
+
+    // The efficiency for estimates on `machine`: learned from its stored llama-bench and live
+    // runs of the same backend and dense/MoE kind, else the public defaults (speedefficiency.h).
+    // A live-run file that does not parse is left out (and left untouched).
     SpeedEfficiency efficiencyFor(const Machine& machine, bool moe) const;
+
+    static constexpr std::size_t kMaxStoredLiveRuns = 200;
 
   private:
     QString m_folder;

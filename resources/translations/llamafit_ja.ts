@@ -1155,6 +1155,26 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>Effective bandwidth: the measured tokens/s x %1 MiB read per token (active weights, and the KV cache of %2 filled tokens per slot). Expected: the speed model&apos;s bound x efficiency %3 (%4).</source>
         <translation>実効帯域幅: 実測トークン/秒 × トークンあたり読み込む %1 MiB(アクティブな重みと、スロットあたり %2 トークン分の KV キャッシュ)。期待値: 速度モデルの上限 × 効率 %3(%4)。</translation>
     </message>
+    <message>
+        <source>Learning: %1 of the %2 generated tokens a run needs before the speed model learns from it</source>
+        <translation>学習: 速度モデルが学習するには %2 トークンの生成が必要です(現在 %1)</translation>
+    </message>
+    <message>
+        <source>Learning: %1 tokens at %2 % of the bandwidth bound so far; stored for %3 when the server stops</source>
+        <translation>学習: これまで %1 トークン、帯域幅上限の %2 %。サーバー停止時に %3 の記録として保存します</translation>
+    </message>
+    <message>
+        <source>Not learned from: %1 tokens were measured, %2 are needed</source>
+        <translation>学習なし: 計測したのは %1 トークンで、%2 トークン必要です</translation>
+    </message>
+    <message>
+        <source>This run could not be stored for learning: %1</source>
+        <translation>この実行を学習用に保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Learned from this run: %1 tokens at %2 t/s, %3 % of the %4 t/s bound; estimates for %5 now use it</source>
+        <translation>この実行から学習しました: %1 トークン、%2 t/s(上限 %4 t/s の %3 %)。%5 の見積もりに反映されます</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::LogPanel</name>

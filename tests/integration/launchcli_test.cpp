@@ -6,6 +6,8 @@
 #include "tests/integration/launchclifixture.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -95,6 +97,62 @@ TEST_F(LaunchCliTest, ShortCompletionsCountInTheRunTotals) {
     ASSERT_TRUE(atExit.hasMatch()) << totals.toStdString();
     EXPECT_EQ(atExit.captured(2), QStringLiteral("run avg"));
     EXPECT_GT(atExit.captured(1).toDouble(), 0.0);
+}
+
+// Learning from live runs (issue 15 item 2): with --machine, a run that generated at least 1024
+// tokens is stored as the machine's live run when the server stops, and the next plan for that
+// machine says its efficiency was learned from it. The store is under a scratch XDG_DATA_HOME.
+TEST_F(LaunchCliTest, ALongEnoughRunIsLearnedFromForItsMachine) {
+    QTemporaryDir dataHome;
+    ASSERT_TRUE(dataHome.isValid());
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), dataHome.path());
+    m_cli.setProcessEnvironment(environment);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+                {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
+                 m_server, QStringLiteral("-c"), QStringLiteral("2048"), QStringLiteral("--no-warmup"),
+                 QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("--machine"),
+                 QStringLiteral("cpu-only")});
+    ASSERT_TRUE(readUntil("run 0 tokens generated", 60000).contains("run 0 tokens generated"))
+        << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
+    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
+                                            .match(QString::fromUtf8(m_output));
+    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
+    QNetworkAccessManager network;
+    QNetworkRequest post(QUrl(url.captured(1) + QStringLiteral("/completion")));
+    post.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    QNetworkReply* reply = network.post(post, R"({"prompt":"Hello","n_predict":1100,"ignore_eos":true})");
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    ASSERT_TRUE(reply->isFinished() || done.wait(120000));
+    EXPECT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
+    reply->deleteLater();
+    ASSERT_TRUE(readUntil("run 1100 tokens generated", 60000).contains("run 1100 tokens generated"))
+        << m_output.toStdString();
+    ASSERT_EQ(::kill(static_cast<pid_t>(m_cli.processId()), SIGINT), 0);
+    QSignalSpy exited(&m_cli, &QProcess::finished);
+    ASSERT_TRUE(m_cli.state() == QProcess::NotRunning || exited.wait(15000));
+    m_output += m_cli.readAllStandardOutput();
+    const QString stored = dataHome.path() + QStringLiteral("/LlamaFit/benchmarks/cpu-only/live-runs.json");
+    EXPECT_TRUE(m_output.contains("learning: stored this run (1100 tokens at ")) << m_output.toStdString();
+    EXPECT_TRUE(m_output.contains(stored.toUtf8())) << m_output.toStdString();
+    ASSERT_TRUE(QFile::exists(stored));
+
+    QProcess plan;
+    plan.setProcessEnvironment(environment);
+    plan.start(QStringLiteral(LLAMAFIT_CLI_PATH),
+               {QStringLiteral("plan"), QStringLiteral("--json"), QStringLiteral("-m"), m_model,
+                QStringLiteral("-c"), QStringLiteral("2048"), QStringLiteral("--machine"),
+                QStringLiteral("cpu-only")});
+    ASSERT_TRUE(plan.waitForFinished(60000));
+    const QByteArray planOutput = plan.readAllStandardOutput();
+    ASSERT_EQ(plan.exitCode(), 0) << planOutput.toStdString() << plan.readAllStandardError().toStdString();
+    const QJsonObject speed =
+        QJsonDocument::fromJson(planOutput).object().value(QStringLiteral("speed")).toObject();
+    EXPECT_EQ(speed.value(QStringLiteral("source")).toString(), QStringLiteral("live-runs"))
+        << planOutput.toStdString();
+    EXPECT_TRUE(
+        speed.value(QStringLiteral("source_detail")).toString().contains(QStringLiteral("1 live run(s)")))
+        << planOutput.toStdString();
 }
 
 TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {

@@ -48,6 +48,8 @@ class MemoryChart : public QWidget {
     explicit MemoryChart(SizingSession* session, QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return m_plot; }
+    // Where the tooltips' efficiency is learned from (default: BenchmarkStore's own folder).
+    void setBenchmarkFolder(const QString& folder) { m_speed.setStore(BenchmarkStore(folder)); }
 
     // Test accessors (public for the widget tests; the app does not call them). They read what
     // is drawn: bar values from the QCPBars data, limits from the line items, texts from the

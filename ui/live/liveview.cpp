@@ -1,6 +1,7 @@
 // The live view while llama-server runs; see liveview.h.
 #include "ui/live/liveview.h"
 
+#include "core/machine/speedmodel.h"
 #include "core/server/allocationlog.h"
 #include "core/server/predictioncomparison.h"
 #include "core/system/apikeyfile.h"
@@ -13,6 +14,7 @@
 #include "ui/live/throughputchart.h"
 #include "ui/sizingsession.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
@@ -33,6 +35,9 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     m_speedLabel = new QLabel(tr("Decode: —"), this);
     m_speedLabel->setObjectName(QStringLiteral("liveSpeedLabel"));
     m_speedLabel->setWordWrap(true);
+    m_learningLabel = new QLabel(this);
+    m_learningLabel->setObjectName(QStringLiteral("liveLearningLabel"));
+    m_learningLabel->setWordWrap(true);
     m_memoryChart = new MemoryTimeChart(this);
     m_throughputChart = new ThroughputChart(this);
     m_slotTable = new SlotFillTable(this);
@@ -68,6 +73,7 @@ LiveView::LiveView(SizingSession* session, ServerProcess* process, QWidget* pare
     header->addWidget(m_runTotalsLabel);
     layout->addLayout(header);
     layout->addWidget(m_speedLabel);
+    layout->addWidget(m_learningLabel);
     layout->addWidget(rows, 1);
 
     m_refreshTimer.setInterval(kRefreshInterval);
@@ -148,6 +154,9 @@ void LiveView::onStateChanged(ServerProcess::State state) {
             m_active = false;
             m_refreshTimer.stop();
         }
+        if (state == ServerProcess::State::Stopped) {
+            learnFromRun();
+        }
         break;
     }
 }
@@ -160,6 +169,10 @@ void LiveView::beginRun() {
     m_prediction = estimate ? std::optional<MemoryEstimate>(*estimate) : std::nullopt;
     m_machine = m_session->machine();
     m_model = m_session->model().info;
+    m_modelPath = m_session->model().path;
+    m_liveRun = {};
+    m_readyAt = {};
+    m_learningLabel->clear();
     m_bandwidth = m_session->bandwidthBytesPerSecond();
     m_efficiency = m_sessionSpeed.efficiency();
     m_liveSpeed.reset();
@@ -204,8 +217,13 @@ void LiveView::compare() {
                                   : tr("Every component is within 1 % of the prediction."));
 }
 
+void LiveView::setBenchmarkFolder(const QString& folder) {
+    m_sessionSpeed.setStore(BenchmarkStore(folder));
+}
+
 void LiveView::startPolling() {
     m_readyTime = std::chrono::steady_clock::now();
+    m_readyAt = QDateTime::currentDateTimeUtc();
     const std::optional<std::int64_t> pid =
         m_process->processId() > 0 ? std::optional<std::int64_t>(m_process->processId()) : std::nullopt;
 
@@ -270,6 +288,8 @@ void LiveView::onProbeSampled() {
         const RunTotals totals = runTotals(m_probe->metrics().latest().value);
         showRunTotals(totals);
         showLiveSpeed(totals);
+        m_liveRun = tallyLiveRun(m_liveRun, totals, m_liveSpeed);
+        showLearning();
     }
     if (m_probe->slotStates().pushedCount() != m_seenSlots) {
         m_seenSlots = m_probe->slotStates().pushedCount();
@@ -332,6 +352,66 @@ void LiveView::showLiveSpeed(const RunTotals& totals) {
             .arg(speed.depthTokens)
             .arg(speed.efficiency.decode, 0, 'f', 2)
             .arg(QString::fromStdString(speed.efficiency.description)));
+}
+
+void LiveView::showLearning() {
+    if (m_modelPath.empty() || m_liveRun.generatedTokens == 0) {
+        return; // a card has no file to learn for; nothing measured against a bound yet
+    }
+    if (m_liveRun.generatedTokens < kMinLearnedLiveTokens) {
+        m_learningLabel->setText(tr("Learning: %1 of the %2 generated tokens a run needs before the speed "
+                                    "model learns from it")
+                                     .arg(m_liveRun.generatedTokens)
+                                     .arg(kMinLearnedLiveTokens));
+        return;
+    }
+    m_learningLabel->setText(
+        tr("Learning: %1 tokens at %2 % of the bandwidth bound so far; stored for %3 "
+           "when the server stops")
+            .arg(m_liveRun.generatedTokens)
+            .arg(100.0 * m_liveRun.boundSeconds / m_liveRun.generationSeconds, 0, 'f', 0)
+            .arg(QString::fromStdString(m_machine.name.empty() ? m_machine.id : m_machine.name)));
+}
+
+// The run's decode average against its bound becomes one of the launched machine's live runs;
+// the advice panel and the chart pick it up (SessionSpeed follows the store's time).
+void LiveView::learnFromRun() {
+    if (m_modelPath.empty() || !m_prediction || !m_readyAt.isValid() || m_liveRun.generatedTokens == 0) {
+        return;
+    }
+    LiveRunRecord run;
+    run.machineId = m_machine.id;
+    run.modelPath = m_modelPath;
+    run.modelFileBytes = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(m_modelPath)).size());
+    run.backend = speedBackend(m_machine);
+    run.moe = m_model.isMoe();
+    run.startedAt = m_readyAt.toString(Qt::ISODate).toStdString();
+    run.endedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    run.efficiencySource = speedSourceName(m_efficiency.source);
+    const std::optional<LiveRunRecord> record = finishLiveRun(m_liveRun, std::move(run));
+    if (!record) {
+        m_learningLabel->setText(tr("Not learned from: %1 tokens were measured, %2 are needed")
+                                     .arg(m_liveRun.generatedTokens)
+                                     .arg(kMinLearnedLiveTokens));
+        return;
+    }
+    BenchmarkStore store = m_sessionSpeed.store();
+    const Result<QString> stored = store.appendLiveRun(*record);
+    if (!stored) {
+        m_learningLabel->setText(tr("This run could not be stored for learning: %1")
+                                     .arg(QString::fromStdString(stored.error().message)));
+        return;
+    }
+    m_learningLabel->setText(
+        tr("Learned from this run: %1 tokens at %2 t/s, %3 % of the %4 t/s bound; "
+           "estimates for %5 now use it")
+            .arg(record->generatedTokens)
+            .arg(record->decodeTps, 0, 'f', 1)
+            .arg(100.0 * record->decodeTps / record->boundTps, 0, 'f', 0)
+            .arg(record->boundTps, 0, 'f', 1)
+            .arg(QString::fromStdString(m_machine.name.empty() ? m_machine.id : m_machine.name)));
+    m_learningLabel->setToolTip(*stored);
+    emit runLearned();
 }
 
 void LiveView::onDeviceSampled(const DeviceSample& sample) {

@@ -7,6 +7,9 @@
 // bytes read per token at the slots' fill) next to the machine's figure (core/server/livespeed.h):
 // the generating slots' rate ("now") while a request runs, the run's average from the counters
 // between requests (a burst shorter than a poll still shows), "—" before the first token.
+// Below it (liveLearningLabel, issue 15 item 2): how much of the run the speed model can learn
+// from, and at Stopped whether it was stored as one of the machine's live runs
+// (core/server/liverunrecord.h), from where estimates learn the machine's efficiency.
 //
 // Follows one ServerProcess through its states:
 //   Starting  copies the session's estimate, model, machine, bandwidth and speed efficiency
@@ -17,7 +20,8 @@
 //             (/slots, /metrics) and a DeviceSampler (RSS, host memory, device readers from
 //             the factory) and starts them
 //   Stopping / Stopped / Failed
-//             stops polling; the last data stays visible
+//             stops polling; the last data stays visible; at Stopped a run long enough to
+//             learn from is stored in the benchmark store
 // Streams in, throttled paint out: samples only append points and set a dirty flag; one
 // 250 ms timer refreshes the dirty parts, and does nothing while the view is hidden (the
 // hidden time's samples are drawn at the next show). Log lines are batched per tick.
@@ -29,6 +33,7 @@
 #include "core/machine/memorypools.h"
 #include "core/machine/speedefficiency.h"
 #include "core/model/modelinfo.h"
+#include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
 #include "core/server/throughput.h"
 #include "core/sizing/memoryestimate.h"
@@ -36,6 +41,7 @@
 #include "core/system/serverprocess.h"
 #include "ui/sessionspeed.h"
 
+#include <QDateTime>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -93,6 +99,9 @@ class LiveView : public QWidget {
     // The latest live speed comparison; nullopt before the first generated token or without a
     // prediction.
     const std::optional<LiveSpeed>& liveSpeed() const { return m_liveSpeed; }
+    // Where finished runs are stored for learning, and the launch's efficiency read (default:
+    // BenchmarkStore's own folder, shared with llamafit-cli).
+    void setBenchmarkFolder(const QString& folder);
 
     // Test accessors.
     int memorySampleCount() const;     // RSS points in the memory chart's window
@@ -101,6 +110,10 @@ class LiveView : public QWidget {
     double peakTotalTokensPerSecond() const;            // highest total in the window
     int refreshCount() const { return m_refreshCount; } // refresh passes that repainted something
     bool isPolling() const { return m_polling; }        // probe and sampler running
+
+  signals:
+    // A finished run was stored as one of the machine's live runs (the efficiency may change).
+    void runLearned();
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -116,6 +129,8 @@ class LiveView : public QWidget {
     void startPolling();
     void stopPolling();
     void compare();
+    void showLearning();
+    void learnFromRun();
     void onProbeSampled();
     void showRunTotals(const RunTotals& totals);
     void showLiveSpeed(const RunTotals& totals);
@@ -132,6 +147,7 @@ class LiveView : public QWidget {
     QLabel* m_comparisonNote = nullptr;
     QLabel* m_runTotalsLabel = nullptr; // the run so far from the server's counters (runTotals)
     QLabel* m_speedLabel = nullptr;     // measured against expected decode, effective bandwidth
+    QLabel* m_learningLabel = nullptr;  // what the speed model learns from this run
     MemoryTimeChart* m_memoryChart = nullptr;
     ThroughputChart* m_throughputChart = nullptr;
     SlotFillTable* m_slotTable = nullptr;
@@ -147,6 +163,9 @@ class LiveView : public QWidget {
     SessionSpeed m_sessionSpeed;              // reads the efficiency at Starting
     SpeedEfficiency m_efficiency;             // the launched machine's
     std::optional<LiveSpeed> m_liveSpeed;
+    LiveRunTally m_liveRun;  // the run's tokens against the bound, for learning
+    std::string m_modelPath; // the launched model's file (empty for a card)
+    QDateTime m_readyAt;     // the live run's start
     std::chrono::steady_clock::time_point m_readyTime{};
     std::uint64_t m_seenSlotRates = 0; // pushedCount() of the probe's ring buffers already drawn
     std::uint64_t m_seenTotalRates = 0;

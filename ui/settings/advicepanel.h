@@ -37,6 +37,11 @@ class AdvicePanel : public QWidget {
     explicit AdvicePanel(SizingSession* session, QWidget* parent = nullptr);
     // Shows the decode-speed figures again: a benchmark just stored may change the efficiency.
     void refreshSpeed() { showEstimate(); }
+    // Where the efficiency is learned from (default: BenchmarkStore's own folder).
+    void setBenchmarkFolder(const QString& folder) {
+        m_speed.setStore(BenchmarkStore(folder));
+        showEstimate();
+    }
 
   private:
     void buildControls();

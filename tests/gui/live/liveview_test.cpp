@@ -6,6 +6,7 @@
 // Every test stops its server in TearDown.
 #include "ui/live/liveview.h"
 
+#include "core/system/benchmarkstore.h"
 #include "core/system/devicesampler.h"
 #include "core/system/serverprobe.h"
 #include "tests/support/liveserverskip.h"
@@ -126,20 +127,20 @@ class LiveViewServerTest : public ::testing::Test {
                m_process.state() == State::Ready;
     }
 
-    QNetworkReply* postCompletion(const QString& prompt) {
+    QNetworkReply* postCompletion(const QString& prompt, int predictTokens) {
         QNetworkRequest request(m_process.baseUrl().resolved(QUrl(QStringLiteral("/completion"))));
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         const QJsonObject body{{QStringLiteral("prompt"), prompt},
-                               {QStringLiteral("n_predict"), 48},
+                               {QStringLiteral("n_predict"), predictTokens},
                                {QStringLiteral("ignore_eos"), true}};
         return m_network.post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
     }
 
     // Sends the requests together and waits for all their answers; true when all succeeded.
-    bool complete(const QStringList& prompts) {
+    bool complete(const QStringList& prompts, int predictTokens = 48) {
         std::vector<QNetworkReply*> replies;
         for (const QString& prompt : prompts) {
-            replies.push_back(postCompletion(prompt));
+            replies.push_back(postCompletion(prompt, predictTokens));
         }
         const bool finished = waitUntil(
             [&] {
@@ -279,6 +280,51 @@ TEST_F(LiveViewServerTest, MeasuredDecodeRateAndEffectiveBandwidthAgainstTheLaun
         << text.toStdString();
     EXPECT_TRUE(label->toolTip().contains(QString::fromStdString(speed.efficiency.description)))
         << label->toolTip().toStdString();
+}
+
+// Learning from live runs (issue 15 item 2): a run that generated at least 1024 tokens is stored
+// at Stopped as one of the launched machine's live runs, the view says so, and the session's
+// efficiency for that machine is then learned from it. The store is a scratch folder.
+TEST_F(LiveViewServerTest, ALongEnoughRunIsStoredForTheLaunchedMachineAndLearnedFrom) {
+    QTemporaryDir storeFolder;
+    ASSERT_TRUE(storeFolder.isValid());
+    m_view->setBenchmarkFolder(storeFolder.path());
+    Machine machine = cpuOnlyMachine();
+    machine.id = "live-test-learning";
+    machine.bandwidthBytesPerSecond = 50'000'000'000ULL;
+    m_session->setMachine(machine);
+    SessionSpeed sessionSpeed(m_session.get(), BenchmarkStore(storeFolder.path()));
+    EXPECT_EQ(sessionSpeed.efficiency().source, SpeedSource::PublicDefaults);
+    const QLabel* label = m_view->findChild<QLabel*>(QStringLiteral("liveLearningLabel"));
+    ASSERT_NE(label, nullptr);
+    QSignalSpy learned(m_view.get(), &LiveView::runLearned);
+    ASSERT_TRUE(startAndWaitReady()) << m_process.failure().message << "\n" << m_process.log();
+
+    // Three requests of 400 tokens: a 512-token slot holds each (-c 1024 -np 2).
+    ASSERT_TRUE(complete({QStringLiteral("Once upon a time"), QStringLiteral("In a hole in the ground"),
+                          QStringLiteral("The sky above the port")},
+                         400));
+    ASSERT_TRUE(waitUntil([&] { return label->text().contains(QStringLiteral("1200 tokens")); }, 15000))
+        << label->text().toStdString();
+    EXPECT_TRUE(label->text().contains(QStringLiteral("when the server stops")))
+        << label->text().toStdString();
+    m_process.stop();
+    ASSERT_TRUE(waitUntil([&] { return m_process.state() == State::Stopped; }, 15000));
+    EXPECT_EQ(learned.count(), 1);
+    EXPECT_TRUE(label->text().startsWith(QStringLiteral("Learned from this run: 1200 tokens at ")))
+        << label->text().toStdString();
+
+    const Result<std::vector<LiveRunRecord>> runs =
+        BenchmarkStore(storeFolder.path()).loadLiveRuns(machine.id);
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(runs->front().generatedTokens, 1200u);
+    EXPECT_EQ(runs->front().modelPath, m_model);
+    EXPECT_GT(runs->front().decodeTps, 0.0);
+    EXPECT_GT(runs->front().boundTps, 0.0);
+    const SpeedEfficiency efficiency = sessionSpeed.efficiency();
+    EXPECT_EQ(efficiency.source, SpeedSource::LiveRuns);
+    EXPECT_NE(efficiency.description.find("1 live run(s)"), std::string::npos) << efficiency.description;
 }
 
 TEST_F(LiveViewServerTest, HiddenViewDoesNotRepaintAndCatchesUpOnShow) {

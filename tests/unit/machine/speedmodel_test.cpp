@@ -149,6 +149,24 @@ TEST(SpeedEfficiency, LearnedFromBenchmarksOfTheSameKindOnly) {
     EXPECT_EQ(speedSourceName(none.source), "public-defaults");
 }
 
+TEST(SpeedEfficiency, LiveRunsVoteLikeBenchmarkRowsAndTheSourceSaysWhichWereUsed) {
+    const EfficiencySample bench{Backend::Cuda, false, false, 60, 100};
+    EfficiencySample live{Backend::Cuda, false, false, 80, 100};
+    live.live = true;
+    const SpeedEfficiency fromLive = learnSpeedEfficiency(Backend::Cuda, false, {live, live});
+    EXPECT_EQ(fromLive.source, SpeedSource::LiveRuns);
+    EXPECT_EQ(speedSourceName(fromLive.source), "live-runs");
+    EXPECT_DOUBLE_EQ(fromLive.decode, 0.8);
+    EXPECT_NE(fromLive.description.find("2 live run(s)"), std::string::npos) << fromLive.description;
+
+    const SpeedEfficiency fromBoth = learnSpeedEfficiency(Backend::Cuda, false, {bench, live, live});
+    EXPECT_EQ(speedSourceName(fromBoth.source), "benchmarks+live-runs");
+    EXPECT_DOUBLE_EQ(fromBoth.decode, 0.8); // the median of 0.6, 0.8, 0.8
+    EXPECT_EQ(fromBoth.sampleCount, 3u);
+    EXPECT_NE(fromBoth.description.find("1 llama-bench row(s) and 2 live run(s)"), std::string::npos)
+        << fromBoth.description;
+}
+
 } // namespace
 } // namespace llamafit
 
