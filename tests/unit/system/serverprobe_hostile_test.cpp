@@ -6,6 +6,7 @@
 
 #include "core/system/hostmemory.h"
 #include "core/system/serverprobe.h"
+#include "tests/support/sanitizers.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -18,17 +19,6 @@
 #include <memory>
 #include <unistd.h>
 
-// Whether AddressSanitizer is on (GCC defines the macro; clang 14 answers __has_feature).
-#if defined(__SANITIZE_ADDRESS__)
-#define LLAMAFIT_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LLAMAFIT_UNDER_ASAN 1
-#endif
-#endif
-#ifndef LLAMAFIT_UNDER_ASAN
-#define LLAMAFIT_UNDER_ASAN 0
-#endif
 
 namespace llamafit {
 namespace {
