@@ -27,7 +27,8 @@ double generationSeconds(const RunTotals& totals) {
 
 } // namespace
 
-LiveRunTally tallyLiveRun(LiveRunTally tally, const RunTotals& totals, const std::optional<LiveSpeed>& speed) {
+LiveRunTally tallyLiveRun(LiveRunTally tally, const RunTotals& totals,
+                          const std::optional<LiveSpeed>& speed) {
     const double seconds = generationSeconds(totals);
     if (totals.generatedTokens <= tally.seenTokens || seconds <= tally.seenSeconds) {
         // Nothing finished since the previous sample (or the server restarted its counters:

@@ -100,11 +100,11 @@ TEST(LiveRunRecords, RoundTripAndBecomeOneLiveDecodeSampleEach) {
 }
 
 TEST(LiveRunRecords, AnotherFileOrAWrongFieldIsANamedError) {
-    for (const char* text : {"", "[]", R"({"format":"llamafit-benchmarks","runs":[]})",
-                             R"({"format":"llamafit-live-runs"})",
-                             R"({"format":"llamafit-live-runs","runs":[{"machine":"m","model_path":"p",)"
-                             R"("generated_tokens":"many","decode_tps":1,"decode_tps_bound":2}]})",
-                             R"({"format":"llamafit-live-runs","runs":[{"machine":1}]})"}) {
+    for (const char* text :
+         {"", "[]", R"({"format":"llamafit-benchmarks","runs":[]})", R"({"format":"llamafit-live-runs"})",
+          R"({"format":"llamafit-live-runs","runs":[{"machine":"m","model_path":"p",)"
+          R"("generated_tokens":"many","decode_tps":1,"decode_tps_bound":2}]})",
+          R"({"format":"llamafit-live-runs","runs":[{"machine":1}]})"}) {
         const Result<std::vector<LiveRunRecord>> parsed = liveRunsFromJson(text);
         ASSERT_FALSE(parsed.ok()) << text;
         EXPECT_EQ(parsed.error().code, "bench.bad-record") << text;

@@ -76,7 +76,8 @@ TEST(BenchmarkStoreLiveRuns, AFileThatDoesNotParseIsNamedAndLeftUntouched) {
     const Result<QString> appended = store.appendLiveRun(liveRun(55, 100));
     ASSERT_FALSE(appended.ok());
     EXPECT_EQ(appended.error().code, "bench.bad-record");
-    EXPECT_NE(appended.error().message.find(path.toStdString()), std::string::npos) << appended.error().message;
+    EXPECT_NE(appended.error().message.find(path.toStdString()), std::string::npos)
+        << appended.error().message;
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     EXPECT_EQ(file.readAll(), QByteArray("{\"format\": \"llamafit-live-runs\", \"runs\": ["));

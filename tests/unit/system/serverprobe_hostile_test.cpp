@@ -19,7 +19,6 @@
 #include <memory>
 #include <unistd.h>
 
-
 namespace llamafit {
 namespace {
 
