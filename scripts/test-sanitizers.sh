@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer run (issue 13; not in .ci/run yet: its first complete run is still to be made):
-# the "asan" preset of
+# The sanitizer run (issue 13; the last stage of .ci/run): the "asan" preset of
 # CMakePresets.json (clang 14, AddressSanitizer + UndefinedBehaviorSanitizer; the core, the
 # system layer, the CLI, their tests and the libFuzzer harnesses) built into build-asan/, its
 # unit suite and short integration tests run with leak detection on, then a smoke run of each
