@@ -95,6 +95,13 @@ std::optional<FitMemoryBreakdown> readBreakdown(const json& object) {
 
 // Returns false when the line is not a well-formed record of a known type.
 bool readLine(std::string_view line, JsonLog& log) {
+    // Every --log-jsonl record is one JSON object. Anything else is refused before the parser,
+    // which builds a whole error message for each line it rejects (most of the time a plain
+    // log's lines took).
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] != '{') {
+        return false;
+    }
     const json object = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (object.is_discarded() || !object.is_object()) {
         return false;
