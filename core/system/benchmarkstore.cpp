@@ -58,23 +58,26 @@ QString BenchmarkStore::filePath(const BenchRecord& record) const {
     return m_folder + u'/' + safeName(QString::fromStdString(record.machineId)) + u'/' + name;
 }
 
-Result<std::vector<BenchRecord>> BenchmarkStore::load(const BenchRecord& key) const {
-    const QString path = filePath(key);
+namespace {
+
+// The records of one store file: none when it does not exist, bench.bad-record naming the path
+// when it does not parse.
+template <typename Record>
+Result<std::vector<Record>> loadStoreFile(const QString& path,
+                                          Result<std::vector<Record>> (*fromJson)(std::string_view)) {
     if (!QFileInfo::exists(path)) {
-        return std::vector<BenchRecord>{};
+        return std::vector<Record>{};
     }
     Result<std::string> text = readText(path);
     if (!text) {
         return text.error();
     }
-    Result<std::vector<BenchRecord>> records = benchRecordsFromJson(*text);
+    Result<std::vector<Record>> records = fromJson(*text);
     if (!records) {
         return makeError("bench.bad-record", path.toStdString() + ": " + records.error().message);
     }
     return records;
 }
-
-namespace {
 
 Result<QString> writeStoreFile(const QString& path, const std::string& text) {
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
@@ -89,6 +92,10 @@ Result<QString> writeStoreFile(const QString& path, const std::string& text) {
 }
 
 } // namespace
+
+Result<std::vector<BenchRecord>> BenchmarkStore::load(const BenchRecord& key) const {
+    return loadStoreFile(filePath(key), &benchRecordsFromJson);
+}
 
 Result<QString> BenchmarkStore::append(const BenchRecord& record) {
     Result<std::vector<BenchRecord>> records = load(record);
@@ -105,19 +112,7 @@ QString BenchmarkStore::liveRunsPath(const std::string& machineId) const {
 }
 
 Result<std::vector<LiveRunRecord>> BenchmarkStore::loadLiveRuns(const std::string& machineId) const {
-    const QString path = liveRunsPath(machineId);
-    if (!QFileInfo::exists(path)) {
-        return std::vector<LiveRunRecord>{};
-    }
-    Result<std::string> text = readText(path);
-    if (!text) {
-        return text.error();
-    }
-    Result<std::vector<LiveRunRecord>> records = liveRunsFromJson(*text);
-    if (!records) {
-        return makeError("bench.bad-record", path.toStdString() + ": " + records.error().message);
-    }
-    return records;
+    return loadStoreFile(liveRunsPath(machineId), &liveRunsFromJson);
 }
 
 Result<QString> BenchmarkStore::appendLiveRun(const LiveRunRecord& record) {

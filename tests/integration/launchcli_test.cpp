@@ -22,6 +22,28 @@ namespace {
 class LaunchCliTest : public test::LaunchCliFixture {
   protected:
     LaunchCliTest() : LaunchCliFixture("launch-tiny.gguf") {}
+
+    // The server's address as the CLI printed it ("state: starting (…, http://127.0.0.1:N)").
+    QString serverUrl() const {
+        return QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
+            .match(QString::fromUtf8(m_output))
+            .captured(1);
+    }
+
+    // Posts one completion of `predictTokens` tokens to the server and waits for its answer.
+    void complete(const QString& url, int predictTokens) {
+        QNetworkRequest post(QUrl(url + QStringLiteral("/completion")));
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        QNetworkReply* reply =
+            m_network.post(post, QByteArrayLiteral(R"({"prompt":"Hello","ignore_eos":true,"n_predict":)") +
+                                     QByteArray::number(predictTokens) + '}');
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        ASSERT_TRUE(reply->isFinished() || done.wait(120000));
+        EXPECT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
+        reply->deleteLater();
+    }
+
+    QNetworkAccessManager m_network;
 };
 
 TEST_F(LaunchCliTest, ReadyStatusThenCleanStopOnSigint) {
@@ -56,19 +78,10 @@ TEST_F(LaunchCliTest, ShortCompletionsCountInTheRunTotals) {
                  QStringLiteral("40")});
     ASSERT_TRUE(readUntil("run 0 tokens generated", 60000).contains("run 0 tokens generated"))
         << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
-    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
-                                            .match(QString::fromUtf8(m_output));
-    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
-
-    QNetworkAccessManager network;
+    const QString url = serverUrl();
+    ASSERT_FALSE(url.isEmpty()) << m_output.toStdString();
     for (int request = 0; request < 2; ++request) {
-        QNetworkRequest post(QUrl(url.captured(1) + QStringLiteral("/completion")));
-        post.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-        QNetworkReply* reply = network.post(post, R"({"prompt":"Hello","n_predict":48,"ignore_eos":true})");
-        QSignalSpy done(reply, &QNetworkReply::finished);
-        ASSERT_TRUE(reply->isFinished() || done.wait(60000));
-        EXPECT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
-        reply->deleteLater();
+        complete(url, 48);
     }
     EXPECT_TRUE(readUntil("run 96 tokens generated", 60000).contains("run 96 tokens generated"))
         << m_output.toStdString();
@@ -115,17 +128,9 @@ TEST_F(LaunchCliTest, ALongEnoughRunIsLearnedFromForItsMachine) {
                  QStringLiteral("cpu-only")});
     ASSERT_TRUE(readUntil("run 0 tokens generated", 60000).contains("run 0 tokens generated"))
         << m_output.toStdString() << m_cli.readAllStandardError().toStdString();
-    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
-                                            .match(QString::fromUtf8(m_output));
-    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
-    QNetworkAccessManager network;
-    QNetworkRequest post(QUrl(url.captured(1) + QStringLiteral("/completion")));
-    post.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    QNetworkReply* reply = network.post(post, R"({"prompt":"Hello","n_predict":1100,"ignore_eos":true})");
-    QSignalSpy done(reply, &QNetworkReply::finished);
-    ASSERT_TRUE(reply->isFinished() || done.wait(120000));
-    EXPECT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
-    reply->deleteLater();
+    const QString url = serverUrl();
+    ASSERT_FALSE(url.isEmpty()) << m_output.toStdString();
+    complete(url, 1100);
     ASSERT_TRUE(readUntil("run 1100 tokens generated", 60000).contains("run 1100 tokens generated"))
         << m_output.toStdString();
     ASSERT_EQ(::kill(static_cast<pid_t>(m_cli.processId()), SIGINT), 0);
@@ -220,16 +225,14 @@ TEST_F(LaunchCliTest, ANetworkHostNeedsExposeAndThenTheKeyGuardsTheServer) {
     const QByteArray key = file.readLine().trimmed();
     EXPECT_FALSE(m_output.contains(key)) << "the key itself must not be printed";
 
-    const QRegularExpressionMatch url = QRegularExpression(QStringLiteral("(http://127\\.0\\.0\\.1:[0-9]+)"))
-                                            .match(QString::fromUtf8(m_output));
-    ASSERT_TRUE(url.hasMatch()) << m_output.toStdString();
-    QNetworkAccessManager network;
+    const QString url = serverUrl();
+    ASSERT_FALSE(url.isEmpty()) << m_output.toStdString();
     auto statusOf = [&](const QByteArray& bearer) {
-        QNetworkRequest request(QUrl(url.captured(1) + QStringLiteral("/metrics")));
+        QNetworkRequest request(QUrl(url + QStringLiteral("/metrics")));
         if (!bearer.isEmpty()) {
             request.setRawHeader("Authorization", "Bearer " + bearer);
         }
-        QNetworkReply* reply = network.get(request);
+        QNetworkReply* reply = m_network.get(request);
         QSignalSpy done(reply, &QNetworkReply::finished);
         EXPECT_TRUE(reply->isFinished() || done.wait(30000));
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
