@@ -27,7 +27,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QFileInfo>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -482,16 +481,10 @@ void LaunchSession::storeLiveRun() {
     if (!m_speedReference.machineId || !m_prediction || !m_readyAt.isValid()) {
         return;
     }
-    LiveRunRecord run;
-    run.machineId = *m_speedReference.machineId;
-    run.modelPath = m_request.modelPath;
-    run.modelFileBytes = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(run.modelPath)).size());
-    run.backend = m_speedReference.backend;
-    run.moe = m_prediction->model.model().isMoe();
-    run.startedAt = m_readyAt.toString(Qt::ISODate).toStdString();
-    run.endedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-    run.efficiencySource = speedSourceName(m_speedReference.efficiency.source);
-    const std::optional<LiveRunRecord> record = finishLiveRun(m_liveRun, std::move(run));
+    const std::optional<LiveRunRecord> record = finishLiveRun(
+        m_liveRun, BenchmarkStore::liveRunIdentity(*m_speedReference.machineId, m_speedReference.backend,
+                                                   m_request.modelPath, m_prediction->model.model().isMoe(),
+                                                   m_readyAt, m_speedReference.efficiency));
     if (!record) {
         m_io.out << "learning: not stored, " << m_liveRun.generatedTokens << " tokens measured against "
                  << "the bound (at least " << kMinLearnedLiveTokens << " are needed)" << std::endl;

@@ -150,6 +150,21 @@ std::vector<BenchRecord> BenchmarkStore::loadMachine(const std::string& machineI
     return all;
 }
 
+LiveRunRecord BenchmarkStore::liveRunIdentity(const std::string& machineId, Backend backend,
+                                              const std::string& modelPath, bool moe,
+                                              const QDateTime& startedAt, const SpeedEfficiency& efficiency) {
+    LiveRunRecord run;
+    run.machineId = machineId;
+    run.modelPath = modelPath;
+    run.modelFileBytes = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(modelPath)).size());
+    run.backend = backend;
+    run.moe = moe;
+    run.startedAt = startedAt.toUTC().toString(Qt::ISODate).toStdString();
+    run.endedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    run.efficiencySource = speedSourceName(efficiency.source);
+    return run;
+}
+
 SpeedEfficiency BenchmarkStore::efficiencyFor(const Machine& machine, bool moe) const {
     std::vector<EfficiencySample> samples = efficiencySamples(loadMachine(machine.id));
     if (const Result<std::vector<LiveRunRecord>> live = loadLiveRuns(machine.id)) {

@@ -18,6 +18,7 @@
 #include "core/server/benchrecord.h"
 #include "core/server/liverunrecord.h"
 
+#include <QDateTime>
 #include <QString>
 
 #include <string>
@@ -54,6 +55,14 @@ class BenchmarkStore {
     SpeedEfficiency efficiencyFor(const Machine& machine, bool moe) const;
 
     static constexpr std::size_t kMaxStoredLiveRuns = 200;
+
+    // What a live run is stored under, for `launch` and the GUI's live view alike: the machine,
+    // the model file (path and size as on disk now), the backend and kind the speed model took,
+    // when the run started (now is its end), and the efficiency it was compared with. Its
+    // figures come from finishLiveRun.
+    static LiveRunRecord liveRunIdentity(const std::string& machineId, Backend backend,
+                                         const std::string& modelPath, bool moe, const QDateTime& startedAt,
+                                         const SpeedEfficiency& efficiency);
 
   private:
     QString m_folder;

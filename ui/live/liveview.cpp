@@ -14,7 +14,6 @@
 #include "ui/live/throughputchart.h"
 #include "ui/sizingsession.h"
 
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
@@ -379,16 +378,9 @@ void LiveView::learnFromRun() {
     if (m_modelPath.empty() || !m_prediction || !m_readyAt.isValid() || m_liveRun.generatedTokens == 0) {
         return;
     }
-    LiveRunRecord run;
-    run.machineId = m_machine.id;
-    run.modelPath = m_modelPath;
-    run.modelFileBytes = static_cast<std::uint64_t>(QFileInfo(QString::fromStdString(m_modelPath)).size());
-    run.backend = speedBackend(m_machine);
-    run.moe = m_model.isMoe();
-    run.startedAt = m_readyAt.toString(Qt::ISODate).toStdString();
-    run.endedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-    run.efficiencySource = speedSourceName(m_efficiency.source);
-    const std::optional<LiveRunRecord> record = finishLiveRun(m_liveRun, std::move(run));
+    const std::optional<LiveRunRecord> record = finishLiveRun(
+        m_liveRun, BenchmarkStore::liveRunIdentity(m_machine.id, speedBackend(m_machine), m_modelPath,
+                                                   m_model.isMoe(), m_readyAt, m_efficiency));
     if (!record) {
         m_learningLabel->setText(tr("Not learned from: %1 tokens were measured, %2 are needed")
                                      .arg(m_liveRun.generatedTokens)

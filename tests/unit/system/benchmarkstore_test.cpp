@@ -50,6 +50,28 @@ TEST(BenchmarkStoreLiveRuns, AreLearnedFromAndNeverReadAsBenchmarkFiles) {
     EXPECT_EQ(store.efficiencyFor(testBox(), true).source, SpeedSource::PublicDefaults);
 }
 
+TEST(BenchmarkStoreLiveRuns, AreStoredUnderTheModelFileAsItIsOnDisk) {
+    QTemporaryDir folder;
+    const QString model = folder.filePath(QStringLiteral("m.gguf"));
+    {
+        QFile file(model);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(1234, 'x'));
+    }
+    const QDateTime started(QDate(2026, 12, 1), QTime(10, 0), Qt::UTC);
+    const LiveRunRecord run =
+        BenchmarkStore::liveRunIdentity("test box", Backend::Vulkan, model.toStdString(), true, started,
+                                        defaultSpeedEfficiency(Backend::Vulkan, true));
+    EXPECT_EQ(run.machineId, "test box");
+    EXPECT_EQ(run.modelFileBytes, 1234u);
+    EXPECT_EQ(run.backend, Backend::Vulkan);
+    EXPECT_TRUE(run.moe);
+    EXPECT_EQ(run.startedAt, "2026-12-01T10:00:00Z");
+    EXPECT_FALSE(run.endedAt.empty());
+    EXPECT_EQ(run.efficiencySource, "public-defaults");
+    EXPECT_EQ(run.generatedTokens, 0u) << "the figures come from finishLiveRun";
+}
+
 TEST(BenchmarkStoreLiveRuns, KeepTheNewestOnes) {
     QTemporaryDir folder;
     BenchmarkStore store(folder.path());
