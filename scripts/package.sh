@@ -8,7 +8,7 @@
 #   LLAMAFIT_PACKAGE_BUILD_DIR  build folder (default build-package); CI passes scripts/test.sh's
 #                               build-test, so the binaries the suite tested are the ones packaged
 #                               and nothing is compiled twice
-#   LLAMAFIT_PACKAGE_BUILD_TYPE CMake build type (default RelWithDebInfo)
+#   LLAMAFIT_PACKAGE_BUILD_TYPE CMake build type (default: the build folder's, else RelWithDebInfo)
 #   LLAMAFIT_PACKAGE_CMAKE_ARGS extra CMake arguments (e.g. a compiler launcher)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,10 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${LLAMAFIT_PACKAGE_BUILD_DIR:-build-package}
-build_type=${LLAMAFIT_PACKAGE_BUILD_TYPE:-RelWithDebInfo}
+# A build folder that exists keeps its build type (CI's build-test is Release at -O2: changing the
+# type would recompile everything).
+cached_build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build_dir/CMakeCache.txt" 2>/dev/null || true)
+build_type=${LLAMAFIT_PACKAGE_BUILD_TYPE:-${cached_build_type:-RelWithDebInfo}}
 read -r -a extra_args <<<"${LLAMAFIT_PACKAGE_CMAKE_ARGS:-}"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_INSTALL_PREFIX=/usr \
     -DLLAMAFIT_BUILD_TESTS=OFF -DLLAMAFIT_BUILD_BENCHMARKS=OFF "${extra_args[@]}"
