@@ -301,6 +301,7 @@ bool GgufParser::readTensorInfo(std::uint64_t index) {
 }
 
 bool GgufParser::checkTensorPlacement() {
+    std::uint64_t packedEnd = 0; // where the next tensor's data must start
     for (const auto& tensor : m_file.tensors) {
         // llama.cpp gguf.cpp requires offsets on the alignment grid; llama-model-loader.cpp
         // (llama_tensor_weight) refuses data "not within the file bounds".
@@ -319,6 +320,17 @@ bool GgufParser::checkTensorPlacement() {
                           "-byte file (data section starts at " + std::to_string(m_file.dataOffset) + ")");
             return false;
         }
+        // llama.cpp gguf.cpp (gguf_init_from_file_impl) lays the data out itself, in table order,
+        // each tensor padded to the alignment, and refuses a file whose offsets differ: "tensor
+        // '%s' has offset %llu, expected %zu" -- a gap, an overlap or a reordered table.
+        if (tensor.dataOffset != packedEnd) {
+            m_in.fail("gguf.unexpected-tensor-offset",
+                      "tensor '" + tensor.name + "' has data offset " + std::to_string(tensor.dataOffset) +
+                          ", expected " + std::to_string(packedEnd) +
+                          " (llama.cpp needs the tensors' data packed in table order)");
+            return false;
+        }
+        packedEnd = padTo(tensor.dataOffset + tensor.bytes, m_file.alignment);
     }
     return true;
 }

@@ -17,12 +17,25 @@ namespace llamafit {
 namespace {
 
 const std::set<std::string> kKnownCodes = {
-    "gguf.bad-magic",           "gguf.unsupported-version", "gguf.truncated",
-    "gguf.absurd-count",        "gguf.string-too-long",     "gguf.unknown-value-type",
-    "gguf.nesting-too-deep",    "gguf.duplicate-key",       "gguf.bad-alignment",
-    "gguf.unknown-tensor-type", "gguf.removed-tensor-type", "gguf.bad-tensor-shape",
-    "gguf.duplicate-tensor",    "gguf.misaligned-tensor",   "gguf.tensor-out-of-bounds",
-    "gguf.header-too-large",    "gguf.empty-key",           "gguf.tensor-name-too-long",
+    "gguf.bad-magic",
+    "gguf.unsupported-version",
+    "gguf.truncated",
+    "gguf.absurd-count",
+    "gguf.string-too-long",
+    "gguf.unknown-value-type",
+    "gguf.nesting-too-deep",
+    "gguf.duplicate-key",
+    "gguf.bad-alignment",
+    "gguf.unknown-tensor-type",
+    "gguf.removed-tensor-type",
+    "gguf.bad-tensor-shape",
+    "gguf.duplicate-tensor",
+    "gguf.misaligned-tensor",
+    "gguf.tensor-out-of-bounds",
+    "gguf.header-too-large",
+    "gguf.empty-key",
+    "gguf.tensor-name-too-long",
+    "gguf.unexpected-tensor-offset",
 };
 
 struct Fixture {
