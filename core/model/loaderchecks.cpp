@@ -2,6 +2,7 @@
 #include "core/model/loaderchecks.h"
 
 #include "core/model/tensorroles.h"
+#include "core/model/tensorshapechecks.h"
 
 #include <algorithm>
 #include <array>
@@ -66,7 +67,10 @@ constexpr std::array<std::pair<std::string_view, KeyForm>, 12> kTypedKeys{{
     {"vocab_size", KeyForm::Uint32},
 }};
 
-Result<bool> checkKeyTypes(const GgufFile& file, const std::string& architecture) {
+} // namespace
+
+Result<bool> checkKeyTypes(const GgufFile& file) {
+    const std::string architecture = file.getString("general.architecture").value_or(std::string());
     for (const auto& [suffix, form] : kTypedKeys) {
         const std::string key = architecture + "." + std::string(suffix);
         const GgufValue* value = file.find(key);
@@ -87,6 +91,8 @@ Result<bool> checkKeyTypes(const GgufFile& file, const std::string& architecture
     }
     return true;
 }
+
+namespace {
 
 Result<bool> checkVocabulary(const GgufFile& file, const ModelInfo& model) {
     const std::optional<std::string> tokenizer = file.getString("tokenizer.ggml.model");
@@ -175,8 +181,9 @@ Result<bool> checkLimits(const GgufFile& file, const ModelInfo& model) {
 Result<bool> checkLoadable(const GgufFile& file, const ModelInfo& model) {
     const auto blockCount = file.getUint(model.architecture + ".block_count");
     for (const Result<bool>& check :
-         {checkKeyTypes(file, model.architecture), checkVocabulary(file, model),
-          checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))), checkLimits(file, model)}) {
+         {checkKeyTypes(file), checkVocabulary(file, model),
+          checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))), checkLimits(file, model),
+          checkTensorShapes(file, model, file.arrayLength("tokenizer.ggml.tokens").value_or(0))}) {
         if (!check) {
             return check.error();
         }

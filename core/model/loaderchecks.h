@@ -10,13 +10,15 @@
 //                            but expected type %s"; arrays: "not a float32/int32/uint32 array")
 //   model.missing-vocabulary no tokenizer.ggml.model, or no / an empty tokenizer.ggml.tokens
 //                            (src/llama-vocab.cpp: "cannot find tokenizer vocab in model file")
-//   model.wrong-tensor-shape token_embd.weight is not {n_embd, n_vocab}
+//   model.wrong-tensor-shape token_embd.weight is not {n_embd, n_vocab}, or another tensor has
+//                            not the shape its metadata implies (tensorshapechecks.h)
 //                            (src/llama-model-loader.cpp check_tensor_dims: "tensor '%s' has
 //                            wrong shape; expected %s, got %s")
 //   model.wrong-tensor-count tensors of blocks the metadata does not have
 //                            (src/llama-model-loader.cpp done_getting_tensors: "wrong number of
 //                            tensors; expected %d, got %d")
-//   model.missing-tensor     a block below block_count with no tensor at all
+//   model.missing-tensor     a block below block_count with no tensor at all, or a tensor the
+//                            architecture requires is absent (tensorshapechecks.h)
 //                            (src/llama-model-loader.cpp check_tensor_dims: "tensor '%s' not found")
 //   model.too-many-experts   expert_count above LLAMA_MAX_EXPERTS (src/llama-hparams.h; llama.cpp
 //                            aborts on GGML_ASSERT(hparams.n_expert <= LLAMA_MAX_EXPERTS))
@@ -38,5 +40,9 @@ namespace llamafit {
 inline constexpr std::uint32_t kLlamaMaxExperts = 1024;
 
 Result<bool> checkLoadable(const GgufFile& file, const ModelInfo& model);
+
+// Only the key types (model.wrong-key-type), before interpretModel(): the interpreter reads a
+// key of another type as absent and would name it missing. Also part of checkLoadable().
+Result<bool> checkKeyTypes(const GgufFile& file);
 
 } // namespace llamafit

@@ -28,6 +28,9 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
         if (!file) {
             return file.error();
         }
+        if (Result<bool> typed = checkKeyTypes(*file); !typed) {
+            return typed.error();
+        }
         Result<ModelInfo> info = interpretModel(*file);
         if (!info) {
             return info.error();

@@ -1,5 +1,6 @@
 #include "tests/support/refusedmodels.h"
 
+#include "core/common/units.h"
 #include "core/model/loaderchecks.h"
 #include "tests/support/modelfiles.h"
 
@@ -20,6 +21,41 @@ void setKey(GgufFile& file, const std::string& key, GgufValue value) {
 
 void removeKey(GgufFile& file, const std::string& key) {
     std::erase_if(file.metadata, [&](const auto& entry) { return entry.first == key; });
+}
+
+// The tiny model is all f32, so swapping a matrix's dimensions keeps its bytes (and every offset).
+void transposeTensor(GgufFile& file, const std::string& name) {
+    for (GgufTensorInfo& tensor : file.tensors) {
+        if (tensor.name == name) {
+            std::swap(tensor.shape[0], tensor.shape[1]);
+        }
+    }
+}
+
+// Packs the data offsets again in table order (llama.cpp refuses any gap: see ggufparser.cpp), so
+// the one thing wrong with the file is the one the variant made.
+void packTensorData(GgufFile& file) {
+    std::uint64_t offset = 0;
+    for (GgufTensorInfo& tensor : file.tensors) {
+        tensor.dataOffset = offset;
+        offset = padTo(offset + tensor.bytes, file.alignment);
+    }
+}
+
+void removeTensor(GgufFile& file, const std::string& name) {
+    std::erase_if(file.tensors, [&](const GgufTensorInfo& tensor) { return tensor.name == name; });
+    packTensorData(file);
+}
+
+// Halves a 1-D tensor (a norm) and its bytes.
+void halveVector(GgufFile& file, const std::string& name) {
+    for (GgufTensorInfo& tensor : file.tensors) {
+        if (tensor.name == name) {
+            tensor.shape[0] /= 2;
+            tensor.bytes /= 2;
+        }
+    }
+    packTensorData(file);
 }
 
 } // namespace
@@ -54,6 +90,26 @@ Result<std::vector<RefusedModel>> loaderRefusedModels() {
             [](GgufFile& f) { setKey(f, "llama.block_count", GgufValue::fromUint(3)); });
     variant("rope_dims_not_head_size", "model.bad-rope-dimensions", "invalid n_rot",
             [](GgufFile& f) { setKey(f, "llama.rope.dimension_count", GgufValue::fromUint(8)); });
+    variant("attn_k_transposed", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { transposeTensor(f, "blk.1.attn_k.weight"); });
+    variant("attn_v_transposed", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { transposeTensor(f, "blk.0.attn_v.weight"); });
+    variant("ffn_down_transposed", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { transposeTensor(f, "blk.0.ffn_down.weight"); });
+    variant("ffn_gate_transposed", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { transposeTensor(f, "blk.1.ffn_gate.weight"); });
+    variant("output_transposed", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { transposeTensor(f, "output.weight"); });
+    variant("output_norm_too_short", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { halveVector(f, "output_norm.weight"); });
+    variant("attn_norm_too_short", "model.wrong-tensor-shape", "has wrong shape",
+            [](GgufFile& f) { halveVector(f, "blk.1.attn_norm.weight"); });
+    variant("no_attn_k", "model.missing-tensor", "not found",
+            [](GgufFile& f) { removeTensor(f, "blk.1.attn_k.weight"); });
+    variant("no_attn_output", "model.missing-tensor", "not found",
+            [](GgufFile& f) { removeTensor(f, "blk.0.attn_output.weight"); });
+    variant("no_token_embd", "model.missing-tensor", "not found",
+            [](GgufFile& f) { removeTensor(f, "token_embd.weight"); });
     variant("too_many_experts", "model.too-many-experts", "LLAMA_MAX_EXPERTS", [](GgufFile& f) {
         setKey(f, "llama.expert_count", GgufValue::fromUint(kLlamaMaxExperts + 1));
         setKey(f, "llama.expert_used_count", GgufValue::fromUint(2));

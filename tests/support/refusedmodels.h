@@ -2,9 +2,9 @@
 // Well-formed GGUF files that llama.cpp's loader refuses, each made from the tiny real-weight
 // llama (modelfiles.h) with one thing wrong: a key of another integer type, no vocabulary,
 // token_embd not matching the tokenizer, block_count disagreeing with the tensors, rope
-// dimensions not the head size, too many experts. The unit tests check that LlamaFit names
-// each (core/model/loaderchecks.h); the integration tests check that the real llama-server
-// refuses the same files. Test support only.
+// dimensions not the head size, too many experts, a tensor missing or of the wrong shape. The unit tests
+// check that LlamaFit names each (core/model/loaderchecks.h); the integration tests check that the real
+// llama-server refuses the same files. Test support only.
 
 #include "core/common/result.h"
 #include "core/gguf/gguffile.h"

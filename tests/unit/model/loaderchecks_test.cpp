@@ -4,6 +4,8 @@
 // refusedmodels_test.cpp.)
 #include "core/model/loaderchecks.h"
 #include "core/model/modelinterpreter.h"
+#include "core/model/modelspec.h"
+#include "core/model/tensorshapechecks.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/refusedmodels.h"
 
@@ -23,7 +25,7 @@ Result<bool> interpretAndCheck(const GgufFile& file) {
 TEST(LoaderChecks, EachRefusedFileGetsTheLoadersReasonByName) {
     auto models = test::loaderRefusedModels();
     ASSERT_TRUE(models.ok()) << models.error().message;
-    ASSERT_GE(models->size(), 9u);
+    ASSERT_GE(models->size(), 19u);
     for (const test::RefusedModel& model : *models) {
         SCOPED_TRACE(model.name);
         Result<bool> checked = interpretAndCheck(model.file);
@@ -46,6 +48,55 @@ TEST(LoaderChecks, FilesLlamaServerLoadsPass) {
         checked = interpretAndCheck(*file);
         EXPECT_TRUE(checked.ok()) << checked.error().message;
     }
+}
+
+// The built-in cards carry the dimensions of real published models (and no tokenizer, so their
+// vocabulary size stands in for the token count): the shape rules must accept every one.
+TEST(LoaderChecks, EveryBuiltinCardHasTheTensorShapesItsMetadataImplies) {
+    ASSERT_FALSE(builtinModelCards().empty());
+    for (const ModelSpec& card : builtinModelCards()) {
+        SCOPED_TRACE(card.id);
+        Result<ModelInfo> model = interpretModel(card.file);
+        ASSERT_TRUE(model.ok()) << model.error().message;
+        Result<bool> checked = checkTensorShapes(card.file, *model, card.vocabularySize);
+        EXPECT_TRUE(checked.ok()) << checked.error().message;
+    }
+}
+
+// src/llama-model.cpp creates every ffn_*_exps tensor as {.., .., n_expert}.
+TEST(LoaderChecks, ExpertTensorsMustHoldExpertCountExperts) {
+    auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/qwen3moe.json");
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    auto file = test::ggufFileForSpec(*spec);
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    for (auto& [key, value] : file->metadata) {
+        if (key == "qwen3moe.expert_count") {
+            value = GgufValue::fromUint(64); // the tensors hold 128
+        }
+    }
+    file->rebuildIndex();
+    Result<bool> checked = interpretAndCheck(*file);
+    ASSERT_FALSE(checked.ok());
+    EXPECT_EQ(checked.error().code, "model.wrong-tensor-shape");
+    EXPECT_NE(checked.error().message.find("_exps.weight' has wrong shape"), std::string::npos)
+        << checked.error().message;
+}
+
+// An architecture LlamaFit does not know keeps the generic rules: no shape is guessed for it.
+TEST(LoaderChecks, AnUnknownArchitectureIsNotShapeChecked) {
+    auto file = test::ggufFileForSpec(test::tinyModelSpec());
+    ASSERT_TRUE(file.ok());
+    Result<ModelInfo> model = interpretModel(*file);
+    ASSERT_TRUE(model.ok());
+    for (GgufTensorInfo& tensor : file->tensors) {
+        if (tensor.name == "blk.0.attn_k.weight") {
+            std::swap(tensor.shape[0], tensor.shape[1]);
+        }
+    }
+    file->rebuildIndex();
+    EXPECT_FALSE(checkTensorShapes(*file, *model, 288).ok());
+    model->knownArchitecture = false;
+    EXPECT_TRUE(checkTensorShapes(*file, *model, 288).ok());
 }
 
 TEST(LoaderChecks, AnEmbeddingModelWithoutVocabularyIsAccepted) {
