@@ -11,6 +11,7 @@
 #include "core/sizing/estimator.h"
 #include "core/sizing/sweepgrid.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace llamafit {
@@ -132,6 +133,15 @@ int sweep(const SizingRun& run, const std::string& format) {
     }
     const SweepGrid sweep = estimateSweepGrid(prepareModel(request.model.info), request.args.settings,
                                               request.args.gpus, std::move(contexts), std::move(pairs));
+    // A grid with no cell at all is a refusal of the settings themselves (an -ot pattern, a split
+    // llama-server would reject): named once, exit 2, like estimate -- not a table of n/a.
+    const auto anyCell = [](const std::vector<Result<MemoryEstimate>>& column) {
+        return std::any_of(column.begin(), column.end(), [](const auto& cell) { return cell.ok(); });
+    };
+    if (!sweep.cells.empty() && !sweep.cells.front().empty() &&
+        std::none_of(sweep.cells.begin(), sweep.cells.end(), anyCell)) {
+        return run.fail(sweep.cells.front().front().error());
+    }
     if (format == "csv") {
         printCsv(run.io.out, sweep);
     } else if (run.json) {

@@ -5,6 +5,7 @@
 #include "core/flags/flagtable.h"
 
 #include "core/flags/adapterflags.h"
+#include "core/flags/flagvalues.h"
 #include "core/flags/settingflags.h"
 #include "core/flags/speculativeflags.h"
 
@@ -40,6 +41,18 @@ constexpr FlagRow passes(std::string_view spellings, ValueGrammar grammar) {
 }
 
 // A pass-through flag that LlamaFit also reads (by its id), such as the fit flags.
+// A pass-through flag whose value llama-server reads with std::stoi: a value it cannot read
+// ends llama-server at once, so it is refused here first.
+std::optional<Error> checkIntegerValue(std::string_view spelling, const FlagValues& values,
+                                       ParsedServerArgs&) {
+    return values.empty() ? std::nullopt : checkStoiInteger(spelling, values.front());
+}
+
+constexpr FlagRow passesInteger(std::string_view spellings) {
+    return {spellings, G::One, FlagKind::PassThrough, std::nullopt, checkIntegerValue, nullptr,
+            nullptr,   {},     FlagId::Unnamed};
+}
+
 constexpr FlagRow passesNamed(std::string_view spellings, ValueGrammar grammar, FlagId id) {
     return {spellings, grammar, FlagKind::PassThrough, std::nullopt, nullptr, nullptr, nullptr, {}, id};
 }
@@ -116,8 +129,8 @@ constexpr auto kRows = std::to_array<FlagRow>({
     {"--version", G::None, FlagKind::PassThrough, std::nullopt, nullptr, nullptr, nullptr, {}, FlagId::Version},
     passes("-cl --cache-list", G::None),
     passes("--completion-bash", G::None),
-    passes("-t --threads", G::One),
-    passes("-tb --threads-batch", G::One),
+    passesInteger("-t --threads"),
+    passesInteger("-tb --threads-batch"),
     passes("-C --cpu-mask", G::One),
     passes("-Cr --cpu-range", G::One),
     passes("--cpu-strict", G::One),
@@ -128,8 +141,8 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--cpu-strict-batch", G::One),
     passes("--prio-batch", G::One),
     passes("--poll-batch", G::One),
-    passes("-n --predict --n-predict", G::One),
-    passes("--keep", G::One),
+    passesInteger("-n --predict --n-predict"),
+    passesInteger("--keep"),
     passes("--perf --no-perf", G::None),
     passes("-e --escape --no-escape", G::None),
     passes("--rope-scaling", G::One),
@@ -211,8 +224,8 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("-jf --json-schema-file", G::One),
     passes("-bs --backend-sampling", G::None),
     notModelled("--spec-draft-hf -hfd -hfrd --hf-repo-draft", G::One, kDraftModel),
-    passes("--spec-draft-threads -td --threads-draft", G::One),
-    passes("--spec-draft-threads-batch -tbd --threads-batch-draft", G::One),
+    passesInteger("--spec-draft-threads -td --threads-draft"),
+    passesInteger("--spec-draft-threads-batch -tbd --threads-batch-draft"),
     passes("--spec-draft-cpu-mask -Cd --cpu-mask-draft", G::One),
     passes("--spec-draft-cpu-range -Crd --cpu-range-draft", G::One),
     passes("--spec-draft-cpu-strict --cpu-strict-draft", G::One),
@@ -304,9 +317,9 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--ssl-key-file", G::One),
     passes("--ssl-cert-file", G::One),
     passes("--chat-template-kwargs", G::One),
-    passes("-to --timeout", G::One),
+    passesInteger("-to --timeout"),
     passes("--sse-ping-interval", G::One),
-    passes("--threads-http", G::One),
+    passesInteger("--threads-http"),
     notModelled("--cache-prompt --no-cache-prompt", G::None, kPromptCache),
     passes("--cache-reuse", G::One),
     launcher("--metrics", G::None, FlagId::Metrics),

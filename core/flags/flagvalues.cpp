@@ -123,6 +123,25 @@ std::optional<Error> readInt32(std::string_view flag, std::string_view value, st
     return std::nullopt;
 }
 
+std::optional<Error> checkStoiInteger(std::string_view flag, std::string_view value) {
+    std::string_view digits = value;
+    while (!digits.empty() && (digits.front() == ' ' || (digits.front() >= '\t' && digits.front() <= '\r'))) {
+        digits.remove_prefix(1);
+    }
+    if (!digits.empty() && digits.front() == '+') {
+        digits.remove_prefix(1); // std::from_chars takes '-' but not '+'; std::stoi takes both
+    }
+    int number = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), number).ec != std::errc()) {
+        // llama.cpp common/arg.cpp: the exception std::stoi throws (invalid_argument,
+        // out_of_range) ends llama-server with "error while handling argument".
+        return badValue(
+            flag, value,
+            "an integer llama-server can read (it reads this value with std::stoi and stops on it)");
+    }
+    return std::nullopt;
+}
+
 std::optional<Error> readSlotCount(std::string_view flag, std::string_view value,
                                    std::optional<std::uint32_t>& out) {
     const std::optional<std::int64_t> number = parseNumber<std::int64_t>(value);

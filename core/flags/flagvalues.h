@@ -21,6 +21,9 @@ std::optional<Error> readUint32(std::string_view flag, std::string_view value, s
 std::optional<Error> readUint32(std::string_view flag, std::string_view value,
                                 std::optional<std::uint32_t>& out);
 std::optional<Error> readInt32(std::string_view flag, std::string_view value, std::int32_t& out);
+// A pass-through value llama-server reads with std::stoi (-t, -tb, -n, ...): leading blanks and a
+// sign, then digits within int; what follows the digits is ignored, as std::stoi ignores it.
+std::optional<Error> checkStoiInteger(std::string_view flag, std::string_view value);
 // -np: N > 0, or a negative number for "auto" (nullopt); 0 is refused like llama.cpp does.
 std::optional<Error> readSlotCount(std::string_view flag, std::string_view value,
                                    std::optional<std::uint32_t>& out);
