@@ -170,20 +170,20 @@ TEST_F(LaunchCliTest, MissingServerExitsOneWithTheReason) {
     EXPECT_TRUE(m_cli.readAllStandardError().contains("binary-missing"));
 }
 
-// `-t abc` passes the CLI's parser (threads are passed through unmodelled) but 0.7.0 rejects
-// it ("error while handling argument \"-t\": stoi"): the whole-argv check must catch it
-// before ServerProcess starts anything.
+// `--temp abc` passes the CLI's parser (sampling flags are passed through unchecked) but 0.7.0
+// rejects it ("error while handling argument \"--temp\": stof"): the whole-argv check must catch
+// it before ServerProcess starts anything.
 TEST_F(LaunchCliTest, ArgvTheServerRejectsExitsTwoWithoutStarting) {
     QSignalSpy finished(&m_cli, &QProcess::finished);
     m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH),
                 {QStringLiteral("launch"), QStringLiteral("-m"), m_model, QStringLiteral("--server"),
-                 m_server, QStringLiteral("-t"), QStringLiteral("abc")});
+                 m_server, QStringLiteral("--temp"), QStringLiteral("abc")});
     ASSERT_TRUE(finished.wait(60000));
     const QByteArray output = m_cli.readAllStandardOutput();
     const QByteArray error = m_cli.readAllStandardError();
     EXPECT_EQ(m_cli.exitCode(), 2) << output.toStdString() << error.toStdString();
     EXPECT_TRUE(error.contains("refused the arguments")) << error.toStdString();
-    EXPECT_TRUE(error.contains("\"-t\"")) << error.toStdString();
+    EXPECT_TRUE(error.contains("\"--temp\"")) << error.toStdString();
     EXPECT_FALSE(output.contains("state: starting")) << output.toStdString();
 }
 

@@ -10,6 +10,7 @@
 // with their ratios and asserts nothing on them, so the list is never silent.
 
 #include "core/flags/serverargs.h"
+#include "core/model/loaderchecks.h"
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
 #include "core/server/allocationlog.h"
@@ -56,7 +57,16 @@ Result<ModelInfo> modelOf(const PublicLog& log) {
     if (!file) {
         return file.error();
     }
-    return interpretModel(*file);
+    Result<ModelInfo> info = interpretModel(*file);
+    if (!info) {
+        return info.error();
+    }
+    // These rebuild models real servers loaded: the loader's checks (tensor shapes included) must
+    // accept every one.
+    if (Result<bool> loadable = checkLoadable(*file, *info); !loadable) {
+        return loadable.error();
+    }
+    return info;
 }
 
 Result<std::string> readText(const std::string& path) {
