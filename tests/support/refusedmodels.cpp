@@ -2,26 +2,13 @@
 
 #include "core/common/units.h"
 #include "core/model/loaderchecks.h"
+#include "tests/support/ggufedit.h"
 #include "tests/support/modelfiles.h"
 
 #include <algorithm>
 
 namespace llamafit::test {
 namespace {
-
-void setKey(GgufFile& file, const std::string& key, GgufValue value) {
-    auto it = std::find_if(file.metadata.begin(), file.metadata.end(),
-                           [&](const auto& entry) { return entry.first == key; });
-    if (it == file.metadata.end()) {
-        file.metadata.emplace_back(key, std::move(value));
-    } else {
-        it->second = std::move(value);
-    }
-}
-
-void removeKey(GgufFile& file, const std::string& key) {
-    std::erase_if(file.metadata, [&](const auto& entry) { return entry.first == key; });
-}
 
 // The tiny model is all f32, so swapping a matrix's dimensions keeps its bytes (and every offset).
 void transposeTensor(GgufFile& file, const std::string& name) {
@@ -75,21 +62,21 @@ Result<std::vector<RefusedModel>> loaderRefusedModels() {
         models.push_back(std::move(model));
     };
     variant("context_length_i32", "model.wrong-key-type", "has wrong type", [](GgufFile& f) {
-        setKey(f, "llama.context_length", GgufValue::fromInt(2048, GgufValueType::Int32));
+        setMetadataKey(f, "llama.context_length", GgufValue::fromInt(2048, GgufValueType::Int32));
     });
     variant("block_count_u64", "model.wrong-key-type", "has wrong type", [](GgufFile& f) {
-        setKey(f, "llama.block_count", GgufValue::fromUint(2, GgufValueType::Uint64));
+        setMetadataKey(f, "llama.block_count", GgufValue::fromUint(2, GgufValueType::Uint64));
     });
     variant("no_token_list", "model.missing-vocabulary", "cannot find tokenizer vocab",
-            [](GgufFile& f) { removeKey(f, "tokenizer.ggml.tokens"); });
+            [](GgufFile& f) { removeMetadataKey(f, "tokenizer.ggml.tokens"); });
     variant("no_tokenizer_model", "model.missing-vocabulary", "tokenizer.ggml.model",
-            [](GgufFile& f) { removeKey(f, "tokenizer.ggml.model"); });
+            [](GgufFile& f) { removeMetadataKey(f, "tokenizer.ggml.model"); });
     variant("fewer_blocks_than_tensors", "model.wrong-tensor-count", "wrong number of tensors",
-            [](GgufFile& f) { setKey(f, "llama.block_count", GgufValue::fromUint(1)); });
+            [](GgufFile& f) { setMetadataKey(f, "llama.block_count", GgufValue::fromUint(1)); });
     variant("more_blocks_than_tensors", "model.missing-tensor", "not found",
-            [](GgufFile& f) { setKey(f, "llama.block_count", GgufValue::fromUint(3)); });
+            [](GgufFile& f) { setMetadataKey(f, "llama.block_count", GgufValue::fromUint(3)); });
     variant("rope_dims_not_head_size", "model.bad-rope-dimensions", "invalid n_rot",
-            [](GgufFile& f) { setKey(f, "llama.rope.dimension_count", GgufValue::fromUint(8)); });
+            [](GgufFile& f) { setMetadataKey(f, "llama.rope.dimension_count", GgufValue::fromUint(8)); });
     variant("attn_k_transposed", "model.wrong-tensor-shape", "has wrong shape",
             [](GgufFile& f) { transposeTensor(f, "blk.1.attn_k.weight"); });
     variant("attn_v_transposed", "model.wrong-tensor-shape", "has wrong shape",
@@ -111,8 +98,8 @@ Result<std::vector<RefusedModel>> loaderRefusedModels() {
     variant("no_token_embd", "model.missing-tensor", "not found",
             [](GgufFile& f) { removeTensor(f, "token_embd.weight"); });
     variant("too_many_experts", "model.too-many-experts", "LLAMA_MAX_EXPERTS", [](GgufFile& f) {
-        setKey(f, "llama.expert_count", GgufValue::fromUint(kLlamaMaxExperts + 1));
-        setKey(f, "llama.expert_used_count", GgufValue::fromUint(2));
+        setMetadataKey(f, "llama.expert_count", GgufValue::fromUint(kLlamaMaxExperts + 1));
+        setMetadataKey(f, "llama.expert_used_count", GgufValue::fromUint(2));
     });
 
     // The tokenizer lists 300 tokens while token_embd has the spec's 288 rows.

@@ -8,6 +8,7 @@
 
 #include "core/model/loaderchecks.h"
 #include "tests/support/commandrun.h"
+#include "tests/support/ggufedit.h"
 #include "tests/support/ggufwriter.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/refusedmodels.h"
@@ -111,16 +112,6 @@ template <typename T> void patch(std::vector<std::uint8_t>& bytes, std::size_t a
     std::memcpy(bytes.data() + at, &value, sizeof value);
 }
 
-void setKey(GgufFile& file, const std::string& key, GgufValue value) {
-    auto it = std::find_if(file.metadata.begin(), file.metadata.end(),
-                           [&](const auto& entry) { return entry.first == key; });
-    if (it == file.metadata.end()) {
-        file.metadata.emplace_back(key, std::move(value));
-    } else {
-        it->second = std::move(value);
-    }
-}
-
 // GGUF v3 layout (ggml/src/gguf.cpp): magic, u32 version, u64 tensor count, u64 key count, then
 // the first key's u64 length -- the offsets the header cases corrupt.
 constexpr std::size_t kVersionAt = 4;
@@ -193,37 +184,44 @@ std::vector<HostileFile> hostileKeys(const Scratch& scratch, const GgufFile& tin
     };
     const auto u32 = [](std::uint64_t value) { return GgufValue::fromUint(value); };
     // llama.cpp loads these: the name is only printed, an absent window is unused by llama.
-    variant("name_invalid_utf8", {},
-            [](GgufFile& f) { setKey(f, "general.name", GgufValue::fromString("bad\xff\xfe")); });
-    variant("name_64k", {},
-            [](GgufFile& f) { setKey(f, "general.name", GgufValue::fromString(std::string(65536, 'n'))); });
-    variant("sliding_window_max", {},
-            [&](GgufFile& f) { setKey(f, "llama.attention.sliding_window", u32(0xffffffffu)); });
+    variant("name_invalid_utf8", {}, [](GgufFile& f) {
+        test::setMetadataKey(f, "general.name", GgufValue::fromString("bad\xff\xfe"));
+    });
+    variant("name_64k", {}, [](GgufFile& f) {
+        test::setMetadataKey(f, "general.name", GgufValue::fromString(std::string(65536, 'n')));
+    });
+    variant("sliding_window_max", {}, [&](GgufFile& f) {
+        test::setMetadataKey(f, "llama.attention.sliding_window", u32(0xffffffffu));
+    });
     // An architecture llama.cpp does not know: LlamaFit keeps generic rules and warns, but the
     // keys it needs are under another prefix here, so it names the first missing one.
-    variant("architecture_invalid_utf8", {"model."},
-            [](GgufFile& f) { setKey(f, "general.architecture", GgufValue::fromString("ll\xc3(ama")); });
+    variant("architecture_invalid_utf8", {"model."}, [](GgufFile& f) {
+        test::setMetadataKey(f, "general.architecture", GgufValue::fromString("ll\xc3(ama"));
+    });
     variant("no_architecture", {"model.missing-architecture"}, [](GgufFile& f) {
         std::erase_if(f.metadata, [](const auto& entry) { return entry.first == "general.architecture"; });
     });
-    variant("block_count_0", {"model."}, [&](GgufFile& f) { setKey(f, "llama.block_count", u32(0)); });
+    variant("block_count_0", {"model."},
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.block_count", u32(0)); });
     variant("block_count_max", {"model."},
-            [&](GgufFile& f) { setKey(f, "llama.block_count", u32(0xffffffffu)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.block_count", u32(0xffffffffu)); });
     variant("embedding_length_0", {"model."},
-            [&](GgufFile& f) { setKey(f, "llama.embedding_length", u32(0)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.embedding_length", u32(0)); });
     variant("head_count_0", {"model."},
-            [&](GgufFile& f) { setKey(f, "llama.attention.head_count", u32(0)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.attention.head_count", u32(0)); });
     variant("head_count_kv_above_heads", {"model."},
-            [&](GgufFile& f) { setKey(f, "llama.attention.head_count_kv", u32(8)); });
-    variant("context_length_string", {"model.wrong-key-type"},
-            [](GgufFile& f) { setKey(f, "llama.context_length", GgufValue::fromString("2048")); });
-    variant("head_count_float", {"model."},
-            [](GgufFile& f) { setKey(f, "llama.attention.head_count", GgufValue::fromFloat(4.0)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.attention.head_count_kv", u32(8)); });
+    variant("context_length_string", {"model.wrong-key-type"}, [](GgufFile& f) {
+        test::setMetadataKey(f, "llama.context_length", GgufValue::fromString("2048"));
+    });
+    variant("head_count_float", {"model."}, [](GgufFile& f) {
+        test::setMetadataKey(f, "llama.attention.head_count", GgufValue::fromFloat(4.0));
+    });
     variant("rope_dimensions_above_head", {"model.bad-rope-dimensions"},
-            [&](GgufFile& f) { setKey(f, "llama.rope.dimension_count", u32(1000)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "llama.rope.dimension_count", u32(1000)); });
     variant("tokens_empty", {"model.missing-vocabulary"}, [](GgufFile& f) {
         GgufArray empty(GgufValueType::String);
-        setKey(f, "tokenizer.ggml.tokens", GgufValue::fromArray(std::move(empty)));
+        test::setMetadataKey(f, "tokenizer.ggml.tokens", GgufValue::fromArray(std::move(empty)));
     });
     // gguf.cpp packs the data itself and refuses other offsets ("has offset X, expected Y").
     variant("tensor_data_gap", {"gguf.unexpected-tensor-offset"}, [](GgufFile& f) {
@@ -234,9 +232,9 @@ std::vector<HostileFile> hostileKeys(const Scratch& scratch, const GgufFile& tin
     variant("tensor_table_reordered", {"gguf.unexpected-tensor-offset"},
             [](GgufFile& f) { std::swap(f.tensors[0], f.tensors[1]); });
     variant("alignment_0", {"gguf.bad-alignment"},
-            [&](GgufFile& f) { setKey(f, "general.alignment", u32(0)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "general.alignment", u32(0)); });
     variant("alignment_3", {"gguf.bad-alignment"},
-            [&](GgufFile& f) { setKey(f, "general.alignment", u32(3)); });
+            [&](GgufFile& f) { test::setMetadataKey(f, "general.alignment", u32(3)); });
     return files;
 }
 

@@ -6,6 +6,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
 #include "core/model/tensorshapechecks.h"
+#include "tests/support/ggufedit.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/refusedmodels.h"
 
@@ -69,11 +70,7 @@ TEST(LoaderChecks, ExpertTensorsMustHoldExpertCountExperts) {
     ASSERT_TRUE(spec.ok()) << spec.error().message;
     auto file = test::ggufFileForSpec(*spec);
     ASSERT_TRUE(file.ok()) << file.error().message;
-    for (auto& [key, value] : file->metadata) {
-        if (key == "qwen3moe.expert_count") {
-            value = GgufValue::fromUint(64); // the tensors hold 128
-        }
-    }
+    test::setMetadataKey(*file, "qwen3moe.expert_count", GgufValue::fromUint(64)); // the tensors hold 128
     file->rebuildIndex();
     Result<bool> checked = interpretAndCheck(*file);
     ASSERT_FALSE(checked.ok());
