@@ -10,7 +10,7 @@
 //   - every known architecture: token_embd.weight present; output.weight {n_embd, n_vocab} and
 //     output_norm.weight {n_embd} when present; routed-expert tensors (ffn_*_exps) with n_expert
 //     as their third dimension.
-//   - the architectures whose attention and feed-forward tensors are created with the standard
+//   - the 24 architectures whose attention and feed-forward tensors are created with the standard
 //     shapes (kStandardProjectionArchitectures in the .cpp): per attention layer, attn_k
 //     {n_embd, n_head_kv * n_embd_head_k}, attn_v {n_embd, n_head_kv * n_embd_head_v} and
 //     attn_output {n_head * n_embd_head_k, n_embd}, attn_k (or a fused attn_qkv) and
