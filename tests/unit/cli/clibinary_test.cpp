@@ -8,6 +8,7 @@
 #include "tests/support/modelfiles.h"
 
 #include "tests/support/commandrun.h"
+#include "tests/unit/cli/clirun.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -26,42 +27,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct CliRun {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
 std::filesystem::path scratchPath(const std::string& suffix) {
     static std::atomic<int> counter{0};
     return std::filesystem::temp_directory_path() /
            ("llamafit_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + suffix);
 }
 
-// `environment`: "NAME=value" words put before the program (the shell sets them for it alone).
-CliRun runCli(const std::vector<std::string>& args, const std::vector<std::string>& environment = {}) {
-    const std::filesystem::path errPath = scratchPath(".err");
-    std::string command;
-    for (const std::string& assignment : environment) {
-        command += assignment.substr(0, assignment.find('=') + 1) +
-                   test::shellQuote(assignment.substr(assignment.find('=') + 1)) + ' ';
-    }
-    command += test::shellQuote(LLAMAFIT_CLI_PATH);
-    for (const std::string& arg : args) {
-        command += ' ';
-        command += test::shellQuote(arg);
-    }
-    command += " 2>";
-    command += test::shellQuote(errPath.string());
-    test::CommandRun ran = test::runShellCommand(command);
-    CliRun run{ran.exitCode, std::move(ran.out), {}};
-    std::ifstream errFile(errPath);
-    std::stringstream err;
-    err << errFile.rdbuf();
-    run.err = err.str();
-    std::filesystem::remove(errPath);
-    return run;
-}
+using test::CliRun;
+using test::runCli;
 
 Json parseJson(const CliRun& run) {
     const Json json = Json::parse(run.out, nullptr, false);

@@ -12,6 +12,7 @@
 #include "tests/support/ggufwriter.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/refusedmodels.h"
+#include "tests/unit/cli/clirun.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -26,7 +27,6 @@
 #include <iterator>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -36,7 +36,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+using test::CliRun;
 
+constexpr int kTimeoutSeconds = 30;
 constexpr int kTimedOut = 124; // coreutils timeout
 
 // What a case must come to. `code` empty: the command must answer (exit 0, or 1 for fit); else
@@ -59,12 +61,6 @@ struct HostileFlags {
     Expectation expected;
 };
 
-struct CliRun {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
 class Scratch {
   public:
     Scratch() {
@@ -84,19 +80,6 @@ class Scratch {
   private:
     fs::path m_root;
 };
-
-CliRun runCli(const std::vector<std::string>& args, const fs::path& errPath) {
-    std::string command = "timeout 30 " + test::shellQuote(LLAMAFIT_CLI_PATH);
-    for (const std::string& arg : args) {
-        command += ' ' + test::shellQuote(arg);
-    }
-    command += " 2>" + test::shellQuote(errPath.string());
-    test::CommandRun ran = test::runShellCommand(command);
-    std::ifstream errFile(errPath);
-    std::stringstream err;
-    err << errFile.rdbuf();
-    return {ran.exitCode, std::move(ran.out), err.str()};
-}
 
 std::vector<std::uint8_t> readBytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -338,7 +321,6 @@ TEST(HostileInputs, NoInputCrashesOrHangsAnyCommandAndEachRefusalIsNamed) {
     const fs::path good = scratch.path("good.gguf");
     Result<GgufFile> tiny = test::writeTinyModel(good.string());
     ASSERT_TRUE(tiny.ok()) << tiny.error().message;
-    const fs::path errPath = scratch.path("stderr.txt");
 
     const std::uint64_t headerBytes = test::serializeGgufHeader(*tiny).size();
     std::vector<HostileFile> files = malformedHeaders(scratch, good, headerBytes);
@@ -359,7 +341,8 @@ TEST(HostileInputs, NoInputCrashesOrHangsAnyCommandAndEachRefusalIsNamed) {
     int refusals = 0;
     std::vector<std::string> acceptedAtRandom;
     for (const HostileFile& file : files) {
-        const CliRun inspected = runCli({"inspect", "--json", "-m", file.path.string()}, errPath);
+        const CliRun inspected =
+            test::runCli({"inspect", "--json", "-m", file.path.string()}, {}, kTimeoutSeconds);
         ++runs;
         const bool answered = checkRun(file.name + " / inspect", inspected, true, file.expected, false);
         refusals += answered ? 0 : 1;
@@ -370,7 +353,7 @@ TEST(HostileInputs, NoInputCrashesOrHangsAnyCommandAndEachRefusalIsNamed) {
             std::vector<std::string> args = command.args;
             args.insert(args.end(), {"-m", file.path.string(), "-c", "512"});
             args.insert(args.end(), command.tail.begin(), command.tail.end());
-            const CliRun run = runCli(args, errPath);
+            const CliRun run = test::runCli(args, {}, kTimeoutSeconds);
             ++runs;
             refusals +=
                 checkRun(file.name + " / " + command.name, run, command.json, file.expected, command.fit) ? 0
@@ -383,7 +366,7 @@ TEST(HostileInputs, NoInputCrashesOrHangsAnyCommandAndEachRefusalIsNamed) {
             args.insert(args.end(), {"-m", good.string()});
             args.insert(args.end(), flags.flags.begin(), flags.flags.end());
             args.insert(args.end(), command.tail.begin(), command.tail.end());
-            const CliRun run = runCli(args, errPath);
+            const CliRun run = test::runCli(args, {}, kTimeoutSeconds);
             ++runs;
             refusals += checkRun("flags " + flags.name + " / " + command.name, run, command.json,
                                  flags.expected, command.fit)
