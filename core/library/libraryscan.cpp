@@ -6,7 +6,6 @@
 #include "core/library/librarywalk.h"
 #include "core/library/ollamamanifest.h"
 #include "core/model/loaderchecks.h"
-#include "core/model/modelinterpreter.h"
 
 #include <filesystem>
 #include <fstream>
@@ -58,18 +57,10 @@ LibraryEntry readEntry(const LibraryRoot& root, std::string name, std::vector<st
         return entry;
     }
     entry.summary.architecture = file->getString("general.architecture").value_or(std::string());
-    if (Result<bool> typed = checkKeyTypes(*file); !typed) {
-        entry.error = typed.error();
-        return entry;
-    }
-    const auto info = interpretModel(*file);
+    // A file llama.cpp's loader refuses is listed with the loader's reason, not as a model.
+    const auto info = interpretLoadableModel(*file);
     if (!info.ok()) {
         entry.error = info.error();
-        return entry;
-    }
-    // A file llama.cpp's loader refuses is listed with the loader's reason, not as a model.
-    if (Result<bool> loadable = checkLoadable(*file, *info); !loadable) {
-        entry.error = loadable.error();
         return entry;
     }
     entry.summary = summariseModel(*info, *file);

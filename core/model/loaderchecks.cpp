@@ -1,6 +1,7 @@
 // checkLoadable: the loader's refusals, each citing where llama.cpp makes it.
 #include "core/model/loaderchecks.h"
 
+#include "core/model/modelinterpreter.h"
 #include "core/model/tensorroles.h"
 #include "core/model/tensorshapechecks.h"
 
@@ -67,8 +68,6 @@ constexpr std::array<std::pair<std::string_view, KeyForm>, 12> kTypedKeys{{
     {"vocab_size", KeyForm::Uint32},
 }};
 
-} // namespace
-
 Result<bool> checkKeyTypes(const GgufFile& file) {
     const std::string architecture = file.getString("general.architecture").value_or(std::string());
     for (const auto& [suffix, form] : kTypedKeys) {
@@ -91,8 +90,6 @@ Result<bool> checkKeyTypes(const GgufFile& file) {
     }
     return true;
 }
-
-namespace {
 
 Result<bool> checkVocabulary(const GgufFile& file, const ModelInfo& model) {
     const std::optional<std::string> tokenizer = file.getString("tokenizer.ggml.model");
@@ -176,19 +173,43 @@ Result<bool> checkLimits(const GgufFile& file, const ModelInfo& model) {
     return true;
 }
 
-} // namespace
-
-Result<bool> checkLoadable(const GgufFile& file, const ModelInfo& model) {
+// Everything but the key types: what needs the interpreted model.
+Result<bool> checkInterpreted(const GgufFile& file, const ModelInfo& model) {
     const auto blockCount = file.getUint(model.architecture + ".block_count");
     for (const Result<bool>& check :
-         {checkKeyTypes(file), checkVocabulary(file, model),
-          checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))), checkLimits(file, model),
+         {checkVocabulary(file, model), checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))),
+          checkLimits(file, model),
           checkTensorShapes(file, model, file.arrayLength("tokenizer.ggml.tokens").value_or(0))}) {
         if (!check) {
             return check.error();
         }
     }
     return true;
+}
+
+} // namespace
+
+Result<bool> checkLoadable(const GgufFile& file, const ModelInfo& model) {
+    if (Result<bool> typed = checkKeyTypes(file); !typed) {
+        return typed;
+    }
+    return checkInterpreted(file, model);
+}
+
+Result<ModelInfo> interpretLoadableModel(const GgufFile& file) {
+    // The key types first: the interpreter reads a key of another type as absent and would name
+    // it missing, where llama.cpp names its type.
+    if (Result<bool> typed = checkKeyTypes(file); !typed) {
+        return typed.error();
+    }
+    Result<ModelInfo> model = interpretModel(file);
+    if (!model) {
+        return model;
+    }
+    if (Result<bool> loadable = checkInterpreted(file, *model); !loadable) {
+        return loadable.error();
+    }
+    return model;
 }
 
 } // namespace llamafit

@@ -1,8 +1,9 @@
 #pragma once
 // checkLoadable(): what llama.cpp's model loader refuses in a GGUF file that parses and that
 // the interpreter can size -- so LlamaFit names the loader's own reason before launch instead
-// of planning for a file that will never load. Called by loadModel() for files (model cards
-// carry no tokenizer and are not checked). Pure: no I/O.
+// of planning for a file that will never load. Called through interpretLoadableModel() by
+// loadModel() and the library scan for files (model cards carry no tokenizer and are not
+// checked). Pure: no I/O.
 //
 // Error codes (each message restates the loader's, with the key or tensor):
 //   model.wrong-key-type     a hyper-parameter stored with another type than the loader reads
@@ -41,8 +42,9 @@ inline constexpr std::uint32_t kLlamaMaxExperts = 1024;
 
 Result<bool> checkLoadable(const GgufFile& file, const ModelInfo& model);
 
-// Only the key types (model.wrong-key-type), before interpretModel(): the interpreter reads a
-// key of another type as absent and would name it missing. Also part of checkLoadable().
-Result<bool> checkKeyTypes(const GgufFile& file);
+// interpretModel() with the loader's refusals around it, for a file about to be used (loadModel,
+// the library scan): the key types before interpretation, so a mistyped key is named as such and
+// not as missing, and the rest of checkLoadable() after it.
+Result<ModelInfo> interpretLoadableModel(const GgufFile& file);
 
 } // namespace llamafit

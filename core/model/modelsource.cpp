@@ -28,16 +28,10 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
         if (!file) {
             return file.error();
         }
-        if (Result<bool> typed = checkKeyTypes(*file); !typed) {
-            return typed.error();
-        }
-        Result<ModelInfo> info = interpretModel(*file);
+        // What llama.cpp's loader would refuse is refused here, with its reason.
+        Result<ModelInfo> info = interpretLoadableModel(*file);
         if (!info) {
             return info.error();
-        }
-        // What llama.cpp's loader would refuse is refused here, with its reason.
-        if (Result<bool> loadable = checkLoadable(*file, *info); !loadable) {
-            return loadable.error();
         }
         loaded.info = std::move(*info);
         loaded.path = pathOrCardId;
