@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record-mtp-runs.sh [--matrix mtp|lora] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--no-build]
+# record-mtp-runs.sh [--matrix mtp|lora|draft] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--no-build]
 #
 # Records the MTP matrix (issue 11 item 1): llama-server 0.7.0 on the sparse Qwen3.5-35B-A3B shape
 # with its NextN block (tests/data/shapes/mtp/qwen35moe-mtp.json) and on the same shape without it
@@ -12,6 +12,13 @@
 # the generated adapters of tests/data/shapes/lora (--lora, --lora-scaled, two adapters, and an
 # adapter of another architecture, which llama-server refuses), into lora-b<build>/; read by the
 # same test (tests/unit/recorded/recordedmtpruns_test.cpp, its LoRA instance).
+#
+# --matrix draft records the draft-model matrix (issue 11 item 2) into draft-b<build>/: realistic
+# target/draft pairs loaded with -md (Llama-3-8B with Llama-3.2-1B, the qwen3moe shape with the
+# qwen3 shape (Qwen3-0.6B), the qwen35moe shape with Qwen3.5-4B, whose recurrent state is the
+# draft's own), with and without --spec-type draft-simple, across contexts, slots, the draft's
+# K/V types and micro-batch, -fa off. A shape is a tests/data/shapes file or a built-in card id
+# (resources/cards). "loading draft model" starts the draft's lines.
 #
 # The cases are the CASES table below: `name|shape|flags`. Each recording is
 # tests/data/recorded/mtp-b<build>/<name>.txt in the format of tests/data/recorded/README.md (the
@@ -91,10 +98,29 @@ LORA_CASES=(
     "lora_two_flags_c4096_np1|llama|-c 4096 -np 1 --lora @SCRATCH@/llama-lora-r16.gguf --lora-scaled @SCRATCH@/llama-lora-r64-all.gguf:2"
     "lora_refused_arch_c4096_np1|qwen2|-c 4096 -np 1 --lora @SCRATCH@/llama-lora-r16.gguf"
 )
+# name|shape|flags; @SCRATCH@ is the folder of the generated files. Each -md names a shape or card.
+DRAFT_CASES=(
+    "llama8b_c4096_np1|llama-3-8b-q4_k_m|-c 4096 -np 1 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf"
+    "llama8b_c8192_np1_simple|llama-3-8b-q4_k_m|-c 8192 -np 1 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf --spec-type draft-simple"
+    "llama8b_c4096_np2|llama-3-8b-q4_k_m|-c 4096 -np 2 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf"
+    "llama8b_c8192_npauto_simple|llama-3-8b-q4_k_m|-c 8192 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf --spec-type draft-simple"
+    "llama8b_c16384_np4_simple|llama-3-8b-q4_k_m|-c 16384 -np 4 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf --spec-type draft-simple"
+    "llama8b_c4096_np1_kvq8|llama-3-8b-q4_k_m|-c 4096 -np 1 -ctk q8_0 -ctv q8_0 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf"
+    "llama8b_c4096_np1_draftkvq8|llama-3-8b-q4_k_m|-c 4096 -np 1 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf -ctkd q8_0 -ctvd q8_0"
+    "llama8b_c4096_np1_faoff|llama-3-8b-q4_k_m|-c 4096 -np 1 -fa off -md @SCRATCH@/llama-3.2-1b-q8_0.gguf"
+    "llama8b_c4096_np1_ub256|llama-3-8b-q4_k_m|-c 4096 -np 1 -ub 256 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf"
+    "llama8b_c4096_np1_dub128|llama-3-8b-q4_k_m|-c 4096 -np 1 -md @SCRATCH@/llama-3.2-1b-q8_0.gguf --spec-type draft-simple --spec-draft-n-ubatch 128"
+    "qwen3moe_c4096_np1|qwen3moe|-c 4096 -np 1 -md @SCRATCH@/qwen3.gguf"
+    "qwen3moe_c16384_np2_simple|qwen3moe|-c 16384 -np 2 -md @SCRATCH@/qwen3.gguf --spec-type draft-simple"
+    "qwen3moe_c8192_np1_draftkvq4|qwen3moe|-c 8192 -np 1 -md @SCRATCH@/qwen3.gguf -ctkd q4_0 -ctvd q4_0"
+    "qwen35moe_c4096_np1_simple|qwen35moe|-c 4096 -np 1 -md @SCRATCH@/qwen3.5-4b-q4_k_m.gguf --spec-type draft-simple"
+    "qwen35moe_c8192_np2|qwen35moe|-c 8192 -np 2 -md @SCRATCH@/qwen3.5-4b-q4_k_m.gguf"
+)
 case "${matrix}" in
 mtp) ;;
 lora) CASES=("${LORA_CASES[@]}") ;;
-*) die "--matrix must be mtp or lora, not '${matrix}'" ;;
+draft) CASES=("${DRAFT_CASES[@]}") ;;
+*) die "--matrix must be mtp, lora or draft, not '${matrix}'" ;;
 esac
 
 [[ -x "${server}" ]] || die "${server} is not executable: run scripts/fetch-llama-server.sh (or pass --server)"
@@ -115,6 +141,12 @@ cleanup() {
 trap cleanup EXIT
 "${build_dir}/tests/llamafit-make-gguf" "${repo_dir}/tests/data/shapes/mtp/qwen35moe-mtp.json" "${scratch}/qwen35moe-mtp.gguf" >/dev/null
 "${build_dir}/tests/llamafit-make-gguf" qwen35moe "${scratch}/qwen35moe.gguf" >/dev/null
+if [[ "${matrix}" == draft ]]; then
+    # Shapes of tests/data/shapes by name, built-in cards by id: llamafit-make-gguf takes both.
+    for shape in llama-3-8b-q4_k_m llama-3.2-1b-q8_0 qwen3moe qwen3 qwen3.5-4b-q4_k_m; do
+        "${build_dir}/tests/llamafit-make-gguf" "${shape}" "${scratch}/${shape}.gguf" >/dev/null
+    done
+fi
 if [[ "${matrix}" == lora ]]; then
     for shape in llama qwen2; do
         "${build_dir}/tests/llamafit-make-gguf" "${shape}" "${scratch}/${shape}.gguf" >/dev/null
@@ -125,7 +157,7 @@ if [[ "${matrix}" == lora ]]; then
 fi
 
 # The kept lines of record-server-runs.sh, plus the MTP draft context's opening line.
-keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took|common_speculative_init_result: creating MTP draft context|llama_adapter_lora_init_impl: .* LoRA buffer size =)|^E |exiting due to model loading error|listening on|common_params_print_info: build'
+keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took|common_speculative_init_result: (creating MTP draft context|loading draft model)|llama_adapter_lora_init_impl: .* LoRA buffer size =)|^E |exiting due to model loading error|listening on|common_params_print_info: build'
 
 mkdir -p "${out}"
 rm -f "${out}"/*.txt

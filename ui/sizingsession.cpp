@@ -39,6 +39,8 @@ ServerSettings SizingSession::startSettings(const ModelInfo& model) {
 void SizingSession::setModel(LoadedModel model) {
     m_model = std::move(model);
     m_sizingModel = prepareModel(m_model.info);
+    m_companionPaths = {""};
+    m_companionError.reset();
     m_settings = ServerSettings{};
     m_extraArgs.clear();
     emit modelChanged();
@@ -97,8 +99,26 @@ MemoryBudget SizingSession::budget() const {
     return machineBudget(m_machine, m_marginBytes);
 }
 
+void SizingSession::refreshCompanions() {
+    std::vector<std::string> adapterPaths;
+    for (const LoraAdapterSetting& adapter : m_settings.loraAdapters) {
+        adapterPaths.push_back(adapter.path);
+    }
+    std::vector<std::string> paths = adapterPaths;
+    paths.push_back(m_settings.draftModel.path);
+    if (paths == m_companionPaths) {
+        return;
+    }
+    m_companionPaths = std::move(paths);
+    Result<CompanionModels> companions = loadCompanionModels(adapterPaths, m_settings.draftModel.path);
+    m_companionError = companions ? std::nullopt : std::optional<Error>(companions.error());
+    m_sizingModel = prepareModel(m_model.info, companions ? std::move(*companions) : CompanionModels{});
+}
+
 void SizingSession::recompute() {
-    m_estimate = estimateMemory(m_sizingModel, m_settings, m_gpus);
+    refreshCompanions();
+    m_estimate = m_companionError ? Result<MemoryEstimate>(*m_companionError)
+                                  : estimateMemory(m_sizingModel, m_settings, m_gpus);
     m_poolUsage.reset();
     if (m_estimate) {
         PlacementOptions options;

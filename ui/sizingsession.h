@@ -82,6 +82,9 @@ class SizingSession : public QObject {
 
   private:
     void recompute();
+    // Reads the LoRA adapters' and the draft model's files when the settings name other paths
+    // than the ones read, and prepares the model with them (core/model/companionmodels.h).
+    void refreshCompanions();
 
     LoadedModel m_model;
     SizingModel m_sizingModel;
@@ -93,6 +96,10 @@ class SizingSession : public QObject {
     std::optional<std::uint64_t> m_bandwidthOverride;
     Result<MemoryEstimate> m_estimate{Error{}};
     std::optional<PoolUsage> m_poolUsage;
+    // The companion files read for m_sizingModel (the adapters', then the draft's; "" = no draft),
+    // and why they could not be read (the estimate's error then).
+    std::vector<std::string> m_companionPaths{""};
+    std::optional<Error> m_companionError;
 };
 
 } // namespace llamafit

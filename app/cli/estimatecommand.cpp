@@ -8,8 +8,6 @@
 #include "app/cli/sizingcommand.h"
 #include "app/cli/speedoutput.h"
 #include "app/cli/textoutput.h"
-#include "core/gguf/ggufreader.h"
-#include "core/model/loraadapter.h"
 #include "core/sizing/estimator.h"
 
 #include <charconv>
@@ -60,23 +58,6 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
 Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 )";
 
-// The --lora / --lora-scaled files, read for their tensor sizes (headers only).
-Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const ServerSettings& settings) {
-    std::vector<LoraAdapterInfo> adapters;
-    for (const LoraAdapterSetting& setting : settings.loraAdapters) {
-        const auto file = readGgufModel(setting.path);
-        if (!file) {
-            return file.error();
-        }
-        auto adapter = interpretLoraAdapter(*file, setting.path);
-        if (!adapter) {
-            return adapter.error();
-        }
-        adapters.push_back(std::move(*adapter));
-    }
-    return adapters;
-}
-
 // The speed figures for the estimate with public-default efficiencies (no machine here): the
 // backend is the first --gpu's, else the CPU.
 Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const MemoryEstimate& estimate) {
@@ -107,12 +88,8 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
             {"--verify"}, {"--llama-fit-params", true}, {"--bandwidth-gbs", true}, {"--fp16-tflops", true}}};
     return runSizingCommand(args, io, command, [](const SizingRun& run) {
         const SizingRequest& request = run.request;
-        const auto adapters = readLoraAdapters(request.args.settings);
-        if (!adapters) {
-            return run.fail(adapters.error());
-        }
         Result<MemoryEstimate> estimate =
-            estimateMemory(request.model.info, request.args.settings, request.args.gpus, *adapters);
+            estimateMemory(request.model.info, request.args.settings, request.args.gpus, request.companions);
         if (!estimate) {
             return run.fail(estimate.error());
         }

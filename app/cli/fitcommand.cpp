@@ -216,13 +216,16 @@ int fit(const SizingRun& run) {
     const ModelInfo& model = run.request.model.info;
     const ServerSettings& settings = run.request.args.settings;
     const std::vector<GpuDevice>& gpus = run.request.args.gpus;
+    // Prepared once with the files the flags load besides the model (a draft, adapters): the
+    // largest context is the one that fits with them.
+    const SizingModel prepared = prepareModel(model, run.request.companions);
     FitResults results;
-    results.largest = largestContextPerKvPair(model, settings, gpus, budget, pairs);
+    results.largest = largestContextPerKvPair(prepared, settings, gpus, budget, pairs);
     if (settings.contextTokens && *settings.contextTokens > 0) {
-        results.best = bestKvPairForContext(model, settings, gpus, budget);
+        results.best = bestKvPairForContext(prepared, settings, gpus, budget);
     }
     if (!gpus.empty()) {
-        results.layers = mostGpuLayers(model, settings, gpus, budget);
+        results.layers = mostGpuLayers(prepared, settings, gpus, budget);
     }
     Result<std::optional<double>> bandwidth = positiveNumberOption(run.options, "--bandwidth-gbs");
     if (!bandwidth) {

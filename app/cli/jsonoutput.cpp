@@ -132,6 +132,24 @@ Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const 
                                      {"k_bytes", mtp.kv.kBytes},
                                      {"v_bytes", mtp.kv.vBytes}};
     }
+    // -md: the draft model's context (its buffers are the devices' "draft-model" ones).
+    if (estimate.draft) {
+        const DraftContextEstimate& draft = *estimate.draft;
+        Json draftCaches = Json::array();
+        for (const KvCacheEstimate& kv : draft.kvCaches) {
+            draftCaches.push_back({{"swa", kv.swa},
+                                   {"cells", kv.cells},
+                                   {"layers", kv.layers},
+                                   {"type_k", ggmlTypeName(kv.typeK)},
+                                   {"type_v", ggmlTypeName(kv.typeV)},
+                                   {"k_bytes", kv.kBytes},
+                                   {"v_bytes", kv.vBytes}});
+        }
+        json["draft_model_context"] = {
+            {"n_ctx", draft.context.nCtx},       {"n_seq_max", draft.context.nSeqMax},
+            {"n_ubatch", draft.context.nUbatch}, {"n_outputs", draft.context.nOutputs},
+            {"gpu_layers", draft.gpuLayers},     {"kv_caches", std::move(draftCaches)}};
+    }
     json["gpu_layers"] = estimate.gpuLayers;
     Json notes = estimate.notes;
     for (const std::string& note : args.notes) {

@@ -205,7 +205,12 @@ std::optional<Prediction> predict(const ParsedServerArgs& parsed, std::ostream& 
         err << "llamafit-cli: no prediction (" << loaded.error().message << ")\n";
         return std::nullopt;
     }
-    SizingModel model = prepareModel(std::move(loaded->info));
+    Result<CompanionModels> companions = loadCompanionModels(parsed.settings);
+    if (!companions) {
+        err << "llamafit-cli: no prediction (" << companions.error().message << ")\n";
+        return std::nullopt;
+    }
+    SizingModel model = prepareModel(std::move(loaded->info), std::move(*companions));
     Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
     if (!estimate) {
         err << "llamafit-cli: no prediction (" << estimate.error().message << ")\n";

@@ -4,6 +4,14 @@
 
 namespace llamafit {
 
+Result<CompanionModels> loadCompanionModels(const ServerSettings& settings) {
+    std::vector<std::string> adapterPaths;
+    for (const LoraAdapterSetting& adapter : settings.loraAdapters) {
+        adapterPaths.push_back(adapter.path);
+    }
+    return loadCompanionModels(adapterPaths, settings.draftModel.path);
+}
+
 Result<SizingRequest> loadSizingRequest(const std::vector<std::string>& serverArgs) {
     Result<ParsedServerArgs> args = parseServerArgs(serverArgs);
     if (!args) {
@@ -13,7 +21,11 @@ Result<SizingRequest> loadSizingRequest(const std::vector<std::string>& serverAr
     if (!model) {
         return model.error();
     }
-    return SizingRequest{std::move(*model), std::move(*args)};
+    Result<CompanionModels> companions = loadCompanionModels(args->settings);
+    if (!companions) {
+        return companions.error();
+    }
+    return SizingRequest{std::move(*model), std::move(*args), std::move(*companions)};
 }
 
 } // namespace llamafit

@@ -1,12 +1,14 @@
 #pragma once
-// The CLI's sizing request: the llama-server flags parsed and the model of -m loaded
-// (core/model/modelsource.h: a GGUF path or a built-in card id).
+// The CLI's sizing request: the llama-server flags parsed, the model of -m loaded
+// (core/model/modelsource.h: a GGUF path or a built-in card id), and the files the flags load
+// besides it: the --lora adapters' and the -md draft model's headers.
 //
-// Error codes: those of parseServerArgs and loadModel.
+// Error codes: those of parseServerArgs, loadModel (for -m and -md) and interpretLoraAdapter.
 
 #include "core/common/result.h"
 #include "core/flags/serverargs.h"
 #include "core/model/modelsource.h"
+#include "core/sizing/estimator.h"
 
 #include <string>
 #include <vector>
@@ -17,8 +19,13 @@ namespace llamafit {
 struct SizingRequest {
     LoadedModel model;
     ParsedServerArgs args;
+    CompanionModels companions;
 };
 
 Result<SizingRequest> loadSizingRequest(const std::vector<std::string>& serverArgs);
+
+// The --lora / --lora-scaled files, read for their tensor sizes (headers only), and the -md model
+// (core/model/companionmodels.h), for these settings.
+Result<CompanionModels> loadCompanionModels(const ServerSettings& settings);
 
 } // namespace llamafit

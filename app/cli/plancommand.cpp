@@ -147,8 +147,8 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     PlanResult plan;
     plan.machine = machine->machine;
     plan.chosenBecause = machine->because;
-    Result<MemoryEstimate> estimate =
-        estimateMemory(request.model.info, request.args.settings, sizingGpus(plan.machine));
+    Result<MemoryEstimate> estimate = estimateMemory(request.model.info, request.args.settings,
+                                                     sizingGpus(plan.machine), request.companions);
     if (!estimate) {
         return estimate.error();
     }

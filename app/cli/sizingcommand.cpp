@@ -22,7 +22,7 @@ Result<SizingRequest> loadModelOnly(const CliOptions& options, std::string_view 
     if (!loaded) {
         return loaded.error();
     }
-    return SizingRequest{std::move(*loaded), {}};
+    return SizingRequest{std::move(*loaded), {}, {}};
 }
 
 } // namespace

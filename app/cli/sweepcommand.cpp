@@ -131,8 +131,9 @@ int sweep(const SizingRun& run, const std::string& format) {
         }
         pairs = std::move(*parsed);
     }
-    const SweepGrid sweep = estimateSweepGrid(prepareModel(request.model.info), request.args.settings,
-                                              request.args.gpus, std::move(contexts), std::move(pairs));
+    const SweepGrid sweep =
+        estimateSweepGrid(prepareModel(request.model.info, request.companions), request.args.settings,
+                          request.args.gpus, std::move(contexts), std::move(pairs));
     // A grid with no cell at all is a refusal of the settings themselves (an -ot pattern, a split
     // llama-server would reject): named once, exit 2, like estimate -- not a table of n/a.
     const auto anyCell = [](const std::vector<Result<MemoryEstimate>>& column) {

@@ -101,6 +101,21 @@ void printCaches(std::ostream& out, const MemoryEstimate& estimate) {
             << " cells, " << mtp.kv.layers << " NextN layers), K (" << ggmlTypeName(mtp.kv.typeK) << "), V ("
             << ggmlTypeName(mtp.kv.typeV) << ")\n";
     }
+    if (estimate.draft) {
+        const DraftContextEstimate& draft = *estimate.draft;
+        std::uint64_t kvBytes = 0;
+        for (const KvCacheEstimate& kv : draft.kvCaches) {
+            kvBytes += kv.kBytes + kv.vBytes;
+        }
+        out << "Draft model context (-md): n_ctx = " << draft.context.nCtx
+            << ", n_seq_max = " << draft.context.nSeqMax << ", n_ubatch = " << draft.context.nUbatch
+            << "; KV size = " << formatMiB(kvBytes) << " MiB";
+        if (!draft.kvCaches.empty()) {
+            out << ", K (" << ggmlTypeName(draft.kvCaches.front().typeK) << "), V ("
+                << ggmlTypeName(draft.kvCaches.front().typeV) << ")";
+        }
+        out << "; " << draft.gpuLayers << " layers on GPUs\n";
+    }
 }
 
 } // namespace

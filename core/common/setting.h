@@ -34,6 +34,10 @@ enum class Setting {
     SpeculativeDraftMax,    // --spec-draft-n-max
     SpeculativeDraftUbatch, // --spec-draft-n-ubatch
     LoraAdapters,           // --lora / --lora-scaled
+    DraftModel,             // -md
+    DraftGpuLayers,         // -ngld
+    DraftCacheTypeK,        // -ctkd
+    DraftCacheTypeV,        // -ctvd
 };
 
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
@@ -87,6 +91,14 @@ constexpr std::string_view settingId(Setting setting) {
         return "spec-draft-n-ubatch";
     case Setting::LoraAdapters:
         return "lora";
+    case Setting::DraftModel:
+        return "model-draft";
+    case Setting::DraftGpuLayers:
+        return "gpu-layers-draft";
+    case Setting::DraftCacheTypeK:
+        return "cache-type-k-draft";
+    case Setting::DraftCacheTypeV:
+        return "cache-type-v-draft";
     }
     return "";
 }

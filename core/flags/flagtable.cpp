@@ -5,6 +5,7 @@
 #include "core/flags/flagtable.h"
 
 #include "core/flags/adapterflags.h"
+#include "core/flags/draftflags.h"
 #include "core/flags/flagvalues.h"
 #include "core/flags/settingflags.h"
 #include "core/flags/speculativeflags.h"
@@ -19,6 +20,7 @@ namespace {
 using G = ValueGrammar;
 namespace sf = settingflags;
 namespace spec = speculativeflags;
+namespace draft = draftflags;
 namespace lora = adapterflags;
 
 constexpr FlagRow memory(std::string_view spellings, ValueGrammar grammar, Setting setting, FlagReader read,
@@ -62,15 +64,15 @@ constexpr FlagRow notModelled(std::string_view spellings, ValueGrammar grammar, 
             nullptr,   reason,  FlagId::Unnamed};
 }
 
-constexpr std::string_view kDraftModel = "a draft model adds weights, KV and compute";
+// The draft model itself is modelled (-md, -ngld, -ctkd, -ctvd); its placement flags are not.
+constexpr std::string_view kDraftModel =
+    "changes where the draft model's weights go; the draft is sized with llama.cpp's default placement";
 constexpr std::string_view kDownloadsModel = "selects a model to download; pass -m with a file or card id";
 constexpr std::string_view kRemoteModel = "the model is not fetched; pass -m with a file or card id";
 constexpr std::string_view kPromptCache = "the prompt cache grows host memory at run time";
 constexpr std::string_view kAdapter = "adapters and control vectors add tensors";
 constexpr std::string_view kProjector = "the multimodal projector's weights and compute are not estimated";
 // The first flags of the next issues: parsed with their values kept, not yet modelled.
-constexpr std::string_view kNextDraftModel =
-    "parsed, not yet modelled (issue 11): a draft model adds weights, KV and compute";
 constexpr std::string_view kNextProjector =
     "parsed, not yet modelled (issue 11): the multimodal projector's weights and compute are not estimated";
 
@@ -187,8 +189,11 @@ constexpr auto kRows = std::to_array<FlagRow>({
     launcher("-lv --verbosity --log-verbosity", G::One, FlagId::LogVerbosity),
     passes("--log-prefix --no-log-prefix", G::None),
     passes("--log-timestamps --no-log-timestamps", G::None),
-    notModelled("--spec-draft-type-k -ctkd --cache-type-k-draft", G::One, kDraftModel),
-    notModelled("--spec-draft-type-v -ctvd --cache-type-v-draft", G::One, kDraftModel),
+    // The draft model's K/V types (core/sizing/draftmodel.h): f16 unless given, whatever -ctk says.
+    memory("--spec-draft-type-k -ctkd --cache-type-k-draft", G::One, Setting::DraftCacheTypeK,
+           draft::readDraftCacheTypeK, draft::writeDraftCacheTypeK),
+    memory("--spec-draft-type-v -ctvd --cache-type-v-draft", G::One, Setting::DraftCacheTypeV,
+           draft::readDraftCacheTypeV, draft::writeDraftCacheTypeV),
     passes("--samplers", G::One),
     passes("-s --seed", G::One),
     passes("--sampler-seq --sampling-seq", G::One),
@@ -223,7 +228,7 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("-j --json-schema", G::One),
     passes("-jf --json-schema-file", G::One),
     passes("-bs --backend-sampling", G::None),
-    notModelled("--spec-draft-hf -hfd -hfrd --hf-repo-draft", G::One, kDraftModel),
+    notModelled("--spec-draft-hf -hfd -hfrd --hf-repo-draft", G::One, "the draft model is not fetched; pass -md with a file"),
     passesInteger("--spec-draft-threads -td --threads-draft"),
     passesInteger("--spec-draft-threads-batch -tbd --threads-batch-draft"),
     passes("--spec-draft-cpu-mask -Cd --cpu-mask-draft", G::One),
@@ -246,9 +251,12 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--spec-draft-backend-sampling --no-spec-draft-backend-sampling", G::None),
     passes("--spec-draft-sampling", G::One),
     notModelled("--spec-draft-device -devd --device-draft", G::One, kDraftModel),
-    notModelled("--spec-draft-ngl -ngld --gpu-layers-draft --n-gpu-layers-draft", G::One, kDraftModel),
-    notModelled("--spec-draft-model -md --model-draft", G::One, kNextDraftModel),
-    notModelled("-cd --ctx-size-draft", G::One, kNextDraftModel), // builds before 0.7.0
+    memory("--spec-draft-ngl -ngld --gpu-layers-draft --n-gpu-layers-draft", G::One, Setting::DraftGpuLayers,
+           draft::readDraftGpuLayers, draft::writeDraftGpuLayers),
+    memory("--spec-draft-model -md --model-draft", G::One, Setting::DraftModel, draft::readDraftModel,
+           draft::writeDraftModel),
+    notModelled("-cd --ctx-size-draft", G::One,
+                "builds before 0.7.0 size the draft context by it; 0.7.0 gives the draft the main context's size"),
     passes("--spec-ngram-mod-n-min", G::One),
     passes("--spec-ngram-mod-n-max", G::One),
     passes("--spec-ngram-mod-n-match", G::One),

@@ -242,6 +242,18 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
     case Setting::LoraAdapters:
         to.loraAdapters = from.loraAdapters;
         return;
+    case Setting::DraftModel:
+        to.draftModel.path = from.draftModel.path;
+        return;
+    case Setting::DraftGpuLayers:
+        to.draftModel.gpuLayers = from.draftModel.gpuLayers;
+        return;
+    case Setting::DraftCacheTypeK:
+        to.draftModel.cacheTypeK = from.draftModel.cacheTypeK;
+        return;
+    case Setting::DraftCacheTypeV:
+        to.draftModel.cacheTypeV = from.draftModel.cacheTypeV;
+        return;
     case Setting::RpcServers:
         to.rpcServers = from.rpcServers;
         return;

@@ -24,20 +24,25 @@ class Parser {
 
   private:
     bool memoryLine(std::string_view rest, bool recurrent);
-    // The maps and values of the context being logged: the main one, or the MTP draft context.
-    std::map<std::string, double>& kvTarget() {
-        return m_log.mtpContext ? m_log.mtpContext->kvMiB : m_log.kvMiB;
-    }
-    std::map<std::string, double>& outputTarget() {
-        return m_log.mtpContext ? m_log.mtpContext->outputMiB : m_log.outputMiB;
-    }
+    // The maps and values of the context being logged: the main one, or a draft's.
+    std::map<std::string, double>& kvTarget() { return m_draft ? m_draft->kvMiB : m_log.kvMiB; }
+    std::map<std::string, double>& outputTarget() { return m_draft ? m_draft->outputMiB : m_log.outputMiB; }
     std::map<std::string, double>& computeTarget() {
-        return m_log.mtpContext ? m_log.mtpContext->computeMiB : m_log.computeMiB;
+        return m_draft ? m_draft->computeMiB : m_log.computeMiB;
     }
-    std::optional<LoggedContext>& contextTarget() {
-        return m_log.mtpContext ? m_log.mtpContext->context : m_log.context;
+    std::optional<LoggedContext>& contextTarget() { return m_draft ? m_draft->context : m_log.context; }
+    // The draft model's weights and state are its own; the MTP context shares the target's.
+    std::map<std::string, double>& modelTarget() {
+        return m_log.draftModelContext ? m_log.draftModelContext->modelMiB : m_log.modelMiB;
+    }
+    std::map<std::string, std::uint32_t>& modelLinesTarget() {
+        return m_log.draftModelContext ? m_log.draftModelContext->modelLines : m_log.modelLines;
+    }
+    std::map<std::string, double>& rsTarget() {
+        return m_log.draftModelContext ? m_log.draftModelContext->rsMiB : m_log.rsMiB;
     }
     AllocationLog m_log;
+    LoggedDraftContext* m_draft = nullptr;          // inside m_log, once a draft context is announced
     std::map<std::string, double> m_pendingBuffers; // KV/RS buffer lines waiting for their size line
     bool m_nextSwa = false;
     std::optional<std::uint32_t> m_nextCells;
@@ -51,7 +56,7 @@ bool Parser::memoryLine(std::string_view rest, bool recurrent) {
             return false;
         }
         m_pendingBuffers[buffer] += mib;
-        (recurrent ? m_log.rsMiB : kvTarget())[buffer] += mib;
+        (recurrent ? rsTarget() : kvTarget())[buffer] += mib;
         return true;
     }
     if (!startsWith(rest, " size =")) {
@@ -63,7 +68,7 @@ bool Parser::memoryLine(std::string_view rest, bool recurrent) {
             return false;
         }
         rs.bufferMiB = std::exchange(m_pendingBuffers, {});
-        m_log.recurrentState = rs;
+        (m_log.draftModelContext ? m_log.draftModelContext->recurrentState : m_log.recurrentState) = rs;
         return true;
     }
     LoggedKvCache kv;
@@ -73,7 +78,7 @@ bool Parser::memoryLine(std::string_view rest, bool recurrent) {
     kv.swa = std::exchange(m_nextSwa, false);
     kv.announcedCells = std::exchange(m_nextCells, std::nullopt);
     kv.bufferMiB = std::exchange(m_pendingBuffers, {});
-    (m_log.mtpContext ? m_log.mtpContext->kvCaches : m_log.kvCaches).push_back(std::move(kv));
+    (m_draft ? m_draft->kvCaches : m_log.kvCaches).push_back(std::move(kv));
     return true;
 }
 
@@ -91,8 +96,8 @@ bool Parser::line(std::string_view raw) {
             if (!bufferLine(LogScanner(rest), "model", buffer, mib)) {
                 return false;
             }
-            m_log.modelMiB[buffer] += mib; // b11669 splits CPU_Mapped into one line per mapped run
-            ++m_log.modelLines[buffer];
+            modelTarget()[buffer] += mib; // b11669 splits CPU_Mapped into one line per mapped run
+            ++modelLinesTarget()[buffer];
         } else if (startsWith(rest, " offloaded ")) {
             LogScanner s(rest);
             std::uint32_t offloaded = 0, total = 0;
@@ -144,7 +149,7 @@ bool Parser::line(std::string_view raw) {
             }
             computeTarget()[buffer] = mib; // a later reserve resizes the same buffer
         } else if (startsWith(rest, " reserve took")) {
-            (m_log.mtpContext ? m_log.mtpContext->reserveComplete : m_log.reserveComplete) = true;
+            (m_draft ? m_draft->reserveComplete : m_log.reserveComplete) = true;
         }
     } else if (startsWith(text, "llama_adapter_lora_init_impl:") && contains(text, " LoRA buffer size =")) {
         if (!bufferLine(LogScanner(text.substr(29)), "LoRA", buffer, mib)) {
@@ -152,7 +157,9 @@ bool Parser::line(std::string_view raw) {
         }
         m_log.loraMiB[buffer] += mib;
     } else if (contains(text, "common_speculative_init_result: creating MTP draft context")) {
-        m_log.mtpContext.emplace(); // common/speculative.cpp: the draft context's lines follow
+        m_draft = &m_log.mtpContext.emplace(); // common/speculative.cpp: the draft context's lines follow
+    } else if (contains(text, "common_speculative_init_result: loading draft model")) {
+        m_draft = &m_log.draftModelContext.emplace(); // its weights, then its context's lines
     } else if (startsWith(text, "common_memory_breakdown_print:")) {
         const auto rest = text.substr(30);
         if (contains(rest, "| memory breakdown [MiB]")) {
@@ -204,10 +211,14 @@ std::vector<LoggedDevice> AllocationLog::devices() const {
     addTo(result, rsMiB, &LoggedDevice::rsMiB);
     addTo(result, outputMiB, &LoggedDevice::outputMiB);
     addTo(result, computeMiB, &LoggedDevice::computeMiB);
-    if (mtpContext) {
-        addTo(result, mtpContext->kvMiB, &LoggedDevice::kvMiB);
-        addTo(result, mtpContext->outputMiB, &LoggedDevice::outputMiB);
-        addTo(result, mtpContext->computeMiB, &LoggedDevice::computeMiB);
+    for (const std::optional<LoggedDraftContext>* draft : {&mtpContext, &draftModelContext}) {
+        if (*draft) {
+            addTo(result, (*draft)->modelMiB, &LoggedDevice::modelMiB);
+            addTo(result, (*draft)->kvMiB, &LoggedDevice::kvMiB);
+            addTo(result, (*draft)->rsMiB, &LoggedDevice::rsMiB);
+            addTo(result, (*draft)->outputMiB, &LoggedDevice::outputMiB);
+            addTo(result, (*draft)->computeMiB, &LoggedDevice::computeMiB);
+        }
     }
     std::sort(result.begin(), result.end(), [](const LoggedDevice& a, const LoggedDevice& b) {
         return a.host != b.host ? a.host : a.name < b.name;

@@ -121,16 +121,21 @@ struct LoggedDevice {
     bool operator==(const LoggedDevice&) const = default;
 };
 
-// The MTP draft context of --spec-type draft-mtp: every context line after
-// "common_speculative_init_result: creating MTP draft context ..." belongs to it.
-struct LoggedMtpContext {
+// A draft's context: the MTP draft context of --spec-type draft-mtp (every context line after
+// "common_speculative_init_result: creating MTP draft context ...") or the draft model of -md
+// with its own weights (every line after "common_speculative_init_result: loading draft model").
+struct LoggedDraftContext {
+    std::map<std::string, double> modelMiB; // the draft model's weights; empty for MTP
+    std::map<std::string, std::uint32_t> modelLines;
+    std::map<std::string, double> rsMiB; // a recurrent draft model's state; empty for MTP
     std::optional<LoggedContext> context;
     std::map<std::string, double> kvMiB;
     std::map<std::string, double> outputMiB;
     std::map<std::string, double> computeMiB;
     std::vector<LoggedKvCache> kvCaches;
+    std::optional<LoggedRecurrentState> recurrentState; // a recurrent draft model's
     bool reserveComplete = false;
-    bool operator==(const LoggedMtpContext&) const = default;
+    bool operator==(const LoggedDraftContext&) const = default;
 };
 
 struct AllocationLog {
@@ -148,7 +153,8 @@ struct AllocationLog {
     std::optional<std::uint32_t> offloadedLayers; // "offloaded N/M layers to GPU"
     std::optional<std::uint32_t> offloadableLayers;
     std::vector<std::vector<MemoryBreakdownRow>> breakdownTables; // fit projection (fit on), then exit
-    std::optional<LoggedMtpContext> mtpContext;                   // its buffers are not in the maps above
+    std::optional<LoggedDraftContext> mtpContext;                 // its buffers are not in the maps above
+    std::optional<LoggedDraftContext> draftModelContext;          // -md: nor are these
     // "llama_adapter_lora_init_impl: CPU_Mapped LoRA buffer size = N MiB", per buffer type, all
     // adapters together (src/llama-adapter.cpp); counted as model memory by devices().
     std::map<std::string, double> loraMiB;

@@ -83,6 +83,14 @@ std::string_view settingLabel(Setting setting) {
         return "draft micro-batch";
     case Setting::LoraAdapters:
         return "LoRA adapters";
+    case Setting::DraftModel:
+        return "draft model";
+    case Setting::DraftGpuLayers:
+        return "draft model's GPU layers";
+    case Setting::DraftCacheTypeK:
+        return "draft model's K cache type";
+    case Setting::DraftCacheTypeV:
+        return "draft model's V cache type";
     }
     return settingId(setting);
 }

@@ -4,6 +4,7 @@
 
 #include "core/common/units.h"
 #include "core/sizing/computebuffer.h"
+#include "core/sizing/draftmodel.h"
 #include "core/sizing/gpucompute.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
@@ -210,7 +211,7 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
 void addLoraAdapters(MemoryEstimate& est, const std::vector<LoraAdapterInfo>* adapters,
                      const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
                      const LayerPlacement& layers) {
-    if (adapters == nullptr) {
+    if (adapters == nullptr || adapters->size() != settings.loraAdapters.size()) {
         if (!settings.loraAdapters.empty()) {
             est.notes.push_back("the LoRA adapters' files were not read: their weights are not estimated");
         }
@@ -226,12 +227,52 @@ void addLoraAdapters(MemoryEstimate& est, const std::vector<LoraAdapterInfo>* ad
     }
 }
 
+Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
+                                const ComputeWidths* widths, const ServerSettings& settings,
+                                const std::vector<GpuDevice>& gpus,
+                                const CompanionModels* companions = nullptr);
+
+// The draft model of -md (draftmodel.h): a whole second estimate, its model and context buffers
+// added to the main one's devices with owner DraftModel (the devices' overhead counted once).
+Result<bool> addDraftModel(MemoryEstimate& est, const CompanionModels* companions,
+                           const ServerSettings& settings, const std::vector<GpuDevice>& gpus) {
+    if (!loadsDraftModel(settings)) {
+        return true;
+    }
+    if (companions == nullptr || !companions->draftModel) {
+        est.notes.push_back(
+            "the draft model's file was not read: its weights, KV and compute are not estimated");
+        return true;
+    }
+    Result<MemoryEstimate> draft =
+        estimate(*companions->draftModel, nullptr, nullptr, draftContextSettings(settings), gpus);
+    if (!draft) {
+        Error error = draft.error();
+        error.message = "draft model: " + error.message;
+        return error;
+    }
+    for (std::size_t device = 0; device < draft->devices.size(); ++device) {
+        for (BufferEstimate& buffer : draft->devices[device].buffers) {
+            addBuffer(est, static_cast<int>(device) - 1, std::move(buffer.bufferType), buffer.component,
+                      buffer.bytes, std::move(buffer.rule));
+            est.devices[device].buffers.back().owner = BufferOwner::DraftModel;
+        }
+    }
+    est.draft = DraftContextEstimate{draft->context, draft->kvCaches, draft->rs, draft->gpuLayers};
+    if (!gpus.empty()) {
+        est.notes.push_back("the draft model is placed with -ngld on the main model's devices; "
+                            "measured on the CPU backend only");
+    }
+    return true;
+}
+
 // The estimate proper. `groups` null: place the weights tensor by tensor (a single estimate
 // would spend more on grouping them); `widths` null: work them out here.
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
                                 const ComputeWidths* widths, const ServerSettings& settings,
-                                const std::vector<GpuDevice>& gpus,
-                                const std::vector<LoraAdapterInfo>* adapters = nullptr) {
+                                const std::vector<GpuDevice>& gpus, const CompanionModels* companions) {
+    const std::vector<LoraAdapterInfo>* adapters =
+        companions != nullptr ? &companions->loraAdapters : nullptr;
     if (auto valid = validateSettings(model, settings); !valid.ok()) {
         return valid.error();
     }
@@ -312,6 +353,9 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     if (buildsMtpContext(settings)) {
         addMtpContext(est, model, settings, gpus, layers.value());
     }
+    if (auto draft = addDraftModel(est, companions, settings, gpus); !draft.ok()) {
+        return draft.error();
+    }
 
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         est.devices[i + 1].bytes.overheadBytes = overheadBytes(gpus[i]);
@@ -332,14 +376,14 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
 }
 
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
-                                      const std::vector<GpuDevice>& gpus,
-                                      const std::vector<LoraAdapterInfo>& adapters) {
-    return estimate(model, nullptr, nullptr, settings, gpus, &adapters);
+                                      const std::vector<GpuDevice>& gpus, const CompanionModels& companions) {
+    return estimate(model, nullptr, nullptr, settings, gpus, &companions);
 }
 
 Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus) {
-    return estimate(model.model(), &model.weightGroups(), &model.computeWidths(), settings, gpus);
+    return estimate(model.model(), &model.weightGroups(), &model.computeWidths(), settings, gpus,
+                    &model.companions());
 }
 
 } // namespace llamafit

@@ -10,11 +10,12 @@
 //   settings.mla-kv-types-differ        MLA model with -ctk != -ctv
 //   settings.unsupported                --spec-type draft-mtp on a model without NextN blocks
 //   adapter.arch-mismatch               a LoRA adapter of another architecture
+//   (any of these for the draft model)  its own code, the message starting "draft model: "
 //   settings.bad-value                  zero ubatch, zero slots, a tensor split of the wrong length, a bad
 //   regex, ...
 
 #include "core/common/result.h"
-#include "core/model/loraadapter.h"
+#include "core/model/companionmodels.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
@@ -27,15 +28,14 @@ namespace llamafit {
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus = {});
 
-// The same with the LoRA adapters of settings.loraAdapters read from their files (in that order):
-// their weights are added as model buffers with owner LoraAdapter. The overloads without
-// adapters leave them out and say so in a note.
+// The same with the companions' buffers: the LoRA adapters' weights as model buffers with owner
+// LoraAdapter, the draft model's weights and context (draftmodel.h) with owner DraftModel. The
+// overloads without companions leave out what the settings name and say so in a note.
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
-                                      const std::vector<GpuDevice>& gpus,
-                                      const std::vector<LoraAdapterInfo>& adapters);
+                                      const std::vector<GpuDevice>& gpus, const CompanionModels& companions);
 
 // The same estimate from a prepared model (prepareModel()): what many estimates of one model
-// should use -- sweeps, solvers, every frame of a slider drag.
+// should use -- sweeps, solvers, every frame of a slider drag. Its companions are sized too.
 Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus = {});
 

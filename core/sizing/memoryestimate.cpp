@@ -70,6 +70,8 @@ std::string_view bufferOwnerName(BufferOwner owner) {
         return "mtp-draft";
     case BufferOwner::LoraAdapter:
         return "lora";
+    case BufferOwner::DraftModel:
+        return "draft-model";
     case BufferOwner::Main:
         break;
     }

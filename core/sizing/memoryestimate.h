@@ -37,11 +37,12 @@ struct ComponentBytes {
     bool operator==(const ComponentBytes&) const = default;
 };
 
-// Which llama.cpp object a buffer belongs to: the main model and context, or a second context
-// on the same weights (the MTP draft context of --spec-type draft-mtp).
-enum class BufferOwner { Main, MtpDraft, LoraAdapter };
+// Which llama.cpp object a buffer belongs to: the main model and context, a second context on the
+// same weights (the MTP draft context of --spec-type draft-mtp), a LoRA adapter, or the draft
+// model of -md with its own context.
+enum class BufferOwner { Main, MtpDraft, LoraAdapter, DraftModel };
 
-// "main", "mtp-draft": the CLI's JSON and tables.
+// "main", "mtp-draft", "lora", "draft-model": the CLI's JSON and tables.
 std::string_view bufferOwnerName(BufferOwner owner);
 
 // One llama.cpp buffer as it would be logged: "CPU_Mapped model buffer size = ...".
@@ -107,14 +108,25 @@ struct MtpContextEstimate {
     bool operator==(const MtpContextEstimate&) const = default;
 };
 
+// The draft model's context (-md, draftmodel.h): its resolved values and caches; its buffers are
+// in the devices' lists with owner DraftModel, counted in their components.
+struct DraftContextEstimate {
+    ResolvedContext context;
+    std::vector<KvCacheEstimate> kvCaches;
+    RsEstimate rs;
+    std::uint32_t gpuLayers = 0; // the draft's layers (output layer included) on GPUs
+    bool operator==(const DraftContextEstimate&) const = default;
+};
+
 struct MemoryEstimate {
     ResolvedContext context;
     std::vector<DeviceEstimate> devices; // host ("CPU") first, then GPUs in the order given
     ComponentBytes totals;
-    std::vector<KvCacheEstimate> kvCaches; // non-SWA first, then SWA; empty for pure recurrent models
-    RsEstimate rs;                         // zero for models without recurrent layers
-    std::optional<MtpContextEstimate> mtp; // --spec-type draft-mtp
-    std::uint32_t gpuLayers = 0;           // layers (output layer included) placed on GPUs
+    std::vector<KvCacheEstimate> kvCaches;     // non-SWA first, then SWA; empty for pure recurrent models
+    RsEstimate rs;                             // zero for models without recurrent layers
+    std::optional<MtpContextEstimate> mtp;     // --spec-type draft-mtp
+    std::optional<DraftContextEstimate> draft; // -md, when its file was read
+    std::uint32_t gpuLayers = 0;               // layers (output layer included) placed on GPUs
     std::vector<std::string> notes; // defaults applied, e.g. "flash attention enabled: quantized V cache"
     bool operator==(const MemoryEstimate&) const = default;
 };

@@ -5,6 +5,7 @@
 // passed", because llama-server treats an unset -np or -c differently from any value.
 
 #include "core/gguf/ggmltype.h"
+#include "core/sizing/draftmodel.h"
 #include "core/sizing/gpulayers.h"
 #include "core/sizing/speculative.h"
 
@@ -90,6 +91,9 @@ struct ServerSettings {
     // --lora / --lora-scaled, in order. Their weights are sized from the adapter files
     // (estimateMemory's adapters, core/sizing/lorabuffers.h).
     std::vector<LoraAdapterSetting> loraAdapters;
+    // -md and the draft's -ngld, -ctkd, -ctvd: a second model and context (core/sizing/draftmodel.h),
+    // sized from the draft's file (estimateMemory's companions).
+    DraftModelSettings draftModel;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
     // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.

@@ -5,12 +5,12 @@
 
 namespace llamafit {
 
-SizingModel::SizingModel(ModelInfo model)
-    : m_model(std::move(model)), m_weightGroups(groupWeights(m_model)),
+SizingModel::SizingModel(ModelInfo model, CompanionModels companions)
+    : m_model(std::move(model)), m_companions(std::move(companions)), m_weightGroups(groupWeights(m_model)),
       m_computeWidths(llamafit::computeWidths(m_model)) {}
 
-SizingModel prepareModel(ModelInfo model) {
-    return SizingModel(std::move(model));
+SizingModel prepareModel(ModelInfo model, CompanionModels companions) {
+    return SizingModel(std::move(model), std::move(companions));
 }
 
 } // namespace llamafit

@@ -3,9 +3,12 @@
 // tensor bytes summed into placement groups (weightclass.h) and the compute-buffer widths
 // (computebuffer.h) -- worked out once by prepareModel(). Context sweeps, the solvers and the
 // GUI's sliders estimate from it, so each estimate pays only for what the settings change (a few
-// dozen groups instead of every tensor name). Immutable value type: the derived parts always
-// belong to the model it holds. Produces results identical to estimateMemory(ModelInfo).
+// dozen groups instead of every tensor name). It also holds the files loaded with the model (LoRA
+// adapters, a draft model), so the solvers' answers include them. Immutable value type: the
+// derived parts always belong to the model it holds. Produces results identical to
+// estimateMemory(ModelInfo, ..., companions).
 
+#include "core/model/companionmodels.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/weightclass.h"
@@ -14,9 +17,10 @@ namespace llamafit {
 
 class SizingModel {
   public:
-    explicit SizingModel(ModelInfo model);
+    explicit SizingModel(ModelInfo model, CompanionModels companions = {});
 
     const ModelInfo& model() const { return m_model; }
+    const CompanionModels& companions() const { return m_companions; }
     const WeightGroups& weightGroups() const { return m_weightGroups; }
     const ComputeWidths& computeWidths() const { return m_computeWidths; }
 
@@ -24,11 +28,12 @@ class SizingModel {
 
   private:
     ModelInfo m_model;
+    CompanionModels m_companions;
     WeightGroups m_weightGroups;
     ComputeWidths m_computeWidths;
 };
 
 // Pure: one pass over the tensors and layers. Pass an rvalue to move the model in.
-SizingModel prepareModel(ModelInfo model);
+SizingModel prepareModel(ModelInfo model, CompanionModels companions = {});
 
 } // namespace llamafit

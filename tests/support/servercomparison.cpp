@@ -182,7 +182,7 @@ void compareMtpContext(Comparer& compare, const MemoryEstimate& estimate, const 
     if (!estimate.mtp || !log.mtpContext) {
         return;
     }
-    const LoggedMtpContext& logged = *log.mtpContext;
+    const LoggedDraftContext& logged = *log.mtpContext;
     const std::pair<Component, const ByBuffer*> buffers[] = {{Component::Kv, &logged.kvMiB},
                                                              {Component::Output, &logged.outputMiB},
                                                              {Component::Compute, &logged.computeMiB}};
@@ -215,6 +215,65 @@ void compareMtpContext(Comparer& compare, const MemoryEstimate& estimate, const 
 }
 
 } // namespace
+
+// The draft model of -md: its weights (to print precision, per logged line), KV, RS and output
+// exact, compute within 5 %, its context values and KV caches, apart from the main model's.
+void compareDraftModelContext(Comparer& compare, const MemoryEstimate& estimate, const AllocationLog& log,
+                              ServerComparison& result) {
+    compare.equal("draft model context", estimate.draft.has_value(), log.draftModelContext.has_value());
+    if (!estimate.draft || !log.draftModelContext) {
+        return;
+    }
+    const LoggedDraftContext& logged = *log.draftModelContext;
+    const std::pair<Component, const ByBuffer*> buffers[] = {{Component::Model, &logged.modelMiB},
+                                                             {Component::Kv, &logged.kvMiB},
+                                                             {Component::Rs, &logged.rsMiB},
+                                                             {Component::Output, &logged.outputMiB},
+                                                             {Component::Compute, &logged.computeMiB}};
+    for (const auto& [component, loggedBuffers] : buffers) {
+        const ByBuffer predicted = predictedBuffers(estimate, component, BufferOwner::DraftModel);
+        std::set<std::string> types;
+        for (const auto& [type, value] : predicted) {
+            types.insert(type);
+        }
+        for (const auto& [type, value] : *loggedBuffers) {
+            types.insert(type);
+        }
+        for (const std::string& type : types) {
+            const auto p = predicted.find(type);
+            const auto l = loggedBuffers->find(type);
+            const double predictedMiB = p == predicted.end() ? 0.0 : p->second;
+            const double loggedMiB = l == loggedBuffers->end() ? 0.0 : l->second;
+            const std::string what = "draft " + std::string(componentName(component)) + " " + type;
+            if (component == Component::Compute) {
+                compare.relative(what, predictedMiB, loggedMiB);
+                result.summary += what + " " + mib(predictedMiB) + "/" + mib(loggedMiB) + " MiB; ";
+            } else {
+                const auto lines = logged.modelLines.find(type);
+                const std::uint32_t lineCount =
+                    component == Component::Model && lines != logged.modelLines.end() ? lines->second : 1;
+                compare.exact(what, predictedMiB, loggedMiB, lineCount);
+            }
+        }
+    }
+    if (logged.context) {
+        compareContext(compare, estimate.draft->context, *logged.context);
+    }
+    const std::vector<KvCacheEstimate>& caches = estimate.draft->kvCaches;
+    compare.equal("draft kv cache count", static_cast<std::uint32_t>(caches.size()),
+                  static_cast<std::uint32_t>(logged.kvCaches.size()));
+    for (std::size_t i = 0; i < std::min(caches.size(), logged.kvCaches.size()); ++i) {
+        const KvCacheEstimate& p = caches[i];
+        const LoggedKvCache& l = logged.kvCaches[i];
+        const std::string what = "draft kv cache " + std::to_string(i) + " ";
+        compare.equal(what + "cells", p.cells, l.cells);
+        compare.equal(what + "layers", p.layers, l.layers);
+        compare.equal(what + "type K", std::string(ggmlTypeName(p.typeK)), l.typeK);
+        compare.equal(what + "type V", std::string(ggmlTypeName(p.typeV)), l.typeV);
+        compare.exact(what + "K", toMiB(p.kBytes), l.kMiB);
+        compare.exact(what + "V", toMiB(p.vBytes), l.vMiB);
+    }
+}
 
 ServerComparison compareWithServer(const MemoryEstimate& estimate, const AllocationLog& log) {
     ServerComparison result;
@@ -309,6 +368,7 @@ ServerComparison compareWithServer(const MemoryEstimate& estimate, const Allocat
     }
     compareCaches(compare, estimate, log);
     compareMtpContext(compare, estimate, log, result);
+    compareDraftModelContext(compare, estimate, log, result);
     // LoRA adapters: their weight buffers, per buffer type, to print precision.
     const ByBuffer lora = predictedBuffers(estimate, Component::Model, BufferOwner::LoraAdapter);
     if (!lora.empty() || !log.loraMiB.empty()) {

@@ -42,6 +42,10 @@ std::optional<SettingsControl> controlFor(Setting setting) {
     case Setting::SpeculativeDraftMax:
     case Setting::SpeculativeDraftUbatch:
     case Setting::LoraAdapters:
+    case Setting::DraftModel:
+    case Setting::DraftGpuLayers:
+    case Setting::DraftCacheTypeK:
+    case Setting::DraftCacheTypeV:
         break;
     }
     return std::nullopt;

@@ -46,7 +46,7 @@ TEST(FlagTable, RowsAreConsistentWithTheirKind) {
 }
 
 TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
-    for (int i = 0; i <= static_cast<int>(Setting::LoraAdapters); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::DraftCacheTypeV); ++i) {
         const auto setting = static_cast<Setting>(i);
         int writers = 0;
         for (const FlagRow& row : flagTable()) {
@@ -100,10 +100,7 @@ TEST(ParsedFlags, EachWordSaysWhatItIsAndWhatItSet) {
 
 TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
     const std::vector<std::vector<std::string>> commandLines{
-        {"-md", "draft.gguf"},           // issue 11
-        {"--model-draft", "draft.gguf"}, // issue 11
         {"--mmproj", "mmproj-f16.gguf"}, // issue 11
-        {"--ctx-size-draft", "4096"},    // issue 11, builds before 0.7.0
     };
     for (const std::vector<std::string>& args : commandLines) {
         const ParsedServerArgs parsed = parseOk(args);
@@ -114,6 +111,15 @@ TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
         EXPECT_EQ(parsed.settings, ServerSettings{}) << args[0];
         EXPECT_EQ(passThroughWords(parsed), args) << args[0]; // a launch passes them on as typed
     }
+}
+
+// Builds before 0.7.0 sized the draft context by -cd; 0.7.0 gives it the target's context.
+TEST(ParsedFlags, TheOldDraftContextSizeIsNotModelledAndSaysWhy) {
+    const ParsedServerArgs parsed = parseOk({"--ctx-size-draft", "4096"});
+    ASSERT_EQ(parsed.flags.size(), 1u);
+    EXPECT_EQ(parsed.flags[0].kind, FlagKind::NotModelled);
+    EXPECT_NE(parsed.flags[0].reason.find("0.7.0"), std::string_view::npos);
+    EXPECT_EQ(parsed.settings, ServerSettings{});
 }
 
 TEST(ParsedFlags, PassThroughWordsKeepWhatTheLaunchPassesAsTyped) {
@@ -159,11 +165,12 @@ TEST(CopySetting, CopiesOnlyTheNamedField) {
     EXPECT_EQ(to.cacheTypeV, GgmlType::F16);
     // Each setting copies its own field: after copying all of them the settings are equal.
     const ParsedServerArgs all = parseOk(
-        {"-c",    "10",    "-np",    "2",  "-kvu", "-ctk", "q8_0",       "-ctv",  "q4_0", "-fa",    "off",
-         "-b",    "64",    "-ub",    "32", "-ngl", "3",    "--swa-full", "-nkvo", "-ts",  "1,2",    "-ot",
-         "x=CPU", "-cmoe", "-ncmoe", "2",  "-lm",  "none", "-nr",        "-cram", "5",    "-ctxcp", "6"});
+        {"-c",    "10",     "-np",    "2",  "-kvu",  "-ctk", "q8_0",       "-ctv",  "q4_0", "-fa",    "off",
+         "-b",    "64",     "-ub",    "32", "-ngl",  "3",    "--swa-full", "-nkvo", "-ts",  "1,2",    "-ot",
+         "x=CPU", "-cmoe",  "-ncmoe", "2",  "-lm",   "none", "-nr",        "-cram", "5",    "-ctxcp", "6",
+         "-md",   "d.gguf", "-ngld",  "4",  "-ctkd", "q8_0", "-ctvd",      "q4_0"});
     ServerSettings copied;
-    for (int i = 0; i <= static_cast<int>(Setting::LoraAdapters); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::DraftCacheTypeV); ++i) {
         copySetting(static_cast<Setting>(i), all.settings, copied);
     }
     EXPECT_EQ(copied, all.settings);

@@ -247,10 +247,10 @@ TEST(ServerArgs, OtherFlagsAreListedNotSized) {
 }
 
 TEST(ServerArgs, MemoryFlagsTheEstimateDoesNotModelAreReported) {
-    const ParsedServerArgs parsed = parseOk({"--moe-cache-mib", "512", "-md", "draft.gguf"});
+    const ParsedServerArgs parsed = parseOk({"--moe-cache-mib", "512", "-devd", "CUDA1"});
     ASSERT_EQ(parsed.unmodelledFlags.size(), 2u);
     EXPECT_EQ(parsed.unmodelledFlags[0].rfind("--moe-cache-mib 512: ", 0), 0u);
-    EXPECT_EQ(parsed.unmodelledFlags[1].rfind("-md draft.gguf: ", 0), 0u);
+    EXPECT_EQ(parsed.unmodelledFlags[1].rfind("-devd CUDA1: ", 0), 0u);
     EXPECT_TRUE(parsed.ignoredFlags.empty());
 }
 

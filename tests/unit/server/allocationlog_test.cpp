@@ -372,5 +372,46 @@ TEST(AllocationLogTest, OlderBuildLineShapes) {
     EXPECT_DOUBLE_EQ(log->recurrentState->sMiB, 144.00);
 }
 
+// A draft model (-md): after "loading draft model" the weights and context lines are the draft's,
+// apart from the target's, and devices() counts both (lines of the real server 0.7.0).
+TEST(AllocationLogTest, DraftModelLinesAreFiledUnderTheDraft) {
+    const auto log = parseAllocationLog(
+        "I load_tensors:   CPU_Mapped model buffer size =   456.93 MiB\n"
+        "I load_tensors:   CPU_REPACK model buffer size =  3204.00 MiB\n"
+        "I llama_context: n_seq_max             = 1\n"
+        "I llama_kv_cache:        CPU KV buffer size =   512.00 MiB\n"
+        "I llama_kv_cache: size =  512.00 MiB (  4096 cells,  32 layers,  1/1 seqs), K (f16):  256.00 MiB, "
+        "V (f16):  256.00 MiB\n"
+        "I sched_reserve:        CPU compute buffer size =   128.02 MiB\n"
+        "I sched_reserve: reserve took 3.10 ms, sched copies = 1\n"
+        "I common_speculative_init_result: loading draft model 'draft1b.gguf'\n"
+        "I load_tensors:   CPU_Mapped model buffer size =  1252.41 MiB\n"
+        "I llama_context: n_seq_max             = 1\n"
+        "I llama_context:        CPU  output buffer size =     0.49 MiB\n"
+        "I llama_kv_cache:        CPU KV buffer size =    68.00 MiB\n"
+        "I llama_kv_cache: size =   68.00 MiB (  4096 cells,  16 layers,  1/1 seqs), K (q8_0):   34.00 MiB, "
+        "V (q8_0):   34.00 MiB\n"
+        "I sched_reserve:        CPU compute buffer size =    72.05 MiB\n"
+        "I sched_reserve: reserve took 2.15 ms, sched copies = 1\n");
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    EXPECT_DOUBLE_EQ(log->modelMiB.at("CPU_Mapped"), 456.93);
+    EXPECT_DOUBLE_EQ(log->computeMiB.at("CPU"), 128.02);
+    ASSERT_EQ(log->kvCaches.size(), 1u);
+    ASSERT_TRUE(log->draftModelContext.has_value());
+    EXPECT_FALSE(log->mtpContext.has_value());
+    const LoggedDraftContext& draft = *log->draftModelContext;
+    EXPECT_DOUBLE_EQ(draft.modelMiB.at("CPU_Mapped"), 1252.41);
+    EXPECT_DOUBLE_EQ(draft.kvMiB.at("CPU"), 68.00);
+    EXPECT_DOUBLE_EQ(draft.computeMiB.at("CPU"), 72.05);
+    EXPECT_DOUBLE_EQ(draft.outputMiB.at("CPU"), 0.49);
+    ASSERT_EQ(draft.kvCaches.size(), 1u);
+    EXPECT_EQ(draft.kvCaches.front().typeK, "q8_0");
+    EXPECT_TRUE(draft.reserveComplete);
+    const std::vector<LoggedDevice> devices = log->devices();
+    ASSERT_EQ(devices.size(), 1u);
+    EXPECT_NEAR(devices.front().modelMiB, 456.93 + 3204.00 + 1252.41, 1e-9);
+    EXPECT_NEAR(devices.front().computeMiB, 128.02 + 72.05, 1e-9);
+}
+
 } // namespace
 } // namespace llamafit
