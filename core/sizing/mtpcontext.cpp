@@ -93,8 +93,10 @@ MtpContextBuffers sizeMtpContext(const ModelInfo& model, const ServerSettings& s
     out.context.nOutputs = mainContext.nSeqMax;
     out.context.nRsSeq = 0;
     ServerSettings draftSettings = settings;
-    draftSettings.cacheTypeK = GgmlType::F16; // --spec-draft-type-k/v default (common/common.h)
-    draftSettings.cacheTypeV = GgmlType::F16;
+    // --spec-draft-type-k/v (-ctkd/-ctvd, f16 by default; common/common.h): the draft's cache
+    // types, the same ones a -md draft model takes (draftmodel.h); measured at f16 only for MTP.
+    draftSettings.cacheTypeK = settings.draftModel.cacheTypeK;
+    draftSettings.cacheTypeV = settings.draftModel.cacheTypeV;
     draftSettings.ubatchTokens = out.context.nUbatch;
     // The quantized main V forces FA on there (llama-context.cpp), not in the F16 draft; -fa off holds.
     out.context.flashAttention =

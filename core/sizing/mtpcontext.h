@@ -10,7 +10,7 @@
 //   sequence, and n_outputs_max = n_seq_max * (1 + n_rs_seq).
 // - The MTP draft context ("creating MTP draft context against the target model"): the same
 //   n_ctx and n_seq_max, n_rs_seq 0, its own logits (one row per sequence), a KV cache of the
-//   NextN layers only (F16: --spec-draft-type-k/v, not modelled, default to it), and a compute
+//   NextN layers only (--spec-draft-type-k/v, f16 by default), and a compute
 //   buffer for the NextN block's graph at --spec-draft-n-ubatch (else -ub).
 // - A file without NextN blocks: llama-server refuses draft-mtp ("failed to create MTP context").
 
