@@ -10,6 +10,7 @@
 #include "core/machine/machineprofile.h"
 #include "core/modelset/modelsetexport.h"
 #include "core/modelset/modelsetfile.h"
+#include "core/modelset/modelsetload.h"
 
 #include <algorithm>
 #include <ostream>
@@ -59,11 +60,6 @@ const std::vector<CliOptionSpec> kSetOptions{{"--set", true},     {"--machine", 
                                              {"--drm-dir", true}, {"--json"},          {"--format", true},
                                              {"--server", true},  {"--help"},          {"-h"}};
 
-Error aboutModel(const std::string& name, Error error) {
-    error.message = "model '" + name + "': " + error.message;
-    return error;
-}
-
 // The set file read, every model loaded with its flags parsed, the machine chosen and the plan made.
 Result<SetPlanResult> loadAndPlan(const CliOptions& options) {
     const std::string path = options.value("--set").value_or("");
@@ -74,23 +70,11 @@ Result<SetPlanResult> loadAndPlan(const CliOptions& options) {
     SetPlanResult result;
     result.setName = file->name;
     result.setFile = path;
-    std::vector<SetMember> members;
-    for (const ModelSetEntry& entry : file->models) {
-        std::vector<std::string> words{"-m", entry.model};
-        words.insert(words.end(), entry.args.begin(), entry.args.end());
-        Result<SizingRequest> request = loadSizingRequest(words);
-        if (!request) {
-            return aboutModel(entry.name, request.error());
-        }
-        if (!request->args.gpus.empty()) {
-            return aboutModel(entry.name,
-                              makeError("cli.conflicting-options",
-                                        "--gpu/--gpu-igpu and the machine both describe the GPUs: "
-                                        "the machine profile names its GPUs"));
-        }
-        members.push_back(SetMember{entry.name, request->model.info, request->args.settings});
-        result.requests.push_back(std::move(*request));
+    Result<std::vector<LoadedSetMember>> loaded = loadSetMembers(*file);
+    if (!loaded) {
+        return loaded.error();
     }
+    result.loaded = std::move(*loaded);
     if (!options.has("--machine") && file->machine) {
         Result<Machine> machine = resolveMachine(*file->machine);
         if (!machine) {
@@ -114,7 +98,7 @@ Result<SetPlanResult> loadAndPlan(const CliOptions& options) {
         }
         placement.marginBytes = *bytes;
     }
-    Result<ModelSetPlan> plan = planModelSet(members, result.machine, placement);
+    Result<ModelSetPlan> plan = planModelSet(setMembers(result.loaded), result.machine, placement);
     if (!plan) {
         return plan.error();
     }
@@ -192,18 +176,8 @@ int runExportSetCommand(const std::vector<std::string>& args, const CommandIo& i
     if (!result) {
         return reportError(io, result.error(), false);
     }
-    SetExport set;
-    set.setName = result->setName;
-    set.machineName = result->machine.name;
+    SetExport set = makeSetExport(result->setName, result->machine, result->loaded, result->plan);
     set.serverBinary = options.value("--server").value_or("llama-server");
-    set.presetFileName = result->setName + ".ini";
-    set.safeModelsMax = result->plan.safeModelsMax;
-    set.fittingGroup = result->plan.largestFittingSet;
-    for (std::size_t i = 0; i < result->requests.size(); ++i) {
-        const SizingRequest& request = result->requests[i];
-        set.members.push_back(SetExportMember{result->plan.members[i].name, request.model.path,
-                                              request.args.settings, passThroughWords(request.args)});
-    }
     const Result<std::string> text = format == "ini" ? exportSetPresetIni(set) : exportSetLlamaSwapYaml(set);
     if (!text) {
         return reportError(io, text.error(), false);

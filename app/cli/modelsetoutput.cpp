@@ -156,8 +156,8 @@ Json setPlanJson(const SetPlanResult& result) {
     for (std::size_t i = 0; i < result.plan.members.size(); ++i) {
         const PlannedMember& member = result.plan.members[i];
         models.push_back({{"name", member.name},
-                          {"model", modelJson(result.requests[i].model)},
-                          {"settings", {{"args", toServerArgs(result.requests[i].args.settings)}}},
+                          {"model", modelJson(result.loaded[i].model)},
+                          {"settings", {{"args", toServerArgs(result.loaded[i].args.settings)}}},
                           {"verdict_alone", fitVerdictName(member.usage.verdict)},
                           {"estimate_totals", componentBytesJson(member.estimate.totals)}});
     }
@@ -207,9 +207,9 @@ void printSetPlanText(std::ostream& out, const SetPlanResult& result) {
     TextTable models({"name", "model", "alone", "flags"},
                      {Align::Left, Align::Left, Align::Left, Align::Left});
     for (std::size_t i = 0; i < plan.members.size(); ++i) {
-        models.addRow({plan.members[i].name, modelLine(result.requests[i].model),
+        models.addRow({plan.members[i].name, modelLine(result.loaded[i].model),
                        std::string(fitVerdictName(plan.members[i].usage.verdict)),
-                       joinArgs(toServerArgs(result.requests[i].args.settings))});
+                       joinArgs(toServerArgs(result.loaded[i].args.settings))});
     }
     models.print(out);
     out << "\nPools, each model's share stacked (MiB; growth: prompt cache, checkpoints at run time)\n";

@@ -10,7 +10,7 @@
 //    largest_fitting_set[names], models_max_safe, command (the router command line), notes[]}
 
 #include "app/cli/jsonoutput.h"
-#include "app/cli/modelsource.h"
+#include "core/modelset/modelsetload.h"
 #include "core/modelset/modelsetplan.h"
 
 #include <iosfwd>
@@ -24,7 +24,7 @@ struct SetPlanResult {
     std::string setFile;
     Machine machine;
     std::string chosenBecause;
-    std::vector<SizingRequest> requests; // per model, in set order
+    std::vector<LoadedSetMember> loaded; // per model, in set order
     ModelSetPlan plan;
 };
 
