@@ -126,7 +126,7 @@ void printSubsets(std::ostream& out, const SetPlanResult& result) {
     if (largest.empty()) {
         out << "  none: no model fits alone\n";
     }
-    out << "Sets that do not fit, smallest (every larger one holding them does not either):\n";
+    out << "Sets that are tight or do not fit, smallest (every larger one holding them is no better):\n";
     for (const std::string& line : smallest) {
         out << "  " << line << "\n";
     }
@@ -193,6 +193,7 @@ Json setPlanJson(const SetPlanResult& result) {
     }
     json["largest_fitting_set"] = std::move(largest);
     json["models_max_safe"] = result.plan.safeModelsMax;
+    json["models_max_at_load"] = result.plan.loadableModelsMax;
     json["command"] = setRouterCommand(result);
     json["notes"] = result.plan.together.notes;
     return json;
@@ -226,6 +227,11 @@ void printSetPlanText(std::ostream& out, const SetPlanResult& result) {
             << " fit together; not every " << plan.safeModelsMax + 1 << ")";
     } else {
         out << " (all fit together)";
+    }
+    if (plan.loadableModelsMax > plan.safeModelsMax) {
+        out << "\n  right after load any " << plan.loadableModelsMax
+            << " fit: their run-time growth (prompt cache --cache-ram, checkpoints --ctx-checkpoints)"
+               " is what limits the set; lower those to load more at once";
     }
     out << "\n  " << setRouterCommand(result)
         << "\n  the preset: llamafit-cli export --set FILE --format ini (or llama-swap)\n";

@@ -7,7 +7,8 @@
 //    verdict (all together), pools[{...as plan --json, for all together...,
 //      members[{name, at_load_bytes, growth_bytes, unbounded}]}],
 //    subsets[{members[names], verdict}] (every non-empty subset; [] above 10 models),
-//    largest_fitting_set[names], models_max_safe, command (the router command line), notes[]}
+//    largest_fitting_set[names], models_max_safe, models_max_at_load (the same
+//    without run-time growth), command (the router command line), notes[]}
 
 #include "app/cli/jsonoutput.h"
 #include "core/modelset/modelsetload.h"

@@ -39,12 +39,22 @@ std::string countWord(std::size_t count, const char* one, const char* many) {
     return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
+// The line that says what run-time growth costs, when it is what limits the set.
+std::string growthLine(const SetExport& set, const std::string& comment) {
+    if (set.loadableModelsMax <= set.safeModelsMax) {
+        return {};
+    }
+    return comment + "Right after load any " + std::to_string(set.loadableModelsMax) +
+           " fit; the prompt caches (--cache-ram) and checkpoints they may grow to keep it to " +
+           std::to_string(set.safeModelsMax) + ".\n";
+}
+
 // The lines that say what --models-max is safe and why, behind `comment` ("; " or "# ").
 std::string modelsMaxLines(const SetExport& set, const std::string& comment) {
     const std::size_t total = set.members.size();
     if (set.safeModelsMax == 0) {
         return comment + "Not every model fits alone on " + set.machineName +
-               ": even --models-max 1 may fail to load the largest.\n";
+               ": even --models-max 1 may fail to load the largest.\n" + growthLine(set, comment);
     }
     if (set.safeModelsMax == total) {
         return comment + "All " + countWord(total, "model fits", "models fit") + " together on " +
@@ -52,7 +62,7 @@ std::string modelsMaxLines(const SetExport& set, const std::string& comment) {
     }
     return comment + "Any " + std::to_string(set.safeModelsMax) + " of these " + std::to_string(total) +
            " models fit together on " + set.machineName + ", not every " +
-           std::to_string(set.safeModelsMax + 1) + ".\n";
+           std::to_string(set.safeModelsMax + 1) + ".\n" + growthLine(set, comment);
 }
 
 } // namespace

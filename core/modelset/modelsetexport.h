@@ -34,6 +34,7 @@ struct SetExport {
     std::string presetFileName; // how the command line names the INI file
     std::vector<SetExportMember> members;
     std::size_t safeModelsMax = 0;         // ModelSetPlan::safeModelsMax
+    std::size_t loadableModelsMax = 0;     // ModelSetPlan::loadableModelsMax (0: not stated)
     std::vector<std::size_t> fittingGroup; // ModelSetPlan::largestFittingSet
     bool operator==(const SetExport&) const = default;
 };

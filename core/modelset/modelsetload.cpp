@@ -49,6 +49,7 @@ SetExport makeSetExport(const std::string& setName, const Machine& machine,
     set.machineName = machine.name;
     set.presetFileName = setName + ".ini";
     set.safeModelsMax = plan.safeModelsMax;
+    set.loadableModelsMax = plan.loadableModelsMax;
     set.fittingGroup = plan.largestFittingSet;
     for (const LoadedSetMember& member : members) {
         set.members.push_back(SetExportMember{member.name, member.model.path, member.args.settings,

@@ -16,33 +16,65 @@ bool poolAllows(FitVerdict verdict) {
     return verdict == FitVerdict::Fits || verdict == FitVerdict::Unknown;
 }
 
-// The k members that load pool `poolIndex` most: any with unbounded growth there first, then by
+// What one member puts in one pool, for ordering members by it.
+struct PoolShare {
+    std::uint64_t bytes = 0; // at load plus run-time growth
+    bool unbounded = false;
+};
+
+PoolShare poolShare(const PoolUsage& usage, std::size_t poolIndex) {
+    const PoolLoad& load = usage.pools[poolIndex];
+    return PoolShare{load.upToBytes - (load.atLoadBytes - load.llamaAtLoadBytes), load.unbounded};
+}
+
+// The k usages that load pool `poolIndex` most: any with unbounded growth there first, then by
 // their bytes at load plus growth, largest first (ties in set order).
-std::vector<std::size_t> heaviestMembers(const ModelSetPlan& plan, std::size_t poolIndex, std::size_t k) {
-    std::vector<std::size_t> order(plan.members.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const MemberShare left = memberShare(plan.members[a], poolIndex);
-        const MemberShare right = memberShare(plan.members[b], poolIndex);
+std::vector<const PoolUsage*> heaviest(const std::vector<PoolUsage>& usages, std::size_t poolIndex,
+                                       std::size_t k) {
+    std::vector<const PoolUsage*> order;
+    for (const PoolUsage& usage : usages) {
+        order.push_back(&usage);
+    }
+    std::stable_sort(order.begin(), order.end(), [poolIndex](const PoolUsage* a, const PoolUsage* b) {
+        const PoolShare left = poolShare(*a, poolIndex);
+        const PoolShare right = poolShare(*b, poolIndex);
         if (left.unbounded != right.unbounded) {
             return left.unbounded;
         }
-        return left.atLoadBytes + left.growthBytes > right.atLoadBytes + right.growthBytes;
+        return left.bytes > right.bytes;
     });
     order.resize(k);
-    std::sort(order.begin(), order.end());
     return order;
 }
 
-// Whether every k members together fit: in each pool, its heaviest k do.
-bool everySetOfSizeFits(const ModelSetPlan& plan, std::size_t k) {
-    for (std::size_t pool = 0; pool < plan.together.pools.size(); ++pool) {
-        const PoolUsage worst = stackMembers(plan, heaviestMembers(plan, pool, k));
+// Whether every k of `usages` together fit: in each pool, its heaviest k do.
+bool everySetOfSizeFits(const std::vector<PoolUsage>& usages, std::size_t k) {
+    const std::size_t pools = usages.front().pools.size();
+    for (std::size_t pool = 0; pool < pools; ++pool) {
+        const PoolUsage worst = stackPoolUsages(heaviest(usages, pool, k));
         if (!poolAllows(worst.pools[pool].verdict)) {
             return false;
         }
     }
     return true;
+}
+
+// The largest k for which every k of `usages` fit. Every k-set fitting implies every smaller
+// set fits (fewer bytes in every pool), so the first k that fails ends the search.
+std::size_t largestSafeCount(const std::vector<PoolUsage>& usages) {
+    std::size_t k = 0;
+    while (k < usages.size() && everySetOfSizeFits(usages, k + 1)) {
+        ++k;
+    }
+    return k;
+}
+
+// A usage as it is right after load: its run-time growth (prompt cache, checkpoints) left out.
+PoolUsage withoutGrowth(PoolUsage usage) {
+    for (PoolLoad& load : usage.pools) {
+        std::erase_if(load.terms, [](const PoolTerm& term) { return term.upTo; });
+    }
+    return usage;
 }
 
 std::vector<SubsetFit> everySubset(const ModelSetPlan& plan) {
@@ -103,11 +135,14 @@ Result<ModelSetPlan> planModelSet(const std::vector<SetMember>& members, const M
     std::iota(all.begin(), all.end(), 0);
     plan.together = stackMembers(plan, all);
 
-    // Every k-set fitting implies every smaller set fits (fewer bytes in every pool), so the
-    // first k that fails ends the search.
-    while (plan.safeModelsMax < members.size() && everySetOfSizeFits(plan, plan.safeModelsMax + 1)) {
-        ++plan.safeModelsMax;
+    std::vector<PoolUsage> usages;
+    std::vector<PoolUsage> atLoad;
+    for (const PlannedMember& member : plan.members) {
+        usages.push_back(member.usage);
+        atLoad.push_back(withoutGrowth(member.usage));
     }
+    plan.safeModelsMax = largestSafeCount(usages);
+    plan.loadableModelsMax = largestSafeCount(atLoad);
     if (members.size() <= kMaxEnumeratedModels) {
         plan.subsets = everySubset(plan);
         for (const SubsetFit& subset : plan.subsets) {

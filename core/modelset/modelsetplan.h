@@ -14,7 +14,8 @@
 // The safe --models-max is the largest k for which EVERY k models together fit ("fits", not
 // "tight"): the router loads any k of them in any order. It is exact without enumeration: a
 // pool's worst k models are the k with the most bytes there (after any with unbounded growth),
-// so k is safe when, in every pool, those k fit.
+// so k is safe when, in every pool, those k fit. loadableModelsMax is the same rule on the
+// members without their run-time growth.
 //
 // Each model is sized with its settings as given. llama-server's own -fit (on by default in
 // 0.7.0) may shrink a later model's layers or context against the memory left when it loads;
@@ -62,6 +63,10 @@ struct ModelSetPlan {
     PoolUsage together;                 // every member at once
     std::vector<SubsetFit> subsets;     // by size, then in set order; empty above kMaxEnumeratedModels
     std::size_t safeModelsMax = 0;      // 0: not even every model alone fits
+    // The same without run-time growth: every k models fit right after load, with the margin,
+    // before any prompt cache or checkpoint grows. >= safeModelsMax; where it is larger, the
+    // models' --cache-ram / --ctx-checkpoints growth is what limits the set.
+    std::size_t loadableModelsMax = 0;
     std::vector<std::size_t> largestFittingSet; // most members that fit together (first such in set order)
     bool operator==(const ModelSetPlan&) const = default;
 };

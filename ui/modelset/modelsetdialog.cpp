@@ -233,6 +233,11 @@ void ModelSetDialog::showPlan() {
                        .arg(plan.safeModelsMax)
                        .arg(count);
     }
+    if (plan.loadableModelsMax > plan.safeModelsMax) {
+        summary += tr(" Right after load any %1 fit: their prompt caches (--cache-ram) and checkpoints "
+                      "may grow beyond the memory.")
+                       .arg(plan.loadableModelsMax);
+    }
     summary += QStringLiteral("\nllama-server --models-preset %1.ini --models-max %2")
                    .arg(QString::fromStdString(m_setName))
                    .arg(std::max<std::size_t>(1, plan.safeModelsMax));

@@ -88,6 +88,7 @@ TEST_F(ModelSetCommand, PlanJsonAddsUpAndItsSubsetsAgreeWithTheSafeModelsMax) {
         fromSubsets = size;
     }
     EXPECT_EQ(json["models_max_safe"].get<std::size_t>(), fromSubsets);
+    EXPECT_GE(json["models_max_at_load"].get<std::size_t>(), fromSubsets);
     EXPECT_LT(fromSubsets, 2u) << "the 8B and the 1B model with -ngl 99 do not both fit 8 GB";
     EXPECT_EQ(json["command"], "llama-server --models-preset cards.ini --models-max 1");
     EXPECT_EQ(json["verdict"], "does-not-fit");

@@ -55,6 +55,18 @@ TEST(ModelSetExport, PresetIniSaysWhenNotEveryPairFits) {
     EXPECT_NE(ini->find("--models-max 1\n"), std::string::npos) << *ini;
 }
 
+TEST(ModelSetExport, SaysWhenRunTimeGrowthIsWhatLimitsTheSet) {
+    SetExport set = twoModels(1, {0});
+    set.loadableModelsMax = 2;
+    const Result<std::string> ini = exportSetPresetIni(set);
+    ASSERT_TRUE(ini) << ini.error().message;
+    EXPECT_NE(
+        ini->find("; Right after load any 2 fit; the prompt caches (--cache-ram) and checkpoints they may "
+                  "grow to keep it to 1.\n"),
+        std::string::npos)
+        << *ini;
+}
+
 TEST(ModelSetExport, NothingFittingStillExportsOneAtATime) {
     const SetExport set = twoModels(0, {});
     EXPECT_EQ(exportedModelsMax(set), 1U); // llama-server reads 0 as "no limit"

@@ -19,12 +19,12 @@ constexpr std::size_t kHost = 1;
 
 // A discrete GPU (CUDA0) with `vramBytes` of which 512 MiB are the desktop's, and 256 GiB of
 // system RAM (so the host side never decides), 8 GiB of it the OS's.
-Machine testMachine(std::uint64_t vramBytes) {
+Machine testMachine(std::uint64_t vramBytes, std::uint64_t hostBytes = 256 * kGiB) {
     Machine machine;
     machine.id = "test-gpu";
     machine.name = "test GPU machine";
     machine.pools = {MemoryPool{"VRAM", PoolKind::DiscreteVram, vramBytes, true, 512 * kMiB, std::nullopt},
-                     MemoryPool{"System RAM", PoolKind::HostRam, 256 * kGiB, true, 8 * kGiB, std::nullopt}};
+                     MemoryPool{"System RAM", PoolKind::HostRam, hostBytes, true, 8 * kGiB, std::nullopt}};
     machine.hostPoolIndex = kHost;
     machine.gpus = {MachineGpu{"CUDA0", "test GPU", Backend::Cuda, false, kVram, {}}};
     return machine;
@@ -104,6 +104,7 @@ TEST_F(ModelSetPlanTest, PoolsAreTheReservationOnceAndEveryModelsShare) {
     // Each model keeps its own prompt cache (--cache-ram, 8192 MiB by default): three bounds.
     EXPECT_EQ(host.upToBytes - host.atLoadBytes, 3 * 8192 * kMiB);
     EXPECT_EQ(plan->safeModelsMax, 3);
+    EXPECT_EQ(plan->loadableModelsMax, 3);
     EXPECT_EQ(plan->largestFittingSet, (std::vector<std::size_t>{0, 1, 2}));
 }
 
@@ -142,6 +143,19 @@ TEST_F(ModelSetPlanTest, OneByteLessLeavesOnlyPairsWithTheTinyModel) {
     EXPECT_EQ(plan->subsets[4].members, (std::vector<std::size_t>{0, 2})); // big + tiny
     EXPECT_EQ(plan->subsets[4].verdict, FitVerdict::Fits);
     EXPECT_EQ(plan->largestFittingSet, (std::vector<std::size_t>{0, 2})); // the first pair that fits
+}
+
+TEST_F(ModelSetPlanTest, RunTimeGrowthLimitsTheSafeCountNotTheLoadableOne) {
+    const Result<ModelSetPlan> roomy = planModelSet(m_members, testMachine(64 * kGiB));
+    ASSERT_TRUE(roomy) << roomy.error().message;
+    const std::uint64_t hostAtLoad = roomy->together.pools[kHost].llamaAtLoadBytes;
+    // Room for all three at load and two prompt caches (--cache-ram 8192 MiB each), with the margin.
+    const Machine machine = testMachine(64 * kGiB, 8 * kGiB + hostAtLoad + kGiB + 2 * 8192 * kMiB);
+    const Result<ModelSetPlan> plan = planModelSet(m_members, machine);
+    ASSERT_TRUE(plan) << plan.error().message;
+    EXPECT_EQ(plan->loadableModelsMax, 3);
+    EXPECT_EQ(plan->safeModelsMax, 2);
+    EXPECT_EQ(plan->together.pools[kHost].verdict, FitVerdict::Tight);
 }
 
 TEST_F(ModelSetPlanTest, ABigModelThatDoesNotFitAloneMakesZeroSafe) {
