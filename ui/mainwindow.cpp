@@ -15,6 +15,7 @@
 #include "ui/live/liveview.h"
 #include "ui/machinepanel.h"
 #include "ui/modelprofiles.h"
+#include "ui/modelset/modelsetdialog.h"
 #include "ui/settings/advicepanel.h"
 #include "ui/settings/settingspanel.h"
 #include "ui/sizingsession.h"
@@ -205,6 +206,14 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open GGUF model..."), this, &MainWindow::openModelFile);
     open->setShortcut(QKeySequence::Open);
+    // Several models on this machine at once (router / llama-swap): planned for the session's
+    // machine and margin as they are when the view opens.
+    QAction* modelSet = file->addAction(tr("Model &set..."), this, [this] {
+        auto* dialog = new ModelSetDialog(m_session->machine(), m_session->marginBytes(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    modelSet->setObjectName(QStringLiteral("modelSetAction"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -19,6 +19,11 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
 int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runExportCommand(const std::vector<std::string>& args, const CommandIo& io);
+// plan --set / export --set (modelsetcommand.cpp): runPlanCommand and runExportCommand hand
+// their words over when hasSetOption() finds --set among them.
+bool hasSetOption(const std::vector<std::string>& args);
+int runPlanSetCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runExportSetCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io);
 

@@ -17,6 +17,8 @@ namespace {
 constexpr const char* kUsage =
     R"(usage: llamafit-cli export --format sh|bat|ini|llama-swap -m MODEL [llama-server flags]
                            [--server PATH] [--host ADDR] [--port N] [--name ID] [--expose]
+       llamafit-cli export --set FILE.json --format ini|llama-swap [--machine ID|FILE.json]
+                           (a model set: 'llamafit-cli export --set x --help')
 
 Prints the llama-server launch for MODEL with the given flags, in one of:
   sh          a POSIX shell script (every argument single-quoted)
@@ -41,6 +43,9 @@ Exit status: 0 printed, 2 bad flag or an argument the format cannot hold.
 } // namespace
 
 int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    if (hasSetOption(args)) {
+        return runExportSetCommand(args, io);
+    }
     Result<CliOptions> options = splitCliOptions(args, {{"--format", true},
                                                         {"--server", true},
                                                         {"--host", true},

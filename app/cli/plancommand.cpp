@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/jsonoutput.h"
+#include "app/cli/machinechoice.h"
 
 #include "app/cli/planoutput.h"
 #include "app/cli/sizingcommand.h"
@@ -28,6 +29,8 @@ constexpr const char* kUsage =
     R"(usage: llamafit-cli plan [--json] -m MODEL [llama-server flags] [--machine ID|FILE.json]
                         [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS] [--bandwidth]
                         [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
+       llamafit-cli plan --set FILE.json [--json] [--machine ID|FILE.json] [--margin-mib N]
+                        (several models at once: 'llamafit-cli plan --set x --help')
 
 Places what llama-server 0.7.0 would allocate for MODEL on a machine's real memory pools: a
 discrete GPU's VRAM, or an APU's BIOS carve-out and system RAM (one physical memory), with the
@@ -52,63 +55,6 @@ the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
 Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or
 machine profile (the message names it).
 )";
-
-struct ChosenMachine {
-    Machine machine;
-    std::string because;
-};
-
-// --machine, or the machine the app would start on (machineprofile.h chooseStartMachine).
-Result<ChosenMachine> chooseMachine(const CliOptions& options) {
-    if (const std::optional<std::string> name = options.value("--machine")) {
-        Result<Machine> machine = resolveMachine(*name);
-        if (!machine) {
-            return machine.error();
-        }
-        return ChosenMachine{*machine, "--machine " + *name};
-    }
-    DeviceProbeOptions probe;
-    probe.vulkan = !options.has("--no-vulkan");
-    if (options.has("--no-nvml")) {
-        probe.nvmlLibrary.reset();
-    }
-    if (std::optional<std::string> dir = options.value("--proc-dir")) {
-        probe.procDir = *dir;
-    }
-    if (std::optional<std::string> dir = options.value("--drm-dir")) {
-        probe.drmClassDir = *dir;
-    }
-    const MachineInventory inventory = probeMachine(probe);
-    ChosenMachine chosen{chooseStartMachine(inventory), ""};
-    if (inventoryHasGpu(inventory)) {
-        std::string gpus;
-        for (const MachineGpu& gpu : chosen.machine.gpus) {
-            gpus += (gpus.empty() ? "" : ", ") + gpu.model;
-        }
-        chosen.because = "detected: device discovery found a GPU llama.cpp can use (" + gpus + ")";
-        if (options.has("--bandwidth")) {
-            Result<BandwidthMeasurement> bandwidth = measureHostBandwidth();
-            if (bandwidth) {
-                applyMeasuredBandwidth(chosen.machine, bandwidth->bytesPerSecond, bandwidth->method);
-            } else {
-                chosen.machine.notes.push_back("bandwidth not measured: " + bandwidth.error().message);
-            }
-        }
-        return chosen;
-    }
-    std::string cpuDevices;
-    for (const GpuInfo& gpu : inventory.gpus) {
-        if (gpu.type == GpuType::Cpu) {
-            cpuDevices += (cpuDevices.empty() ? "" : ", ") + gpu.name;
-        }
-    }
-    chosen.because = "device discovery found no GPU" +
-                     (cpuDevices.empty() ? std::string()
-                                         : " (" + cpuDevices + " is a CPU-type Vulkan device, not a GPU)") +
-                     ", so the plan is for the built-in " + chosen.machine.id +
-                     " profile (the seed's machine); choose another with --machine";
-    return chosen;
-}
 
 Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& options) {
     Result<ChosenMachine> machine = chooseMachine(options);
@@ -185,6 +131,9 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
 } // namespace
 
 int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
+    if (hasSetOption(args)) {
+        return runPlanSetCommand(args, io);
+    }
     const SizingCommand command{.name = "plan",
                                 .usage = kUsage,
                                 .options = {{"--machine", true},

@@ -22,29 +22,6 @@ std::string signedMiB(std::int64_t bytes) {
     return bytes < 0 ? "-" + magnitude : magnitude;
 }
 
-Json poolLoadJson(const PoolLoad& load) {
-    Json terms = Json::array();
-    for (const PoolTerm& term : load.terms) {
-        terms.push_back({{"label", poolTermLabel(term)},
-                         {"bytes", term.bytes},
-                         {"up_to", term.upTo},
-                         {"unbounded", term.unbounded},
-                         {"reservation", term.reservation},
-                         {"rule", ruleText(term.rule)}});
-    }
-    return {{"name", load.poolName},
-            {"kind", poolKindName(load.kind)},
-            {"capacity_bytes", load.capacityKnown ? Json(load.capacityBytes) : Json(nullptr)},
-            {"at_load_bytes", load.atLoadBytes},
-            {"up_to_bytes", load.upToBytes},
-            {"llama_at_load_bytes", load.llamaAtLoadBytes},
-            {"headroom_bytes", load.headroomBytes},
-            {"worst_headroom_bytes", load.worstHeadroomBytes},
-            {"unbounded", load.unbounded},
-            {"verdict", fitVerdictName(load.verdict)},
-            {"terms", std::move(terms)}};
-}
-
 Json adviceJson(const SplitAdvice& advice) {
     Json splits = Json::array();
     for (const SplitEvaluation& split : advice.splits) {
@@ -117,6 +94,29 @@ void printAdvice(std::ostream& out, const SplitAdvice& advice) {
 }
 
 } // namespace
+
+Json poolLoadJson(const PoolLoad& load) {
+    Json terms = Json::array();
+    for (const PoolTerm& term : load.terms) {
+        terms.push_back({{"label", poolTermLabel(term)},
+                         {"bytes", term.bytes},
+                         {"up_to", term.upTo},
+                         {"unbounded", term.unbounded},
+                         {"reservation", term.reservation},
+                         {"rule", ruleText(term.rule)}});
+    }
+    return {{"name", load.poolName},
+            {"kind", poolKindName(load.kind)},
+            {"capacity_bytes", load.capacityKnown ? Json(load.capacityBytes) : Json(nullptr)},
+            {"at_load_bytes", load.atLoadBytes},
+            {"up_to_bytes", load.upToBytes},
+            {"llama_at_load_bytes", load.llamaAtLoadBytes},
+            {"headroom_bytes", load.headroomBytes},
+            {"worst_headroom_bytes", load.worstHeadroomBytes},
+            {"unbounded", load.unbounded},
+            {"verdict", fitVerdictName(load.verdict)},
+            {"terms", std::move(terms)}};
+}
 
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan) {
     Json json;

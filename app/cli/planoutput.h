@@ -46,6 +46,9 @@ struct PlanResult {
     std::optional<SplitAdvice> advice;
 };
 
+// One pool of `pools[]` (also `plan --set`'s pools).
+Json poolLoadJson(const PoolLoad& load);
+
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan);
 void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServerArgs& args,
                    const PlanResult& plan);

@@ -65,6 +65,8 @@ int severity(FitVerdict verdict) {
 }
 
 void total(PoolLoad& load, std::uint64_t margin) {
+    load.atLoadBytes = load.upToBytes = load.llamaAtLoadBytes = 0;
+    load.unbounded = false;
     for (const PoolTerm& term : load.terms) {
         load.unbounded = load.unbounded || term.unbounded;
         if (term.upTo) {
@@ -82,6 +84,21 @@ void total(PoolLoad& load, std::uint64_t margin) {
     load.worstHeadroomBytes =
         static_cast<std::int64_t>(load.capacityBytes) - static_cast<std::int64_t>(load.upToBytes);
     load.verdict = verdictFor(load, margin);
+}
+
+// Totals and verdicts of every pool from its terms, and the usage's worst verdict.
+void totalPools(PoolUsage& usage, bool noteUnknownPools) {
+    usage.verdict = FitVerdict::Fits;
+    for (PoolLoad& load : usage.pools) {
+        total(load, usage.marginBytes);
+        if (!load.capacityKnown) {
+            if (noteUnknownPools) {
+                usage.notes.push_back(load.poolName + ": size unknown (no source gave it), not checked");
+            }
+        } else if (severity(load.verdict) > severity(usage.verdict)) {
+            usage.verdict = load.verdict;
+        }
+    }
 }
 
 } // namespace
@@ -143,16 +160,38 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
             PoolTerm{term.bytes, term.upTo, term.unbounded, false, term.rule, std::nullopt, {}});
     }
 
-    usage.verdict = FitVerdict::Fits;
-    for (PoolLoad& load : usage.pools) {
-        total(load, options.marginBytes);
-        if (!load.capacityKnown) {
-            usage.notes.push_back(load.poolName + ": size unknown (no source gave it), not checked");
-        } else if (severity(load.verdict) > severity(usage.verdict)) {
-            usage.verdict = load.verdict;
+    totalPools(usage, true);
+    return usage;
+}
+
+PoolUsage stackPoolUsages(const std::vector<const PoolUsage*>& usages) {
+    if (usages.empty()) {
+        return {};
+    }
+    PoolUsage stacked;
+    stacked.marginBytes = usages.front()->marginBytes;
+    for (const PoolLoad& first : usages.front()->pools) {
+        PoolLoad load = first;
+        // The reservation is the machine's, there once however many servers run.
+        std::erase_if(load.terms, [](const PoolTerm& term) { return !term.reservation; });
+        stacked.pools.push_back(std::move(load));
+    }
+    for (const PoolUsage* usage : usages) {
+        for (std::size_t i = 0; i < usage->pools.size() && i < stacked.pools.size(); ++i) {
+            for (const PoolTerm& term : usage->pools[i].terms) {
+                if (!term.reservation) {
+                    stacked.pools[i].terms.push_back(term);
+                }
+            }
+        }
+        for (const std::string& note : usage->notes) {
+            if (std::find(stacked.notes.begin(), stacked.notes.end(), note) == stacked.notes.end()) {
+                stacked.notes.push_back(note);
+            }
         }
     }
-    return usage;
+    totalPools(stacked, false); // each usage's notes already say which pools are not checked
+    return stacked;
 }
 
 std::string_view fitVerdictName(FitVerdict verdict) {

@@ -79,6 +79,12 @@ PoolUsage placeOnMachine(const MemoryEstimate& estimate, const ServerSettings& s
                          const ModelInfo& model, const Machine& machine,
                          const PlacementOptions& options = {});
 
+// Several llama-server processes side by side on one machine (a model set in router mode, a
+// llama-swap group): each pool's reservation once, then every usage's own terms in turn,
+// totalled and judged by the same rules as one process. Each usage must come from
+// placeOnMachine() on the same machine with the same margin; an empty list gives no pools.
+PoolUsage stackPoolUsages(const std::vector<const PoolUsage*>& usages);
+
 std::string_view fitVerdictName(FitVerdict verdict); // "fits", "tight", "does-not-fit", "unknown"
 
 } // namespace llamafit

@@ -11,7 +11,20 @@ Error unrepresentable(std::string_view format, std::string_view argument, std::s
                                                    std::string(argument) + "': " + std::string(why));
 }
 
-std::string modelName(const ExportSpec& spec) {
+bool isFlag(std::string_view word) {
+    return word.size() > 1 && word.front() == '-' && !(word[1] >= '0' && word[1] <= '9');
+}
+
+std::string withoutDashes(std::string_view flag) {
+    while (!flag.empty() && flag.front() == '-') {
+        flag.remove_prefix(1);
+    }
+    return std::string(flag);
+}
+
+} // namespace
+
+std::string exportModelName(const ExportSpec& spec) {
     if (!spec.name.empty()) {
         return spec.name;
     }
@@ -25,19 +38,6 @@ std::string modelName(const ExportSpec& spec) {
     }
     return path.empty() ? std::string("model") : std::string(path);
 }
-
-bool isFlag(std::string_view word) {
-    return word.size() > 1 && word.front() == '-' && !(word[1] >= '0' && word[1] <= '9');
-}
-
-std::string withoutDashes(std::string_view flag) {
-    while (!flag.empty() && flag.front() == '-') {
-        flag.remove_prefix(1);
-    }
-    return std::string(flag);
-}
-
-} // namespace
 
 std::vector<std::string> exportArguments(const ExportSpec& spec) {
     auto spelling = [](FlagId id) { return std::string(flagRow(id).canonicalSpelling()); };
@@ -162,7 +162,7 @@ Result<std::string> exportBatchFile(const ExportSpec& spec) {
 }
 
 Result<std::string> exportPresetIni(const ExportSpec& spec) {
-    const std::string name = modelName(spec);
+    const std::string name = exportModelName(spec);
     if (name.find_first_of("]\r\n") != std::string::npos) {
         return unrepresentable("INI", name, "a section name cannot hold ']' or a line break");
     }
@@ -199,7 +199,20 @@ Result<std::string> exportPresetIni(const ExportSpec& spec) {
     return ini;
 }
 
-Result<std::string> exportLlamaSwapYaml(const ExportSpec& spec) {
+std::string yamlQuoted(std::string_view text) {
+    // Only " and \ need escaping in a double-quoted YAML scalar of UTF-8 text.
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            quoted += '\\';
+        }
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+Result<std::string> llamaSwapModelEntry(const ExportSpec& spec) {
     ExportSpec swap = spec;
     swap.port.reset();
     std::string cmd = quotePosixArgument(spec.serverBinary) + " --port ${PORT}";
@@ -212,16 +225,15 @@ Result<std::string> exportLlamaSwapYaml(const ExportSpec& spec) {
         }
         cmd += " " + quotePosixArgument(arg);
     }
-    // The model id as a double-quoted YAML scalar: only " and \ need escaping in UTF-8.
-    std::string key = "\"";
-    for (const char c : modelName(spec)) {
-        if (c == '"' || c == '\\') {
-            key += '\\';
-        }
-        key += c;
+    return "  " + yamlQuoted(exportModelName(spec)) + ":\n    cmd: |\n      " + cmd + "\n";
+}
+
+Result<std::string> exportLlamaSwapYaml(const ExportSpec& spec) {
+    Result<std::string> entry = llamaSwapModelEntry(spec);
+    if (!entry) {
+        return entry.error();
     }
-    key += '"';
-    return "models:\n  " + key + ":\n    cmd: |\n      " + cmd + "\n";
+    return "models:\n" + *entry;
 }
 
 } // namespace llamafit

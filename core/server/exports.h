@@ -53,4 +53,11 @@ Result<std::string> exportBatchFile(const ExportSpec& spec); // CRLF line ends
 Result<std::string> exportPresetIni(const ExportSpec& spec);
 Result<std::string> exportLlamaSwapYaml(const ExportSpec& spec);
 
+// The pieces a set of models is exported from (core/modelset/modelsetexport.h): one entry under
+// llama-swap's `models:` (indented two spaces, no `models:` line), the model id it is keyed by
+// (the section name of exportPresetIni), and a YAML double-quoted scalar.
+Result<std::string> llamaSwapModelEntry(const ExportSpec& spec);
+std::string exportModelName(const ExportSpec& spec);
+std::string yamlQuoted(std::string_view text);
+
 } // namespace llamafit

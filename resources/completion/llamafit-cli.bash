@@ -24,6 +24,10 @@ _llamafit_cli() {
             _filedir gguf
             return
             ;;
+        --set)
+            _filedir json
+            return
+            ;;
         --machine)
             COMPREPLY=($(compgen -W "$(_llamafit_cli_ids "$1" machines)" -- "$cur"))
             _filedir json
@@ -58,8 +62,8 @@ _llamafit_cli() {
         fit) options+=" --json -m --model --budget-mib --gpu --gpu-igpu --types --all-pairs -c -ctk -ctv -ngl" ;;
         sweep) options+=" --json --format -m --model --contexts --types -np -ngl" ;;
         devices) options+=" --json --bandwidth --no-vulkan --no-nvml --proc-dir --drm-dir" ;;
-        plan) options+=" --json -m --model --machine --carve-outs --margin-mib --fill --bandwidth -c -np -ctk -ctv -ngl" ;;
-        export) options+=" --format -m --model -c -np -ctk -ctv -ngl" ;;
+        plan) options+=" --json -m --model --set --machine --carve-outs --margin-mib --fill --bandwidth -c -np -ctk -ctv -ngl" ;;
+        export) options+=" --format --set --machine -m --model -c -np -ctk -ctv -ngl" ;;
         launch) options+=" -m --model --server --port -c -np -ctk -ctv -ngl" ;;
     esac
     if [[ $cur == -* ]]; then
