@@ -34,6 +34,10 @@ enum class Setting {
     SpeculativeDraftMax,    // --spec-draft-n-max
     SpeculativeDraftUbatch, // --spec-draft-n-ubatch
     LoraAdapters,           // --lora / --lora-scaled
+    Projector,              // -mm --mmproj
+    ProjectorOffload,       // --mmproj-offload / --no-mmproj-offload
+    ImageMinTokens,         // --image-min-tokens
+    ImageMaxTokens,         // --image-max-tokens
 };
 
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
@@ -87,6 +91,14 @@ constexpr std::string_view settingId(Setting setting) {
         return "spec-draft-n-ubatch";
     case Setting::LoraAdapters:
         return "lora";
+    case Setting::Projector:
+        return "mmproj";
+    case Setting::ProjectorOffload:
+        return "mmproj-offload";
+    case Setting::ImageMinTokens:
+        return "image-min-tokens";
+    case Setting::ImageMaxTokens:
+        return "image-max-tokens";
     }
     return "";
 }

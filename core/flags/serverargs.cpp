@@ -242,6 +242,18 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
     case Setting::LoraAdapters:
         to.loraAdapters = from.loraAdapters;
         return;
+    case Setting::Projector:
+        to.projector.path = from.projector.path;
+        return;
+    case Setting::ProjectorOffload:
+        to.projector.offload = from.projector.offload;
+        return;
+    case Setting::ImageMinTokens:
+        to.projector.imageMinTokens = from.projector.imageMinTokens;
+        return;
+    case Setting::ImageMaxTokens:
+        to.projector.imageMaxTokens = from.projector.imageMaxTokens;
+        return;
     case Setting::RpcServers:
         to.rpcServers = from.rpcServers;
         return;

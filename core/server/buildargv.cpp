@@ -83,6 +83,14 @@ std::string_view settingLabel(Setting setting) {
         return "draft micro-batch";
     case Setting::LoraAdapters:
         return "LoRA adapters";
+    case Setting::Projector:
+        return "vision projector";
+    case Setting::ProjectorOffload:
+        return "projector offload";
+    case Setting::ImageMinTokens:
+        return "minimum image tokens";
+    case Setting::ImageMaxTokens:
+        return "maximum image tokens";
     }
     return settingId(setting);
 }

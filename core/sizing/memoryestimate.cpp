@@ -70,6 +70,8 @@ std::string_view bufferOwnerName(BufferOwner owner) {
         return "mtp-draft";
     case BufferOwner::LoraAdapter:
         return "lora";
+    case BufferOwner::Projector:
+        return "mmproj";
     case BufferOwner::Main:
         break;
     }

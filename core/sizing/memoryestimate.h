@@ -39,9 +39,9 @@ struct ComponentBytes {
 
 // Which llama.cpp object a buffer belongs to: the main model and context, or a second context
 // on the same weights (the MTP draft context of --spec-type draft-mtp).
-enum class BufferOwner { Main, MtpDraft, LoraAdapter };
+enum class BufferOwner { Main, MtpDraft, LoraAdapter, Projector };
 
-// "main", "mtp-draft": the CLI's JSON and tables.
+// "main", "mtp-draft", "lora", "mmproj": the CLI's JSON and tables.
 std::string_view bufferOwnerName(BufferOwner owner);
 
 // One llama.cpp buffer as it would be logged: "CPU_Mapped model buffer size = ...".

@@ -6,6 +6,7 @@
 
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/gpulayers.h"
+#include "core/sizing/projectorsetting.h"
 #include "core/sizing/speculative.h"
 
 #include <algorithm>
@@ -90,6 +91,8 @@ struct ServerSettings {
     // --lora / --lora-scaled, in order. Their weights are sized from the adapter files
     // (estimateMemory's adapters, core/sizing/lorabuffers.h).
     std::vector<LoraAdapterSetting> loraAdapters;
+    // --mmproj and its options; sized from the projector file (core/sizing/projectorbuffers.h).
+    ProjectorSetting projector;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
     // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.

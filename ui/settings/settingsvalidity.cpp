@@ -42,6 +42,10 @@ std::optional<SettingsControl> controlFor(Setting setting) {
     case Setting::SpeculativeDraftMax:
     case Setting::SpeculativeDraftUbatch:
     case Setting::LoraAdapters:
+    case Setting::Projector:
+    case Setting::ProjectorOffload:
+    case Setting::ImageMinTokens:
+    case Setting::ImageMaxTokens:
         break;
     }
     return std::nullopt;

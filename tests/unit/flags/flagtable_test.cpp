@@ -46,7 +46,7 @@ TEST(FlagTable, RowsAreConsistentWithTheirKind) {
 }
 
 TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
-    for (int i = 0; i <= static_cast<int>(Setting::LoraAdapters); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::ImageMaxTokens); ++i) {
         const auto setting = static_cast<Setting>(i);
         int writers = 0;
         for (const FlagRow& row : flagTable()) {
@@ -102,7 +102,6 @@ TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
     const std::vector<std::vector<std::string>> commandLines{
         {"-md", "draft.gguf"},           // issue 11
         {"--model-draft", "draft.gguf"}, // issue 11
-        {"--mmproj", "mmproj-f16.gguf"}, // issue 11
         {"--ctx-size-draft", "4096"},    // issue 11, builds before 0.7.0
     };
     for (const std::vector<std::string>& args : commandLines) {
@@ -163,7 +162,7 @@ TEST(CopySetting, CopiesOnlyTheNamedField) {
          "-b",    "64",    "-ub",    "32", "-ngl", "3",    "--swa-full", "-nkvo", "-ts",  "1,2",    "-ot",
          "x=CPU", "-cmoe", "-ncmoe", "2",  "-lm",  "none", "-nr",        "-cram", "5",    "-ctxcp", "6"});
     ServerSettings copied;
-    for (int i = 0; i <= static_cast<int>(Setting::LoraAdapters); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::ImageMaxTokens); ++i) {
         copySetting(static_cast<Setting>(i), all.settings, copied);
     }
     EXPECT_EQ(copied, all.settings);
