@@ -10,7 +10,9 @@
 #include "app/cli/textoutput.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/loraadapter.h"
+#include "core/model/projectorinfo.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/projectorbuffers.h"
 
 #include <charconv>
 #include <ostream>
@@ -33,6 +35,10 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   llama-server flags     -c, -np, -kvu/-no-kvu, -ctk, -ctv, -fa, -b, -ub, -ngl, --swa-full,
                          -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr, --rpc change the estimate;
                          every other llama-server 0.7.0 flag is accepted and listed
+  --mmproj FILE          a vision projector (gemma3, qwen2vl_merger): its weights and the
+                         compute buffer of its warm-up image, owner "mmproj"; with
+                         --no-mmproj-offload (or no --gpu) on the CPU, else on the first GPU;
+                         --image-max-tokens shrinks a Qwen-VL warm-up image, -fa off grows it
   --gpu [BACKEND:]NAME=MiB
                          a GPU to place layers on (repeatable; BACKEND cuda, vulkan, rocm,
                          metal; 'cuda=8192' names it CUDA0 like llama.cpp). No --gpu: CPU only
@@ -77,6 +83,24 @@ Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const ServerSettings& sett
     return adapters;
 }
 
+// The --mmproj file, read for its kind, dimensions and weights (header only), and its buffers
+// added to the estimate (core/sizing/projectorbuffers.h); no --mmproj: the estimate as it is.
+Result<MemoryEstimate> addProjector(MemoryEstimate estimate, const SizingRequest& request) {
+    const ServerSettings& settings = request.args.settings;
+    if (settings.projector.path.empty()) {
+        return estimate;
+    }
+    const auto file = readGgufModel(settings.projector.path);
+    if (!file) {
+        return file.error();
+    }
+    const auto projector = interpretProjector(*file, settings.projector.path);
+    if (!projector) {
+        return projector.error();
+    }
+    return withProjector(std::move(estimate), request.model.info, *projector, settings, request.args.gpus);
+}
+
 // The speed figures for the estimate with public-default efficiencies (no machine here): the
 // backend is the first --gpu's, else the CPU.
 Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const MemoryEstimate& estimate) {
@@ -113,6 +137,9 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
         }
         Result<MemoryEstimate> estimate =
             estimateMemory(request.model.info, request.args.settings, request.args.gpus, *adapters);
+        if (estimate) {
+            estimate = addProjector(std::move(*estimate), request);
+        }
         if (!estimate) {
             return run.fail(estimate.error());
         }

@@ -23,13 +23,13 @@ std::uint32_t floorSqrt(std::uint32_t n) {
     return root;
 }
 
-void addBuffer(MemoryEstimate& est, int device, Component component, std::uint64_t bytes, SizeRuleId rule) {
+void addBuffer(MemoryEstimate& est, int device, Component component, std::uint64_t bytes, SizeRule rule) {
     DeviceEstimate& target = est.devices[static_cast<std::size_t>(device + 1)];
     BufferEstimate buffer;
     buffer.bufferType = target.name;
     buffer.component = component;
     buffer.bytes = bytes;
-    buffer.rule = SizeRule{.id = rule};
+    buffer.rule = std::move(rule);
     buffer.owner = BufferOwner::Projector;
     target.buffers.push_back(std::move(buffer));
     target.bytes.add(component, bytes);
@@ -76,8 +76,9 @@ Result<MemoryEstimate> withProjector(MemoryEstimate estimate, const ModelInfo& m
                          {Setting::Projector});
     }
     addBuffer(estimate, buffers.device, Component::Model, buffers.weightBytes,
-              buffers.device < 0 ? SizeRuleId::CopiedHostWeights : SizeRuleId::OffloadedWeights);
-    addBuffer(estimate, buffers.device, Component::Compute, buffers.computeBytes, SizeRuleId::ComputeGraph);
+              SizeRule{.id = SizeRuleId::ProjectorWeights});
+    addBuffer(estimate, buffers.device, Component::Compute, buffers.computeBytes,
+              SizeRule{.id = SizeRuleId::ProjectorCompute, .cells = buffers.warmupImageSide});
     estimate.notes.push_back("vision projector " + std::string(projectorKindName(projector.kind)) +
                              ": warm-up image " + std::to_string(buffers.warmupImageSide) + " x " +
                              std::to_string(buffers.warmupImageSide) + " px");

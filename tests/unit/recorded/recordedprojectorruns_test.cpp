@@ -15,18 +15,15 @@
 #include "core/sizing/projectorbuffers.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/projectorlog.h"
 #include "tests/unit/recorded/recordedmatrix.h"
 #include "tests/unit/recorded/recordedrun.h"
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
-#include <optional>
 #include <set>
-#include <sstream>
 
 namespace llamafit::test {
 namespace {
@@ -34,40 +31,6 @@ namespace {
 constexpr const char* kRecordedDir = LLAMAFIT_RECORDED_MMPROJ_RUNS_DIR;
 constexpr const char* kRerecord = "; run scripts/record-mtp-runs.sh --matrix mmproj";
 constexpr double kMiB = 1024.0 * 1024.0;
-
-// The projector lines of a recording (tools/mtmd/clip.cpp's LOG_INF formats).
-struct ProjectorLines {
-    std::optional<double> weightMiB;  // load_hparams: model size:         N MiB
-    std::optional<int> warmupSide;    // get_dummy_batch: warmup with image size = W x H
-    std::optional<double> computeMiB; // reserve_compute_meta:        CPU compute buffer size =   N MiB
-    bool widthMismatch = false;       // mtmd_init_from_file: error: mismatch between text model ...
-};
-
-ProjectorLines projectorLines(const std::string& log) {
-    ProjectorLines lines;
-    std::istringstream stream(log);
-    for (std::string line; std::getline(stream, line);) {
-        double mib = 0;
-        int side = 0;
-        if (const auto at = line.find("load_hparams: model size:");
-            at != std::string::npos &&
-            std::sscanf(line.c_str() + at, "load_hparams: model size: %lf", &mib) == 1) {
-            lines.weightMiB = mib;
-        } else if (const auto warm = line.find("warmup with image size = ");
-                   warm != std::string::npos &&
-                   std::sscanf(line.c_str() + warm, "warmup with image size = %d", &side) == 1) {
-            lines.warmupSide = side;
-        } else if (const auto reserve = line.find("reserve_compute_meta:"); reserve != std::string::npos) {
-            const auto equals = line.find("= ", reserve);
-            if (equals != std::string::npos && std::sscanf(line.c_str() + equals, "= %lf", &mib) == 1) {
-                lines.computeMiB = mib;
-            }
-        } else if (line.find("mismatch between text model") != std::string::npos) {
-            lines.widthMismatch = true;
-        }
-    }
-    return lines;
-}
 
 Result<ModelInfo> textModel(const std::string& stem) {
     if (stem == "tiny") {
@@ -81,19 +44,6 @@ Result<ModelInfo> textModel(const std::string& stem) {
     shape.name = stem;
     shape.specPath = shapesDirectory() + "/" + stem + ".json";
     return recordedShapeModel(shape);
-}
-
-Result<ProjectorInfo> projectorShape(const std::string& path) {
-    const std::string stem = std::filesystem::path(path).stem().string();
-    const auto spec = loadModelSpecFile(shapesDirectory() + "/mmproj/" + stem + ".json");
-    if (!spec) {
-        return spec.error();
-    }
-    const auto file = ggufFileForSpec(*spec);
-    if (!file) {
-        return file.error();
-    }
-    return interpretProjector(*file, path);
 }
 
 std::string caseName(const std::string& path) {
@@ -116,7 +66,7 @@ TEST_P(RecordedProjectorRunTest, ProjectorBuffersMatchTheServer) {
     const auto estimate = estimateMemory(*model, parsed->settings);
     ASSERT_TRUE(estimate.ok()) << estimate.error().code << ": " << estimate.error().message;
     const auto withIt = withProjector(*estimate, *model, *projector, parsed->settings, {});
-    const ProjectorLines logged = projectorLines(run->log);
+    const ProjectorLogLines logged = projectorLogLines(run->log);
     if (logged.widthMismatch) {
         ASSERT_FALSE(withIt.ok()) << caseName(GetParam()) << ": llama-server refused the projector's width";
         EXPECT_EQ(withIt.error().code, "projector.width-mismatch");
@@ -158,7 +108,7 @@ TEST(RecordedProjectorRunsFolderTest, HoldsTheIssuesCasesOfOneBuild) {
         const auto run = readRecordedRun(path);
         ASSERT_TRUE(run.ok()) << run.error().message;
         versions.insert(run->serverVersion);
-        const ProjectorLines lines = projectorLines(run->log);
+        const ProjectorLogLines lines = projectorLogLines(run->log);
         withBuffers += lines.weightMiB && lines.computeMiB ? 1 : 0;
         refused += lines.widthMismatch ? 1 : 0;
     }
