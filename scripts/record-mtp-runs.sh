@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record-mtp-runs.sh [--matrix mtp|lora|draft] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--no-build]
+# record-mtp-runs.sh [--matrix mtp|lora|draft|mmproj] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--no-build]
 #
 # Records the MTP matrix (issue 11 item 1): llama-server 0.7.0 on the sparse Qwen3.5-35B-A3B shape
 # with its NextN block (tests/data/shapes/mtp/qwen35moe-mtp.json) and on the same shape without it
@@ -7,6 +7,12 @@
 # counts, K/V types, flash attention, micro-batches and draft sizes. One server at a time, each
 # stopped once it listens or has refused the model (the MTP draft context is created after the
 # main context's reserve, so "reserve took" alone is not the end).
+#
+# --matrix mmproj records the vision projector matrix (issue 11 item 3): the tiny text model with the
+# generated projectors of tests/data/shapes/mmproj (gemma3, qwen2vl_merger; -fa, --no-mmproj-offload,
+# the image-token limits, and a projector of another width, which llama-server refuses), WITH the
+# warm-up (without it the projector's compute buffer is never reserved), into mmproj-b<build>/;
+# read by tests/unit/recorded/recordedprojectorruns_test.cpp.
 #
 # --matrix lora records the LoRA matrix (issue 11 item 4) instead: the llama and qwen2 shapes with
 # the generated adapters of tests/data/shapes/lora (--lora, --lora-scaled, two adapters, and an
@@ -116,11 +122,26 @@ DRAFT_CASES=(
     "qwen35moe_c4096_np1_simple|qwen35moe|-c 4096 -np 1 -md @SCRATCH@/qwen3.5-4b-q4_k_m.gguf --spec-type draft-simple"
     "qwen35moe_c8192_np2|qwen35moe|-c 8192 -np 2 -md @SCRATCH@/qwen3.5-4b-q4_k_m.gguf"
 )
+# name|text model|flags; the projector cases keep the warm-up.
+MMPROJ_CASES=(
+    "qwen2vl_default|tiny|-c 512 --mmproj @SCRATCH@/qwen2vl-mmproj.gguf"
+    "qwen2vl_faoff|tiny|-c 512 -fa off --mmproj @SCRATCH@/qwen2vl-mmproj.gguf"
+    "qwen2vl_max1024|tiny|-c 512 --mmproj @SCRATCH@/qwen2vl-mmproj.gguf --image-max-tokens 1024"
+    "qwen2vl_min256_max500|tiny|-c 512 --mmproj @SCRATCH@/qwen2vl-mmproj.gguf --image-min-tokens 256 --image-max-tokens 500"
+    "qwen2vl_max8192|tiny|-c 512 --mmproj @SCRATCH@/qwen2vl-mmproj.gguf --image-max-tokens 8192"
+    "qwen2vl_nooffload_faoff_max1024|tiny|-c 512 -fa off --mmproj @SCRATCH@/qwen2vl-mmproj.gguf --no-mmproj-offload --image-max-tokens 1024"
+    "gemma3_default|tiny|-c 512 --mmproj @SCRATCH@/gemma3-mmproj.gguf"
+    "gemma3_faoff|tiny|-c 512 -fa off --mmproj @SCRATCH@/gemma3-mmproj.gguf"
+    "gemma3_nooffload_max64|tiny|-c 512 --mmproj @SCRATCH@/gemma3-mmproj.gguf --no-mmproj-offload --image-max-tokens 64"
+    "refused_width_qwen2|qwen2|-c 512 --mmproj @SCRATCH@/gemma3-mmproj.gguf"
+)
+warmup="--no-warmup "
 case "${matrix}" in
 mtp) ;;
 lora) CASES=("${LORA_CASES[@]}") ;;
 draft) CASES=("${DRAFT_CASES[@]}") ;;
-*) die "--matrix must be mtp, lora or draft, not '${matrix}'" ;;
+mmproj) CASES=("${MMPROJ_CASES[@]}") && warmup="" ;;
+*) die "--matrix must be mtp, lora, draft or mmproj, not '${matrix}'" ;;
 esac
 
 [[ -x "${server}" ]] || die "${server} is not executable: run scripts/fetch-llama-server.sh (or pass --server)"
@@ -147,6 +168,13 @@ if [[ "${matrix}" == draft ]]; then
         "${build_dir}/tests/llamafit-make-gguf" "${shape}" "${scratch}/${shape}.gguf" >/dev/null
     done
 fi
+if [[ "${matrix}" == mmproj ]]; then
+    "${build_dir}/tests/llamafit-make-gguf" tiny "${scratch}/tiny.gguf" >/dev/null
+    "${build_dir}/tests/llamafit-make-gguf" qwen2 "${scratch}/qwen2.gguf" >/dev/null
+    for projector in "${repo_dir}"/tests/data/shapes/mmproj/*.json; do
+        "${build_dir}/tests/llamafit-make-gguf" "${projector}" "${scratch}/$(basename "${projector%.json}").gguf" >/dev/null
+    done
+fi
 if [[ "${matrix}" == lora ]]; then
     for shape in llama qwen2; do
         "${build_dir}/tests/llamafit-make-gguf" "${shape}" "${scratch}/${shape}.gguf" >/dev/null
@@ -157,7 +185,7 @@ if [[ "${matrix}" == lora ]]; then
 fi
 
 # The kept lines of record-server-runs.sh, plus the MTP draft context's opening line.
-keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took|common_speculative_init_result: (creating MTP draft context|loading draft model)|llama_adapter_lora_init_impl: .* LoRA buffer size =)|^E |exiting due to model loading error|listening on|common_params_print_info: build'
+keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took|common_speculative_init_result: (creating MTP draft context|loading draft model)|llama_adapter_lora_init_impl: .* LoRA buffer size =|load_hparams: +model size:|get_dummy_batch: warmup with image size|reserve_compute_meta: .*compute buffer size =|warmup: flash attention is)|^E |exiting due to model loading error|mismatch between text model|listening on|common_params_print_info: build'
 
 mkdir -p "${out}"
 rm -f "${out}"/*.txt
@@ -166,7 +194,7 @@ for entry in "${CASES[@]}"; do
     port=$((18000 + RANDOM % 1000))
     log="${scratch}/${name}.log"
     # shellcheck disable=SC2086 # the flags are words
-    LLAMAFIT_NO_POPULATE=1 "${server}" -m "${scratch}/${shape}.gguf" -lv 4 --no-warmup -fit off -t 2 ${flags//@SCRATCH@/${scratch}} \
+    LLAMAFIT_NO_POPULATE=1 "${server}" -m "${scratch}/${shape}.gguf" -lv 4 ${warmup}-fit off -t 2 ${flags//@SCRATCH@/${scratch}} \
         --host 127.0.0.1 --port "${port}" >"${log}" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
@@ -182,7 +210,7 @@ for entry in "${CASES[@]}"; do
         echo "# llama-server run of the ${matrix} case ${name}: written by scripts/record-mtp-runs.sh, do not edit"
         echo "server: ${version}"
         # shellcheck disable=SC2016 # $SCRATCH and $PORT are literal placeholders
-        echo 'argv: llama-server -m $SCRATCH/'"${shape}.gguf -lv 4 --no-warmup -fit off -t 2 ${flags//@SCRATCH@/\$SCRATCH}"' --host 127.0.0.1 --port $PORT'
+        echo 'argv: llama-server -m $SCRATCH/'"${shape}.gguf -lv 4 ${warmup}-fit off -t 2 ${flags//@SCRATCH@/\$SCRATCH}"' --host 127.0.0.1 --port $PORT'
         echo "env: LLAMAFIT_NO_POPULATE=1"
         echo "log:"
         # shellcheck disable=SC2016 # $SCRATCH is a literal placeholder

@@ -39,7 +39,7 @@ ServerSettings SizingSession::startSettings(const ModelInfo& model) {
 void SizingSession::setModel(LoadedModel model) {
     m_model = std::move(model);
     m_sizingModel = prepareModel(m_model.info);
-    m_companionPaths = {""};
+    m_companionPaths = {"", ""};
     m_companionError.reset();
     m_settings = ServerSettings{};
     m_extraArgs.clear();
@@ -106,11 +106,13 @@ void SizingSession::refreshCompanions() {
     }
     std::vector<std::string> paths = adapterPaths;
     paths.push_back(m_settings.draftModel.path);
+    paths.push_back(m_settings.projector.path);
     if (paths == m_companionPaths) {
         return;
     }
     m_companionPaths = std::move(paths);
-    Result<CompanionModels> companions = loadCompanionModels(adapterPaths, m_settings.draftModel.path);
+    Result<CompanionModels> companions =
+        loadCompanionModels(adapterPaths, m_settings.draftModel.path, m_settings.projector.path);
     m_companionError = companions ? std::nullopt : std::optional<Error>(companions.error());
     m_sizingModel = prepareModel(m_model.info, companions ? std::move(*companions) : CompanionModels{});
 }

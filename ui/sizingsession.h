@@ -96,9 +96,9 @@ class SizingSession : public QObject {
     std::optional<std::uint64_t> m_bandwidthOverride;
     Result<MemoryEstimate> m_estimate{Error{}};
     std::optional<PoolUsage> m_poolUsage;
-    // The companion files read for m_sizingModel (the adapters', then the draft's; "" = no draft),
-    // and why they could not be read (the estimate's error then).
-    std::vector<std::string> m_companionPaths{""};
+    // The companion files read for m_sizingModel (the adapters', the draft's, the projector's;
+    // "" = none), and why they could not be read (the estimate's error then).
+    std::vector<std::string> m_companionPaths{"", ""};
     std::optional<Error> m_companionError;
 };
 

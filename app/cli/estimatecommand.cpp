@@ -31,6 +31,10 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   llama-server flags     -c, -np, -kvu/-no-kvu, -ctk, -ctv, -fa, -b, -ub, -ngl, --swa-full,
                          -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr, --rpc change the estimate;
                          every other llama-server 0.7.0 flag is accepted and listed
+  --mmproj FILE          a vision projector (gemma3, qwen2vl_merger): its weights and the
+                         compute buffer of its warm-up image, owner "mmproj"; with
+                         --no-mmproj-offload (or no --gpu) on the CPU, else on the first GPU;
+                         --image-max-tokens shrinks a Qwen-VL warm-up image, -fa off grows it
   --gpu [BACKEND:]NAME=MiB
                          a GPU to place layers on (repeatable; BACKEND cuda, vulkan, rocm,
                          metal; 'cuda=8192' names it CUDA0 like llama.cpp). No --gpu: CPU only

@@ -4,14 +4,6 @@
 
 namespace llamafit {
 
-Result<CompanionModels> loadCompanionModels(const ServerSettings& settings) {
-    std::vector<std::string> adapterPaths;
-    for (const LoraAdapterSetting& adapter : settings.loraAdapters) {
-        adapterPaths.push_back(adapter.path);
-    }
-    return loadCompanionModels(adapterPaths, settings.draftModel.path);
-}
-
 Result<SizingRequest> loadSizingRequest(const std::vector<std::string>& serverArgs) {
     Result<ParsedServerArgs> args = parseServerArgs(serverArgs);
     if (!args) {

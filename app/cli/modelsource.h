@@ -24,8 +24,4 @@ struct SizingRequest {
 
 Result<SizingRequest> loadSizingRequest(const std::vector<std::string>& serverArgs);
 
-// The --lora / --lora-scaled files, read for their tensor sizes (headers only), and the -md model
-// (core/model/companionmodels.h), for these settings.
-Result<CompanionModels> loadCompanionModels(const ServerSettings& settings);
-
 } // namespace llamafit

@@ -84,6 +84,12 @@ std::string ruleText(const SizeRule& rule) {
                      rule.id);
     case SizeRuleId::TokenEmbeddingLookup:
         return "token-embedding lookup on the CPU (every block offloaded)";
+    case SizeRuleId::ProjectorWeights:
+        return cited("vision projector: every tensor of the mmproj file", rule.id);
+    case SizeRuleId::ProjectorCompute:
+        return cited("vision projector warm-up: ggml-alloc over the graph of one " +
+                         std::to_string(rule.cells) + " x " + std::to_string(rule.cells) + " px image",
+                     rule.id);
     case SizeRuleId::DeviceBuffers:
         return "estimateMemory: " + std::string(rule.hostDevice ? "host" : "device") +
                " buffers as llama-server -lv 4 logs them";

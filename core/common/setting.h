@@ -38,6 +38,10 @@ enum class Setting {
     DraftGpuLayers,         // -ngld
     DraftCacheTypeK,        // -ctkd
     DraftCacheTypeV,        // -ctvd
+    Projector,              // -mm --mmproj
+    ProjectorOffload,       // --mmproj-offload / --no-mmproj-offload
+    ImageMinTokens,         // --image-min-tokens
+    ImageMaxTokens,         // --image-max-tokens
 };
 
 // "context", "cache-type-k", ...: stable ids for JSON output and tests.
@@ -99,6 +103,14 @@ constexpr std::string_view settingId(Setting setting) {
         return "cache-type-k-draft";
     case Setting::DraftCacheTypeV:
         return "cache-type-v-draft";
+    case Setting::Projector:
+        return "mmproj";
+    case Setting::ProjectorOffload:
+        return "mmproj-offload";
+    case Setting::ImageMinTokens:
+        return "image-min-tokens";
+    case Setting::ImageMaxTokens:
+        return "image-max-tokens";
     }
     return "";
 }

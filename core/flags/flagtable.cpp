@@ -7,6 +7,7 @@
 #include "core/flags/adapterflags.h"
 #include "core/flags/draftflags.h"
 #include "core/flags/flagvalues.h"
+#include "core/flags/projectorflags.h"
 #include "core/flags/settingflags.h"
 #include "core/flags/speculativeflags.h"
 
@@ -22,6 +23,7 @@ namespace sf = settingflags;
 namespace spec = speculativeflags;
 namespace draft = draftflags;
 namespace lora = adapterflags;
+namespace mmproj = projectorflags;
 
 constexpr FlagRow memory(std::string_view spellings, ValueGrammar grammar, Setting setting, FlagReader read,
                          FlagWriter write = nullptr) {
@@ -71,10 +73,11 @@ constexpr std::string_view kDownloadsModel = "selects a model to download; pass 
 constexpr std::string_view kRemoteModel = "the model is not fetched; pass -m with a file or card id";
 constexpr std::string_view kPromptCache = "the prompt cache grows host memory at run time";
 constexpr std::string_view kAdapter = "adapters and control vectors add tensors";
-constexpr std::string_view kProjector = "the multimodal projector's weights and compute are not estimated";
+constexpr std::string_view kProjector =
+    "a projector fetched from a URL or placed on a chosen device is not estimated (--mmproj FILE is)";
+constexpr std::string_view kProjectorBatch =
+    "sizes the image batch of an encode at run time; the warm-up buffer is sized without it";
 // The first flags of the next issues: parsed with their values kept, not yet modelled.
-constexpr std::string_view kNextProjector =
-    "parsed, not yet modelled (issue 11): the multimodal projector's weights and compute are not estimated";
 
 // clang-format off
 constexpr auto kRows = std::to_array<FlagRow>({
@@ -106,6 +109,14 @@ constexpr auto kRows = std::to_array<FlagRow>({
     // LoRA adapters (core/sizing/lorabuffers.h): --lora-scaled writes them all back, scales included.
     memory("--lora", G::One, Setting::LoraAdapters, lora::readLora),
     memory("--lora-scaled", G::One, Setting::LoraAdapters, lora::readLoraScaled, lora::writeLoraScaled),
+    // The vision projector (core/sizing/projectorbuffers.h): weights and warm-up compute buffer.
+    memory("-mm --mmproj", G::One, Setting::Projector, mmproj::readProjector, mmproj::writeProjector),
+    memory("--mmproj-offload", G::None, Setting::ProjectorOffload, mmproj::readOffload),
+    memory("--no-mmproj-offload", G::None, Setting::ProjectorOffload, mmproj::readNoOffload, mmproj::writeNoOffload),
+    memory("--image-min-tokens", G::One, Setting::ImageMinTokens, mmproj::readImageMinTokens,
+           mmproj::writeImageMinTokens),
+    memory("--image-max-tokens", G::One, Setting::ImageMaxTokens, mmproj::readImageMaxTokens,
+           mmproj::writeImageMaxTokens),
     memory("-ot --override-tensor", G::One, Setting::TensorOverrides, sf::readOverrideTensor, sf::writeOverrideTensor),
     memory("-cmoe --cpu-moe", G::None, Setting::CpuMoe, sf::readCpuMoe, sf::writeCpuMoe),
     memory("-ncmoe --n-cpu-moe", G::One, Setting::CpuMoeLayers, sf::readCpuMoeLayers, sf::writeCpuMoeLayers),
@@ -286,14 +297,10 @@ constexpr auto kRows = std::to_array<FlagRow>({
     passes("--spm-infill", G::None),
     notModelled("--pooling", G::One, "pooling changes the output buffer"),
     passes("-cb --cont-batching -nocb --no-cont-batching", G::None),
-    notModelled("-mm --mmproj", G::One, kNextProjector),
     notModelled("-mmu --mmproj-url", G::One, kProjector),
     passes("--mmproj-auto --no-mmproj --no-mmproj-auto", G::None),
-    notModelled("--mmproj-offload --no-mmproj-offload", G::None, kProjector),
     notModelled("-mmdev --mmproj-device", G::One, kProjector),
-    notModelled("--image-min-tokens", G::One, kProjector),
-    notModelled("--image-max-tokens", G::One, kProjector),
-    notModelled("--mtmd-batch-max-tokens", G::One, kProjector),
+    notModelled("--mtmd-batch-max-tokens", G::One, kProjectorBatch),
     passes("--video-fps", G::One),
     passes("--video-timestamp-interval", G::One),
     passes("--video-ffmpeg-dir", G::One),

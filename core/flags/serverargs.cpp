@@ -253,6 +253,17 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
         return;
     case Setting::DraftCacheTypeV:
         to.draftModel.cacheTypeV = from.draftModel.cacheTypeV;
+    case Setting::Projector:
+        to.projector.path = from.projector.path;
+        return;
+    case Setting::ProjectorOffload:
+        to.projector.offload = from.projector.offload;
+        return;
+    case Setting::ImageMinTokens:
+        to.projector.imageMinTokens = from.projector.imageMinTokens;
+        return;
+    case Setting::ImageMaxTokens:
+        to.projector.imageMaxTokens = from.projector.imageMaxTokens;
         return;
     case Setting::RpcServers:
         to.rpcServers = from.rpcServers;

@@ -4,11 +4,13 @@
 
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelsource.h"
+#include "core/sizing/serversettings.h"
 
 namespace llamafit {
 
 Result<CompanionModels> loadCompanionModels(const std::vector<std::string>& loraAdapterPaths,
-                                            const std::string& draftModelPath) {
+                                            const std::string& draftModelPath,
+                                            const std::string& projectorPath) {
     CompanionModels companions;
     for (const std::string& path : loraAdapterPaths) {
         auto file = readGgufModel(path);
@@ -33,7 +35,26 @@ Result<CompanionModels> loadCompanionModels(const std::vector<std::string>& lora
         }
         companions.draftModel = std::move(draft->info);
     }
+    if (!projectorPath.empty()) {
+        auto file = readGgufModel(projectorPath);
+        auto projector =
+            file ? interpretProjector(*file, projectorPath) : Result<ProjectorInfo>(file.error());
+        if (!projector) {
+            Error error = projector.error();
+            error.settings = {Setting::Projector};
+            return error;
+        }
+        companions.projector = std::move(*projector);
+    }
     return companions;
+}
+
+Result<CompanionModels> loadCompanionModels(const ServerSettings& settings) {
+    std::vector<std::string> adapterPaths;
+    for (const LoraAdapterSetting& adapter : settings.loraAdapters) {
+        adapterPaths.push_back(adapter.path);
+    }
+    return loadCompanionModels(adapterPaths, settings.draftModel.path, settings.projector.path);
 }
 
 } // namespace llamafit

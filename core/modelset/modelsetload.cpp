@@ -29,7 +29,12 @@ Result<std::vector<LoadedSetMember>> loadSetMembers(const ModelSetFile& file) {
         if (!model) {
             return aboutModel(entry.name, model.error());
         }
-        members.push_back(LoadedSetMember{entry.name, std::move(*model), std::move(*args)});
+        Result<CompanionModels> companions = loadCompanionModels(args->settings);
+        if (!companions) {
+            return aboutModel(entry.name, companions.error());
+        }
+        members.push_back(
+            LoadedSetMember{entry.name, std::move(*model), std::move(*args), std::move(*companions)});
     }
     return members;
 }
@@ -37,7 +42,7 @@ Result<std::vector<LoadedSetMember>> loadSetMembers(const ModelSetFile& file) {
 std::vector<SetMember> setMembers(const std::vector<LoadedSetMember>& members) {
     std::vector<SetMember> planned;
     for (const LoadedSetMember& member : members) {
-        planned.push_back(SetMember{member.name, member.model.info, member.args.settings});
+        planned.push_back(SetMember{member.name, member.model.info, member.args.settings, member.companions});
     }
     return planned;
 }

@@ -24,6 +24,7 @@ struct LoadedSetMember {
     std::string name;
     LoadedModel model;
     ParsedServerArgs args;
+    CompanionModels companions; // its --lora adapters and -md draft, read with it
 };
 
 Result<std::vector<LoadedSetMember>> loadSetMembers(const ModelSetFile& file);

@@ -122,7 +122,8 @@ Result<ModelSetPlan> planModelSet(const std::vector<SetMember>& members, const M
     }
     ModelSetPlan plan;
     for (const SetMember& member : members) {
-        Result<MemoryEstimate> estimate = estimateMemory(member.model, member.settings, sizingGpus(machine));
+        Result<MemoryEstimate> estimate =
+            estimateMemory(member.model, member.settings, sizingGpus(machine), member.companions);
         if (!estimate) {
             Error error = estimate.error();
             error.message = "model '" + member.name + "': " + error.message;

@@ -27,6 +27,7 @@
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
 #include "core/machine/poolusage.h"
+#include "core/model/companionmodels.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
@@ -43,6 +44,7 @@ struct SetMember {
     std::string name;
     ModelInfo model;
     ServerSettings settings;
+    CompanionModels companions = {}; // the adapters and draft its flags load
 };
 
 struct PlannedMember {

@@ -91,6 +91,14 @@ std::string_view settingLabel(Setting setting) {
         return "draft model's K cache type";
     case Setting::DraftCacheTypeV:
         return "draft model's V cache type";
+    case Setting::Projector:
+        return "vision projector";
+    case Setting::ProjectorOffload:
+        return "projector offload";
+    case Setting::ImageMinTokens:
+        return "minimum image tokens";
+    case Setting::ImageMaxTokens:
+        return "maximum image tokens";
     }
     return settingId(setting);
 }

@@ -26,6 +26,7 @@ ServerSettings draftContextSettings(const ServerSettings& main) {
     draft.speculative = {};
     draft.loraAdapters.clear();
     draft.draftModel = {};
+    draft.projector = {}; // the projector belongs to the target (one clip context per server)
     // Host-RAM terms belong to the server, not to a context: counted once, with the main model.
     draft.cacheRamMiB = 0;
     draft.contextCheckpoints = 0;

@@ -11,6 +11,7 @@
 #include "core/sizing/lorabuffers.h"
 #include "core/sizing/mtpcontext.h"
 #include "core/sizing/overhead.h"
+#include "core/sizing/projectorbuffers.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/rpcdevices.h"
 #include "core/sizing/weightplacement.h"
@@ -266,6 +267,21 @@ Result<bool> addDraftModel(MemoryEstimate& est, const CompanionModels* companion
     return true;
 }
 
+// The --mmproj projector's weights and warm-up compute (projectorbuffers.h), when its file was read.
+Result<MemoryEstimate> addProjector(MemoryEstimate est, const ModelInfo& model,
+                                    const CompanionModels* companions, const ServerSettings& settings,
+                                    const std::vector<GpuDevice>& gpus) {
+    if (settings.projector.path.empty()) {
+        return est;
+    }
+    if (companions == nullptr || !companions->projector) {
+        est.notes.push_back(
+            "the vision projector's file was not read: its weights and compute are not estimated");
+        return est;
+    }
+    return withProjector(std::move(est), model, *companions->projector, settings, gpus);
+}
+
 // The estimate proper. `groups` null: place the weights tensor by tensor (a single estimate
 // would spend more on grouping them); `widths` null: work them out here.
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
@@ -365,7 +381,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     }
     addNotes(est, model, settings, gpus);
     addLimitNotes(est, model, gpus, layers.value());
-    return est;
+    return addProjector(std::move(est), model, companions, settings, gpus);
 }
 
 } // namespace

@@ -72,6 +72,8 @@ std::string_view bufferOwnerName(BufferOwner owner) {
         return "lora";
     case BufferOwner::DraftModel:
         return "draft-model";
+    case BufferOwner::Projector:
+        return "mmproj";
     case BufferOwner::Main:
         break;
     }

@@ -38,11 +38,11 @@ struct ComponentBytes {
 };
 
 // Which llama.cpp object a buffer belongs to: the main model and context, a second context on the
-// same weights (the MTP draft context of --spec-type draft-mtp), a LoRA adapter, or the draft
-// model of -md with its own context.
-enum class BufferOwner { Main, MtpDraft, LoraAdapter, DraftModel };
+// same weights (the MTP draft context of --spec-type draft-mtp), a LoRA adapter, the draft model of
+// -md with its own context, or a --mmproj vision projector.
+enum class BufferOwner { Main, MtpDraft, LoraAdapter, DraftModel, Projector };
 
-// "main", "mtp-draft", "lora", "draft-model": the CLI's JSON and tables.
+// "main", "mtp-draft", "lora", "draft-model", "mmproj": the CLI's JSON and tables.
 std::string_view bufferOwnerName(BufferOwner owner);
 
 // One llama.cpp buffer as it would be logged: "CPU_Mapped model buffer size = ...".

@@ -7,6 +7,7 @@
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/draftmodel.h"
 #include "core/sizing/gpulayers.h"
+#include "core/sizing/projectorsetting.h"
 #include "core/sizing/speculative.h"
 
 #include <algorithm>
@@ -94,6 +95,8 @@ struct ServerSettings {
     // -md and the draft's -ngld, -ctkd, -ctvd: a second model and context (core/sizing/draftmodel.h),
     // sized from the draft's file (estimateMemory's companions).
     DraftModelSettings draftModel;
+    // --mmproj and its options; sized from the projector file (core/sizing/projectorbuffers.h).
+    ProjectorSetting projector;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
     // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.

@@ -22,6 +22,10 @@ std::string_view sizeRuleSource(SizeRuleId id) {
         return "src/llama-memory-recurrent.cpp";
     case SizeRuleId::ComputeGraph:
         return "src/llama-context.cpp sched_reserve";
+    case SizeRuleId::ProjectorWeights:
+        return "tools/mtmd/clip.cpp load_tensors";
+    case SizeRuleId::ProjectorCompute:
+        return "tools/mtmd/clip.cpp warmup";
     case SizeRuleId::TokenEmbeddingLookup:
     case SizeRuleId::DeviceBuffers:
     case SizeRuleId::HostReservation:

@@ -26,6 +26,9 @@ enum class SizeRuleId {
     RecurrentState,       // cells (rows per recurrent layer)
     ComputeGraph,         // a compute buffer: ggml-alloc's worst-case graph
     TokenEmbeddingLookup, // the host compute buffer when every block is offloaded
+    // The vision projector (core/sizing/projectorbuffers.cpp).
+    ProjectorWeights, // every tensor of the --mmproj file, read into its backend's buffer
+    ProjectorCompute, // the warm-up graph of one image (cells: its side in pixels)
     // Machine pool terms (core/machine/poolusage.cpp, hostterms.cpp).
     DeviceBuffers,      // a device's buffers of one component in its pool; hostDevice
     HostReservation,    // system RAM the OS and other programs use

@@ -93,6 +93,16 @@ QString ruleText(const SizeRule& rule) {
     case SizeRuleId::TokenEmbeddingLookup:
         return QCoreApplication::translate("SizeRule",
                                            "token-embedding lookup on the CPU (every block offloaded)");
+    case SizeRuleId::ProjectorWeights:
+        return cited(
+            QCoreApplication::translate("SizeRule", "vision projector: every tensor of the mmproj file"),
+            rule.id);
+    case SizeRuleId::ProjectorCompute:
+        return cited(
+            QCoreApplication::translate(
+                "SizeRule", "vision projector warm-up: ggml-alloc over the graph of one %1 x %1 px image")
+                .arg(rule.cells),
+            rule.id);
     case SizeRuleId::DeviceBuffers:
         return rule.hostDevice
                    ? QCoreApplication::translate("SizeRule",

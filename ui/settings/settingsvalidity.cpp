@@ -46,6 +46,10 @@ std::optional<SettingsControl> controlFor(Setting setting) {
     case Setting::DraftGpuLayers:
     case Setting::DraftCacheTypeK:
     case Setting::DraftCacheTypeV:
+    case Setting::Projector:
+    case Setting::ProjectorOffload:
+    case Setting::ImageMinTokens:
+    case Setting::ImageMaxTokens:
         break;
     }
     return std::nullopt;

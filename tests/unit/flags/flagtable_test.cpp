@@ -46,7 +46,7 @@ TEST(FlagTable, RowsAreConsistentWithTheirKind) {
 }
 
 TEST(FlagTable, EverySettingIsWrittenByOneRowAndEveryIdHasARow) {
-    for (int i = 0; i <= static_cast<int>(Setting::DraftCacheTypeV); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::ImageMaxTokens); ++i) {
         const auto setting = static_cast<Setting>(i);
         int writers = 0;
         for (const FlagRow& row : flagTable()) {
@@ -96,21 +96,6 @@ TEST(ParsedFlags, EachWordSaysWhatItIsAndWhatItSet) {
     EXPECT_EQ(parsed.flags[6].kind, FlagKind::LlamaFit);
     EXPECT_EQ(parsed.gpus.size(), 1u);
     EXPECT_EQ(parsed.settings.loadMode, LoadMode::None); // --no-mmap, after --gpu
-}
-
-TEST(ParsedFlags, NextIssuesFlagsAreParsedWithTheirValuesAndNotModelled) {
-    const std::vector<std::vector<std::string>> commandLines{
-        {"--mmproj", "mmproj-f16.gguf"}, // issue 11
-    };
-    for (const std::vector<std::string>& args : commandLines) {
-        const ParsedServerArgs parsed = parseOk(args);
-        ASSERT_EQ(parsed.flags.size(), 1u) << args[0];
-        EXPECT_EQ(parsed.flags[0].kind, FlagKind::NotModelled) << args[0];
-        EXPECT_EQ(parsed.flags[0].values, FlagValues{args[1]}) << args[0];
-        EXPECT_NE(parsed.flags[0].reason.find("not yet modelled"), std::string_view::npos) << args[0];
-        EXPECT_EQ(parsed.settings, ServerSettings{}) << args[0];
-        EXPECT_EQ(passThroughWords(parsed), args) << args[0]; // a launch passes them on as typed
-    }
 }
 
 // Builds before 0.7.0 sized the draft context by -cd; 0.7.0 gives it the target's context.
@@ -170,7 +155,7 @@ TEST(CopySetting, CopiesOnlyTheNamedField) {
          "x=CPU", "-cmoe",  "-ncmoe", "2",  "-lm",   "none", "-nr",        "-cram", "5",    "-ctxcp", "6",
          "-md",   "d.gguf", "-ngld",  "4",  "-ctkd", "q8_0", "-ctvd",      "q4_0"});
     ServerSettings copied;
-    for (int i = 0; i <= static_cast<int>(Setting::DraftCacheTypeV); ++i) {
+    for (int i = 0; i <= static_cast<int>(Setting::ImageMaxTokens); ++i) {
         copySetting(static_cast<Setting>(i), all.settings, copied);
     }
     EXPECT_EQ(copied, all.settings);

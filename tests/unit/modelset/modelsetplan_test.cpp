@@ -122,6 +122,21 @@ TEST_F(ModelSetPlanTest, KvOfTheTinyModelsAddsUpAsWorkedByHand) {
     EXPECT_EQ(kvBytesIn(plan->together.pools[kVram]), 640 * 1024U);
 }
 
+// A member's -md draft is part of its share: the tiny model drafting for itself adds its own
+// KV cache (128 KiB at -c 512) on top of the target's.
+TEST_F(ModelSetPlanTest, AMembersDraftModelIsPartOfItsShare) {
+    ServerSettings withDraft = withContext(512);
+    withDraft.draftModel.path = m_folder + "/tiny.gguf";
+    const std::vector<SetMember> members{
+        SetMember{"plain", m_tiny, withContext(512)},
+        SetMember{"drafted", m_tiny, withDraft, CompanionModels{{}, m_tiny}}};
+    const Result<ModelSetPlan> plan = planModelSet(members, testMachine(64 * kGiB));
+    ASSERT_TRUE(plan) << plan.error().message;
+    EXPECT_EQ(kvBytesIn(plan->members[0].usage.pools[kVram]), 128 * 1024U);
+    EXPECT_EQ(kvBytesIn(plan->members[1].usage.pools[kVram]), 2 * 128 * 1024U);
+    ASSERT_TRUE(plan->members[1].estimate.draft.has_value());
+}
+
 TEST_F(ModelSetPlanTest, TheTwoLargestFittingExactlyMakeTwoSafe) {
     const Result<ModelSetPlan> plan = planModelSet(m_members, testMachine(bigAndSmallExactly()));
     ASSERT_TRUE(plan) << plan.error().message;

@@ -1,0 +1,52 @@
+#pragma once
+// GraphReplay: ggml-alloc's graph allocator (ggml/src/ggml-alloc.c ggml_gallocr_alloc_graph_impl)
+// over a graph written node by node in the order ggml builds it: inputs first, then each node
+// after its sources; a node reuses a source's memory in place for an in-place op whose direct,
+// allocated source dies there with the same type and shape; a tensor is freed after the last node
+// that reads it, directly or through views. The vision projectors' warm-up graphs
+// (projectorgraph.cpp) are written with it. The leaf weights are not written: they live in the
+// weight buffer. Pure value type; bytes.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace llamafit {
+
+class GraphReplay {
+  public:
+    using Id = std::size_t;
+    enum class Op { Plain, InPlace }; // InPlace: add, mul, scale, unary, rope, rms_norm, soft_max ...
+
+    // A ggml tensor's element type size and ne[0..3]; two tensors of one layout may share memory.
+    struct Layout {
+        std::uint64_t elementBytes = 4;
+        std::array<std::uint64_t, 4> ne{1, 1, 1, 1};
+        std::uint64_t bytes() const { return elementBytes * ne[0] * ne[1] * ne[2] * ne[3]; }
+        bool operator==(const Layout&) const = default;
+    };
+
+    // A graph input (inp_raw, positions): allocated before every node.
+    Id input(Layout layout);
+    // A node computed from `sources` into a new tensor of `layout`.
+    Id node(Layout layout, std::vector<Id> sources, Op op = Op::Plain);
+    // A view (reshape, permute, transpose) of `source`: no memory of its own.
+    Id view(Id source);
+
+    // Runs ggml-alloc over the graph: the compute buffer it would reserve (32-byte aligned
+    // blocks, best fit, as AllocatorReplay).
+    std::uint64_t plannedBytes() const;
+
+  private:
+    struct Tensor {
+        Layout layout;
+        std::vector<Id> sources;
+        bool inPlace = false;
+        bool input = false;
+        bool isView = false;
+        Id viewOf = 0;
+    };
+    std::vector<Tensor> m_tensors;
+};
+
+} // namespace llamafit
