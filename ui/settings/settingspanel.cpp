@@ -30,6 +30,9 @@ namespace {
 
 constexpr int kMaxSlots = 256;
 constexpr int kMaxBatchTokens = 1 << 20;
+// Characters besides the icon's room: "iq4_nl", the longest K/V type name, fits in both (an item
+// has the icon only when refused).
+constexpr int kCacheTypeContentsLength = 4;
 // The tooltip a control shows when valid, and the flag's own tooltip (the first can be a
 // "no GPU" note instead).
 const char* const kBaseToolTip = "llamafitBaseToolTip";
@@ -181,6 +184,7 @@ void SettingsPanel::buildControls() {
     m_extraFlagsNote = new QLabel;
     m_extraFlagsNote->setObjectName(QStringLiteral("extraFlagsNote"));
     m_extraFlagsNote->setWordWrap(true);
+    m_extraFlagsNote->hide(); // shown with a note: an empty row costs a small screen its last control
     m_errorLabel = new QLabel;
     m_errorLabel->setObjectName(QStringLiteral("settingsErrorLabel"));
     m_errorLabel->setWordWrap(true);
@@ -196,6 +200,11 @@ void SettingsPanel::buildControls() {
     m_kvTypeNote->setForegroundRole(QPalette::PlaceholderText);
     m_kvTypeNote->setToolTip(kvTypeNoteText());
     for (QComboBox* combo : {m_cacheTypeKCombo, m_cacheTypeVCombo}) {
+        // Sized for the type names, not for the longest item: an item the model cannot take
+        // carries llama.cpp's reason (and a warning icon), which would widen the dock past a small
+        // screen. The popup still shows every item whole.
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(kCacheTypeContentsLength);
         combo->setToolTip(combo->toolTip().isEmpty()
                               ? kvTypeNoteText()
                               : combo->toolTip() + QStringLiteral("\n\n") + kvTypeNoteText());
@@ -212,16 +221,24 @@ void SettingsPanel::buildControls() {
     auto* gpuRow = new QHBoxLayout;
     gpuRow->addWidget(m_gpuLayersSpin, 1);
     gpuRow->addWidget(m_gpuLayersAllCheck);
+    // Pairs share a row (K and V, batch and micro-batch): on a 768-pixel-high screen the Settings
+    // and Advice docks have about 620 pixels between them, and every row must show.
+    auto* cacheTypeRow = new QHBoxLayout;
+    cacheTypeRow->addWidget(m_cacheTypeKCombo, 1);
+    cacheTypeRow->addWidget(new QLabel(QStringLiteral("/")));
+    cacheTypeRow->addWidget(m_cacheTypeVCombo, 1);
+    auto* batchRow = new QHBoxLayout;
+    batchRow->addWidget(m_batchSpin, 1);
+    batchRow->addWidget(new QLabel(QStringLiteral("/")));
+    batchRow->addWidget(m_ubatchSpin, 1);
     auto* form = new QFormLayout(this);
     form->addRow(tr("Context"), contextRow);
     form->addRow(QString(), m_fitContextLabel);
     form->addRow(tr("Slots"), m_slotsSpin);
-    form->addRow(tr("K cache type"), m_cacheTypeKCombo);
-    form->addRow(tr("V cache type"), m_cacheTypeVCombo);
+    form->addRow(tr("K / V cache"), cacheTypeRow);
     form->addRow(m_kvTypeNote);
     form->addRow(tr("GPU layers"), gpuRow);
-    form->addRow(tr("Batch"), m_batchSpin);
-    form->addRow(tr("Micro-batch"), m_ubatchSpin);
+    form->addRow(tr("Batch / ubatch"), batchRow);
     form->addRow(tr("Flash attention"), m_flashAttentionCombo);
     form->addRow(tr("Unified KV"), m_kvUnifiedCombo);
     form->addRow(QString(), m_swaFullCheck);
@@ -319,6 +336,7 @@ void SettingsPanel::applyExtraFlags() {
         // The text stays in the field for the user to fix; nothing is applied.
         m_extraFlagsError = fromStd(flags.error().message);
         m_extraFlagsNote->setText(tr("Not applied: %1").arg(m_extraFlagsError));
+        m_extraFlagsNote->show();
         showValidity();
         return;
     }
@@ -341,6 +359,7 @@ void SettingsPanel::applyExtraFlags() {
         lines << fromStd(note);
     }
     m_extraFlagsNote->setText(lines.join(QLatin1Char('\n')));
+    m_extraFlagsNote->setVisible(!lines.isEmpty());
     write(flags->settings);
     m_session->setExtraArgs(flags->passThrough);
     showValidity();
