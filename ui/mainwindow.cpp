@@ -166,6 +166,16 @@ void MainWindow::buildDocks() {
         new ModelPickerPanel(m_options.libraryRoots ? *m_options.libraryRoots : standardLibraryRoots(), this);
     m_picker->setUserFolders(m_appSettings.libraryFolders);
     connect(m_picker, &ModelPickerPanel::modelChosen, this, &MainWindow::chooseModel);
+    connect(m_picker, &ModelPickerPanel::modelChosenWithMtp, this, [this](const QString& pathOrCardId) {
+        if (!chooseModel(pathOrCardId)) {
+            return;
+        }
+        ServerSettings settings = m_session->settings();
+        if (!settings.speculative.uses(SpeculativeType::DraftMtp)) {
+            settings.speculative.types.push_back(SpeculativeType::DraftMtp);
+            m_session->setSettings(settings);
+        }
+    });
     connect(m_picker, &ModelPickerPanel::userFoldersChanged, this,
             [this](const QStringList& folders) { m_appSettings.libraryFolders = folders; });
     m_machinePanel = new MachinePanel(m_session, this);

@@ -170,6 +170,14 @@ void SettingsPanel::buildControls() {
     m_swaFullCheck = new QCheckBox(tr("full-size SWA cache"));
     m_swaFullCheck->setObjectName(QStringLiteral("swaFullCheck"));
     setToolTipOf(m_swaFullCheck, tr("--swa-full: sliding-window layers keep the whole context"));
+    m_mtpCheck = new QCheckBox(tr("MTP drafting (NextN block)"));
+    m_mtpCheck->setObjectName(QStringLiteral("mtpDraftCheck"));
+    setToolTipOf(m_mtpCheck,
+                 tr("--spec-type draft-mtp: speculative decoding with the model's own NextN (MTP) block. "
+                    "llama-server then loads the block's weights, builds a second, draft context (its KV "
+                    "cache, logits and compute buffer) and keeps --spec-draft-n-max more recurrent-state "
+                    "rows per slot; without it the block's weights are skipped. Shown for files with a "
+                    "NextN block."));
     m_loadModeCombo = makeCombo(QStringLiteral("loadModeCombo"),
                                 {{tr("auto"), static_cast<int>(LoadMode::Auto)},
                                  {tr("mmap"), static_cast<int>(LoadMode::Mmap)},
@@ -242,6 +250,7 @@ void SettingsPanel::buildControls() {
     form->addRow(tr("Flash attention"), m_flashAttentionCombo);
     form->addRow(tr("Unified KV"), m_kvUnifiedCombo);
     form->addRow(QString(), m_swaFullCheck);
+    form->addRow(QString(), m_mtpCheck);
     form->addRow(tr("Load mode"), m_loadModeCombo);
     form->addRow(tr("Extra flags"), m_extraFlagsEdit);
     form->addRow(m_extraFlagsNote);
@@ -311,6 +320,16 @@ void SettingsPanel::connectControls() {
     });
     connect(m_swaFullCheck, &QCheckBox::toggled, this,
             [edit](bool full) { edit([&](ServerSettings& s) { s.swaFull = full; }); });
+    connect(m_mtpCheck, &QCheckBox::toggled, this, [edit](bool mtp) {
+        // The other --spec-type values (given as extra flags) stay as they are.
+        edit([&](ServerSettings& s) {
+            std::vector<SpeculativeType>& types = s.speculative.types;
+            std::erase(types, SpeculativeType::DraftMtp);
+            if (mtp) {
+                types.push_back(SpeculativeType::DraftMtp);
+            }
+        });
+    });
     connect(m_loadModeCombo, &QComboBox::currentIndexChanged, this, [this, edit] {
         edit([&](ServerSettings& s) { s.loadMode = static_cast<LoadMode>(currentData(m_loadModeCombo)); });
     });
@@ -377,6 +396,8 @@ void SettingsPanel::showModel() {
     m_contextSpin->setRange(std::min(static_cast<int>(ContextStops::kFirstStop), maximum), maximum);
     // -ngl counts the output layer as one more layer (llama.cpp src/llama-model.cpp i_gpu_start).
     m_gpuLayersSpin->setRange(0, static_cast<int>(model.trunkLayerCount()) + 1);
+    // Only a file with NextN blocks can draft with them (llama-server refuses draft-mtp otherwise).
+    m_mtpCheck->setVisible(model.nextnLayerCount > 0);
 }
 
 void SettingsPanel::showMachine() {
@@ -395,9 +416,9 @@ void SettingsPanel::showMachine() {
 void SettingsPanel::showSettings() {
     const ServerSettings& settings = m_session->settings();
     const std::vector<QWidget*> controls = {
-        m_contextSlider,     m_contextSpin,  m_slotsSpin,    m_cacheTypeKCombo,     m_cacheTypeVCombo,
-        m_gpuLayersSpin,     m_batchSpin,    m_ubatchSpin,   m_flashAttentionCombo, m_kvUnifiedCombo,
-        m_gpuLayersAllCheck, m_swaFullCheck, m_loadModeCombo};
+        m_contextSlider,     m_contextSpin,  m_slotsSpin,  m_cacheTypeKCombo,     m_cacheTypeVCombo,
+        m_gpuLayersSpin,     m_batchSpin,    m_ubatchSpin, m_flashAttentionCombo, m_kvUnifiedCombo,
+        m_gpuLayersAllCheck, m_swaFullCheck, m_mtpCheck,   m_loadModeCombo};
     std::vector<std::unique_ptr<QSignalBlocker>> blockers;
     for (QWidget* control : controls) {
         blockers.push_back(std::make_unique<QSignalBlocker>(control));
@@ -424,6 +445,7 @@ void SettingsPanel::showSettings() {
     selectData(m_flashAttentionCombo, static_cast<int>(settings.flashAttention));
     selectData(m_kvUnifiedCombo, settings.kvUnified ? (*settings.kvUnified ? 1 : 2) : 0);
     m_swaFullCheck->setChecked(settings.swaFull);
+    m_mtpCheck->setChecked(settings.speculative.uses(SpeculativeType::DraftMtp));
     selectData(m_loadModeCombo, static_cast<int>(settings.loadMode));
 }
 

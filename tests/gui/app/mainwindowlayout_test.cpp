@@ -4,11 +4,13 @@
 // rectangle lies inside the window and inside every ancestor (no dock edge, scroll viewport or
 // fold cuts it), and it is not narrower than its size hint where narrower means cut text (the
 // slots box read "auto (4, un", the advice buttons "Largest context t"), nor than its minimum
-// size hint elsewhere. A word-wrapped label is as high as its text needs at its width.
+// size hint elsewhere. A word-wrapped label is as high as its text needs at its width. Checked on
+// the default card and on a file with a NextN block with MTP drafting on (one row more).
 #include "tests/gui/app/mainwindowfixture.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -104,28 +106,53 @@ QStringList cutControls(QWidget& window, const QDockWidget& dock) {
     return cut;
 }
 
-class MainWindowLayoutTest : public test::MainWindowFixture, public ::testing::WithParamInterface<QSize> {};
+class MainWindowLayoutTest : public test::MainWindowFixture, public ::testing::WithParamInterface<QSize> {
+  protected:
+    // Every control of the three docks whole, and the window at the size asked for.
+    void expectEveryControlWhole(QSize size) {
+        // The layout requests the last change posted (docks, scroll areas, word-wrapped labels).
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        // A window whose minimum is larger than the screen is not placed at this size at all.
+        EXPECT_EQ(m_window->size(), size) << "the window's minimum is " << m_window->minimumSizeHint().width()
+                                          << "x" << m_window->minimumSizeHint().height();
+        for (const char* name : {"settingsDock", "adviceDock", "launchDock"}) {
+            auto* dock = child<QDockWidget>(name);
+            ASSERT_NE(dock, nullptr);
+            ASSERT_TRUE(dock->isVisible()) << name;
+            ASSERT_FALSE(dock->isFloating()) << name;
+            const QStringList cut = cutControls(*m_window, *dock);
+            EXPECT_TRUE(cut.isEmpty()) << name << " at " << size.width() << "x" << size.height() << ":\n"
+                                       << cut.join(QLatin1Char('\n')).toStdString();
+        }
+    }
+};
 
 TEST_P(MainWindowLayoutTest, EveryControlOfTheSettingsAdviceAndLaunchDocksIsShownWhole) {
     const QSize size = GetParam();
     openWindow(size);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
-    // The layout requests the first show posted (docks, scroll areas, word-wrapped labels).
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::processEvents();
     ASSERT_EQ(m_session->model().cardId, std::string(defaultModelCardId()));
-    // A window whose minimum is larger than the screen is not placed at this size at all.
-    EXPECT_EQ(m_window->size(), size) << "the window's minimum is " << m_window->minimumSizeHint().width()
-                                      << "x" << m_window->minimumSizeHint().height();
-    for (const char* name : {"settingsDock", "adviceDock", "launchDock"}) {
-        auto* dock = child<QDockWidget>(name);
-        ASSERT_NE(dock, nullptr);
-        ASSERT_TRUE(dock->isVisible()) << name;
-        ASSERT_FALSE(dock->isFloating()) << name;
-        const QStringList cut = cutControls(*m_window, *dock);
-        EXPECT_TRUE(cut.isEmpty()) << name << " at " << size.width() << "x" << size.height() << ":\n"
-                                   << cut.join(QLatin1Char('\n')).toStdString();
-    }
+    expectEveryControlWhole(size);
+}
+
+// A file with a NextN block adds the MTP row to Settings and, with MTP on, the draft context's
+// segment and legend entry to the chart: still whole.
+TEST_P(MainWindowLayoutTest, EveryControlIsShownWholeWithMtpDraftingOn) {
+    const QSize size = GetParam();
+    const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    const QString path = m_directory.filePath(QStringLiteral("lib/qwen35moe-mtp.gguf"));
+    ASSERT_TRUE(test::writeSpecAsGguf(*spec, path.toStdString()).ok()); // sparse
+    openWindow(size);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+    ASSERT_TRUE(m_window->chooseModel(path));
+    ServerSettings settings = m_session->settings();
+    settings.speculative.types = {SpeculativeType::DraftMtp};
+    m_session->setSettings(settings);
+    ASSERT_TRUE(m_session->estimate().ok()) << m_session->estimate().error().message;
+    ASSERT_TRUE(child<QCheckBox>("mtpDraftCheck")->isVisible());
+    expectEveryControlWhole(size);
 }
 
 INSTANTIATE_TEST_SUITE_P(Screens, MainWindowLayoutTest,

@@ -410,5 +410,39 @@ TEST_F(SettingsPanelTest, FitContextLabelFollowsTheFitTargetOfTheExtraFlags) {
     EXPECT_TRUE(label->text().startsWith(shrunkText)) << label->text().toStdString();
 }
 
+TEST_F(SettingsPanelTest, TheMtpCheckShowsForAFileWithANextnBlockAndSetsSpecTypeDraftMtp) {
+    auto* mtp = control<QCheckBox>("mtpDraftCheck");
+    Result<LoadedModel> plain = test::headDim80Model();
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    m_session.setModel(std::move(*plain));
+    EXPECT_FALSE(mtp->isVisibleTo(&m_panel)) << "llama-server refuses draft-mtp without a NextN block";
+
+    Result<LoadedModel> model = test::mtpShapeModel();
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    ASSERT_GT(model->info.nextnLayerCount, 0u);
+    m_session.setModel(std::move(*model));
+    ServerSettings start = panelDefaults();
+    start.contextTokens = 4096;
+    m_session.setSettings(start);
+    ASSERT_TRUE(mtp->isVisibleTo(&m_panel));
+    EXPECT_FALSE(mtp->isChecked());
+    EXPECT_FALSE(m_session.estimate()->mtp.has_value());
+
+    mtp->click();
+    ServerSettings expected = start;
+    expected.speculative.types = {SpeculativeType::DraftMtp};
+    expectSession(expected);
+    ASSERT_TRUE(m_session.estimate().ok());
+    EXPECT_TRUE(m_session.estimate()->mtp.has_value()) << "the draft context is in the estimate";
+
+    mtp->click();
+    expectSession(start);
+
+    // Set elsewhere (a restored profile, the picker's "with MTP"): the check follows.
+    m_session.setSettings(expected);
+    EXPECT_TRUE(mtp->isChecked());
+    EXPECT_EQ(m_session.settings(), expected) << "following does not write back";
+}
+
 } // namespace
 } // namespace llamafit
