@@ -40,6 +40,7 @@ void SizingSession::setModel(LoadedModel model) {
     m_model = std::move(model);
     m_sizingModel = prepareModel(m_model.info);
     m_settings = ServerSettings{};
+    m_loraAdapters.clear();
     m_extraArgs.clear();
     emit modelChanged();
     emit settingsChanged();
@@ -81,6 +82,14 @@ void SizingSession::setMarginBytes(std::uint64_t marginBytes) {
     recompute();
 }
 
+void SizingSession::setLoraAdapters(std::vector<LoraAdapterInfo> adapters) {
+    if (adapters == m_loraAdapters) {
+        return;
+    }
+    m_loraAdapters = std::move(adapters);
+    recompute();
+}
+
 void SizingSession::setBandwidthOverride(std::optional<std::uint64_t> bytesPerSecond) {
     if (bytesPerSecond == m_bandwidthOverride) {
         return;
@@ -98,7 +107,16 @@ MemoryBudget SizingSession::budget() const {
 }
 
 void SizingSession::recompute() {
-    m_estimate = estimateMemory(m_sizingModel, m_settings, m_gpus);
+    // The adapters' overload sizes from the model itself (no prepared model): a little slower, and
+    // only while adapters are named.
+    const bool adaptersRead =
+        !m_settings.loraAdapters.empty() && m_settings.loraAdapters.size() == m_loraAdapters.size() &&
+        std::equal(m_settings.loraAdapters.begin(), m_settings.loraAdapters.end(), m_loraAdapters.begin(),
+                   [](const LoraAdapterSetting& setting, const LoraAdapterInfo& adapter) {
+                       return setting.path == adapter.path;
+                   });
+    m_estimate = adaptersRead ? estimateMemory(m_model.info, m_settings, m_gpus, m_loraAdapters)
+                              : estimateMemory(m_sizingModel, m_settings, m_gpus);
     m_poolUsage.reset();
     if (m_estimate) {
         PlacementOptions options;

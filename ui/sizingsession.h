@@ -12,6 +12,7 @@
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
 #include "core/machine/poolusage.h"
+#include "core/model/loraadapter.h"
 #include "core/model/modelsource.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
@@ -50,6 +51,12 @@ class SizingSession : public QObject {
     // llama-server flags from the "extra flags" field that do not change memory (-t 8,
     // --alias x, ...): passed to the launch after the settings' own flags. Emits extraArgsChanged.
     void setExtraArgs(std::vector<std::string> words);
+    // The --lora / --lora-scaled adapters of the settings, read from their files by whoever set
+    // those flags (the settings panel's extra flags; this class does no I/O). The estimate
+    // counts their weights while the settings name the same files in the same order; otherwise
+    // it leaves them out, and the core's note says so.
+    void setLoraAdapters(std::vector<LoraAdapterInfo> adapters);
+    const std::vector<LoraAdapterInfo>& loraAdapters() const { return m_loraAdapters; }
     // Memory bandwidth for the decode-speed estimate; nullopt = the machine's own figure.
     void setBandwidthOverride(std::optional<std::uint64_t> bytesPerSecond);
 
@@ -93,6 +100,7 @@ class SizingSession : public QObject {
     std::optional<std::uint64_t> m_bandwidthOverride;
     Result<MemoryEstimate> m_estimate{Error{}};
     std::optional<PoolUsage> m_poolUsage;
+    std::vector<LoraAdapterInfo> m_loraAdapters;
 };
 
 } // namespace llamafit

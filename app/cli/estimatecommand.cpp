@@ -62,19 +62,11 @@ Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
 
 // The --lora / --lora-scaled files, read for their tensor sizes (headers only).
 Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const ServerSettings& settings) {
-    std::vector<LoraAdapterInfo> adapters;
+    std::vector<std::string> paths;
     for (const LoraAdapterSetting& setting : settings.loraAdapters) {
-        const auto file = readGgufModel(setting.path);
-        if (!file) {
-            return file.error();
-        }
-        auto adapter = interpretLoraAdapter(*file, setting.path);
-        if (!adapter) {
-            return adapter.error();
-        }
-        adapters.push_back(std::move(*adapter));
+        paths.push_back(setting.path);
     }
-    return adapters;
+    return llamafit::readLoraAdapters(paths);
 }
 
 // The speed figures for the estimate with public-default efficiencies (no machine here): the

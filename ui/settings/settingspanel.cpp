@@ -2,6 +2,7 @@
 #include "ui/settings/settingspanel.h"
 
 #include "core/flags/fitflags.h"
+#include "core/model/loraadapter.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/fitreplica.h"
 #include "ui/chartstyle.h"
@@ -358,6 +359,22 @@ void SettingsPanel::applyExtraFlags() {
         m_extraFlagsNote->show();
         showValidity();
         return;
+    }
+    // The adapters' files are read here, once per edit of the flags, for their tensor sizes.
+    if (!flags->settings.loraAdapters.empty()) {
+        std::vector<std::string> paths;
+        for (const LoraAdapterSetting& adapter : flags->settings.loraAdapters) {
+            paths.push_back(adapter.path);
+        }
+        Result<std::vector<LoraAdapterInfo>> adapters = readLoraAdapters(paths);
+        if (!adapters) {
+            m_extraFlagsError = fromStd(adapters.error().message);
+            m_extraFlagsNote->setText(tr("Not applied: %1").arg(m_extraFlagsError));
+            m_extraFlagsNote->show();
+            showValidity();
+            return;
+        }
+        m_session->setLoraAdapters(std::move(*adapters));
     }
     m_extraFlagsError.clear();
     QStringList lines;
