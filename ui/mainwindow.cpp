@@ -10,6 +10,7 @@
 #include "ui/charts/memorychart.h"
 #include "ui/charts/sweepchart.h"
 #include "ui/devicedetection.h"
+#include "ui/dockscrollarea.h"
 #include "ui/launch/launchpanel.h"
 #include "ui/library/modelpickerpanel.h"
 #include "ui/live/liveview.h"
@@ -31,7 +32,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -48,11 +48,7 @@ QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* 
                       QMainWindow* window) {
     auto* dock = new QDockWidget(title, window);
     dock->setObjectName(objectName); // saveState/restoreState identify docks by objectName
-    auto* scroll = new QScrollArea(dock);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(content);
-    dock->setWidget(scroll);
+    dock->setWidget(new DockScrollArea(content, dock));
     return dock;
 }
 
@@ -83,6 +79,10 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("LlamaFit"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    // The right docks (Settings over Advice) run the window's full height, the Launch dock sits
+    // under the models and the charts: on a 768-pixel-high screen the two panels need the
+    // height more than the launch row needs the width.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     // Before the panels exist: they show the session's values when they are built.
     session->setMarginBytes(m_appSettings.marginMiB * 1024 * 1024);
     session->setBandwidthOverride(m_appSettings.bandwidthBytesPerSecond);
@@ -167,6 +167,16 @@ void MainWindow::buildDocks() {
         new ModelPickerPanel(m_options.libraryRoots ? *m_options.libraryRoots : standardLibraryRoots(), this);
     m_picker->setUserFolders(m_appSettings.libraryFolders);
     connect(m_picker, &ModelPickerPanel::modelChosen, this, &MainWindow::chooseModel);
+    connect(m_picker, &ModelPickerPanel::modelChosenWithMtp, this, [this](const QString& pathOrCardId) {
+        if (!chooseModel(pathOrCardId)) {
+            return;
+        }
+        ServerSettings settings = m_session->settings();
+        if (!settings.speculative.uses(SpeculativeType::DraftMtp)) {
+            settings.speculative.types.push_back(SpeculativeType::DraftMtp);
+            m_session->setSettings(settings);
+        }
+    });
     connect(m_picker, &ModelPickerPanel::userFoldersChanged, this,
             [this](const QStringList& folders) { m_appSettings.libraryFolders = folders; });
     m_machinePanel = new MachinePanel(m_session, this);
@@ -379,11 +389,8 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_firstLayout) {
         m_firstLayout = false;
-        // First start: side docks wide enough for their labels and controls, and the Launch dock
-        // as high as its rows, with no empty band under it.
-        resizeDocks({findChild<QDockWidget*>(QStringLiteral("modelsDock")),
-                     findChild<QDockWidget*>(QStringLiteral("settingsDock"))},
-                    {width() / 5, width() / 4}, Qt::Horizontal);
+        // First start: the Launch dock as high as its rows, with no empty band under it. The side
+        // docks need nothing here: DockScrollArea holds each at least as wide as its panel.
         resizeDocks({findChild<QDockWidget*>(QStringLiteral("launchDock"))},
                     {m_launchPanel->sizeHint().height()}, Qt::Vertical);
     }

@@ -12,6 +12,7 @@
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
 #include "core/machine/poolusage.h"
+#include "core/model/companionmodels.h"
 #include "core/model/modelsource.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
@@ -50,6 +51,9 @@ class SizingSession : public QObject {
     // llama-server flags from the "extra flags" field that do not change memory (-t 8,
     // --alias x, ...): passed to the launch after the settings' own flags. Emits extraArgsChanged.
     void setExtraArgs(std::vector<std::string> words);
+    // The files the settings load besides the model (--lora adapters, -md, --mmproj) are read
+    // here, headers only, whenever the settings name other paths (a restored profile too); a file
+    // that cannot be read makes the estimate its error.
     // Memory bandwidth for the decode-speed estimate; nullopt = the machine's own figure.
     void setBandwidthOverride(std::optional<std::uint64_t> bytesPerSecond);
 

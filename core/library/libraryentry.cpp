@@ -73,6 +73,7 @@ ModelSummary summariseModel(const ModelInfo& info, const GgufFile& file) {
     summary.slidingWindow = info.hasSlidingWindowLayers();
     summary.mla = info.mla;
     summary.moe = info.isMoe();
+    summary.nextnLayerCount = info.nextnLayerCount;
     return summary;
 }
 

@@ -32,6 +32,7 @@ struct ModelSummary {
     bool slidingWindow = false; // SWA / chunked layers
     bool mla = false;
     bool moe = false;
+    std::uint32_t nextnLayerCount = 0; // NextN (MTP) blocks: --spec-type draft-mtp can draft with them
     bool operator==(const ModelSummary&) const = default;
 };
 

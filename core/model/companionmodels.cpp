@@ -12,19 +12,13 @@ Result<CompanionModels> loadCompanionModels(const std::vector<std::string>& lora
                                             const std::string& draftModelPath,
                                             const std::string& projectorPath) {
     CompanionModels companions;
-    for (const std::string& path : loraAdapterPaths) {
-        auto file = readGgufModel(path);
-        if (!file) {
-            Error error = file.error();
-            error.settings = {Setting::LoraAdapters};
-            return error;
-        }
-        auto adapter = interpretLoraAdapter(*file, path);
-        if (!adapter) {
-            return adapter.error();
-        }
-        companions.loraAdapters.push_back(std::move(*adapter));
+    Result<std::vector<LoraAdapterInfo>> adapters = readLoraAdapters(loraAdapterPaths);
+    if (!adapters) {
+        Error error = adapters.error();
+        error.settings = {Setting::LoraAdapters};
+        return error;
     }
+    companions.loraAdapters = std::move(*adapters);
     if (!draftModelPath.empty()) {
         Result<LoadedModel> draft = loadModel(draftModelPath);
         if (!draft) {

@@ -2,7 +2,10 @@
 #include "core/model/loraadapter.h"
 
 #include "core/common/units.h"
+#include "core/gguf/ggufreader.h"
 #include "core/model/tensorroles.h"
+
+#include <utility>
 
 namespace llamafit {
 
@@ -34,6 +37,22 @@ Result<LoraAdapterInfo> interpretLoraAdapter(const GgufFile& file, const std::st
         adapter.tensors.push_back(summarizeTensor(tensor, adapter.architecture));
     }
     return adapter;
+}
+
+Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const std::vector<std::string>& paths) {
+    std::vector<LoraAdapterInfo> adapters;
+    for (const std::string& path : paths) {
+        const Result<GgufFile> file = readGgufModel(path);
+        if (!file) {
+            return file.error();
+        }
+        Result<LoraAdapterInfo> adapter = interpretLoraAdapter(*file, path);
+        if (!adapter) {
+            return adapter.error();
+        }
+        adapters.push_back(std::move(*adapter));
+    }
+    return adapters;
 }
 
 Result<bool> checkLoraAdapter(const ModelInfo& model, const LoraAdapterInfo& adapter) {

@@ -2,7 +2,7 @@
 // LoraAdapterInfo: a LoRA adapter GGUF (--lora / --lora-scaled) as the sizing core needs it: its
 // architecture and its tensors (lora_a / lora_b pairs per adapted weight, with the block each
 // belongs to). Read from the file's header only, like ModelInfo. Used by the estimate
-// (core/sizing/lorabuffers.h) and by the CLI, which reads the files. Value type; bytes.
+// (core/sizing/lorabuffers.h) and by the CLI and the GUI, which read the files. Value type; bytes.
 //
 // Source: llama.cpp src/llama-adapter.cpp llama_adapter_lora_init_impl: general.type must be
 // "adapter" and adapter.type "lora"; general.architecture must equal the model's ("model arch
@@ -31,6 +31,11 @@ struct LoraAdapterInfo {
 };
 
 Result<LoraAdapterInfo> interpretLoraAdapter(const GgufFile& file, const std::string& path);
+
+// The adapters in `paths`, in order, each read from its file's header (readGgufModel) and
+// interpreted; the first file that cannot be read or is no LoRA adapter gives the error. Used by
+// the CLI and by the GUI's extra flags, which name the files with --lora / --lora-scaled.
+Result<std::vector<LoraAdapterInfo>> readLoraAdapters(const std::vector<std::string>& paths);
 
 // adapter.arch-mismatch when llama.cpp would refuse the adapter for this model.
 Result<bool> checkLoraAdapter(const ModelInfo& model, const LoraAdapterInfo& adapter);

@@ -208,6 +208,30 @@
         <source>%1: nothing of llama-server&apos;s</source>
         <translation>%1: llama-server のメモリなし</translation>
     </message>
+    <message>
+        <source>• %1 %2 buffer: %3 — %4</source>
+        <translation>• %1 %2 バッファ: %3 — %4</translation>
+    </message>
+    <message>
+        <source>  --spec-type draft-mtp: a second llama.cpp context on the model&apos;s own NextN (MTP) block, with its own KV cache of the NextN layers, logits and compute buffer.</source>
+        <translation>  --spec-type draft-mtp: モデル自身の NextN (MTP) ブロック用の 2 つ目の llama.cpp コンテキスト。NextN 層だけの KVキャッシュ、ロジット、計算バッファを持ちます。</translation>
+    </message>
+    <message>
+        <source>  --lora / --lora-scaled: the adapters&apos; tensors, each on the device of the weight it modifies.</source>
+        <translation>  --lora / --lora-scaled: アダプタのテンソル。それぞれが変更する重みと同じデバイスに置かれます。</translation>
+    </message>
+    <message>
+        <source>MTP draft context</source>
+        <translation>MTP ドラフトコンテキスト</translation>
+    </message>
+    <message>
+        <source>LoRA adapters</source>
+        <translation>LoRA アダプタ</translation>
+    </message>
+    <message>
+        <source>Main context</source>
+        <translation>メインコンテキスト</translation>
+    </message>
 </context>
 <context>
     <name>MemoryTimeChart</name>
@@ -1536,10 +1560,6 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <translation>学習時のコンテキスト長 (トークン): -c / --ctx-size 0 の既定値</translation>
     </message>
     <message>
-        <source>RS: recurrent state buffer (hybrid: with attention layers); SWA: sliding-window attention; MLA: multi-head latent attention; MoE: mixture of experts</source>
-        <translation>RS: リカレント状態バッファ (hybrid: アテンション層あり)、SWA: スライディングウィンドウアテンション、MLA: マルチヘッド潜在アテンション、MoE: 混合エキスパート</translation>
-    </message>
-    <message>
         <source>Compiled into LlamaFit</source>
         <translation>LlamaFit に組み込み</translation>
     </message>
@@ -1647,6 +1667,14 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
+    <message>
+        <source>RS: recurrent state buffer (hybrid: with attention layers); SWA: sliding-window attention; MLA: multi-head latent attention; MoE: mixture of experts; MTP: a NextN block for multi-token prediction (choose &quot;with MTP drafting&quot; from the row&apos;s menu)</source>
+        <translation>RS: リカレント状態バッファ (hybrid: アテンション層あり)、SWA: スライディングウィンドウアテンション、MLA: マルチヘッド潜在アテンション、MoE: 専門家混合、MTP: 複数トークン予測用の NextN ブロック (行のメニューで「MTP ドラフトで選択」を選べます)</translation>
+    </message>
+    <message>
+        <source>MTP</source>
+        <translation>MTP</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::ModelPickerPanel</name>
@@ -1733,6 +1761,14 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>Scan finished. Models found: %1, unreadable: %2</source>
         <translation>スキャン完了。見つかったモデル: %1、読み込めないもの: %2</translation>
+    </message>
+    <message>
+        <source>Choose with MTP drafting (--spec-type draft-mtp)</source>
+        <translation>MTP ドラフトで選択 (--spec-type draft-mtp)</translation>
+    </message>
+    <message>
+        <source>The model drafts tokens with its own NextN (MTP) block: llama-server loads the block and a second, draft context</source>
+        <translation>モデル自身の NextN (MTP) ブロックでトークンをドラフトします: llama-server はそのブロックと 2 つ目のドラフト用コンテキストを読み込みます</translation>
     </message>
 </context>
 <context>
@@ -1850,24 +1886,8 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <translation>スロット数</translation>
     </message>
     <message>
-        <source>K cache type</source>
-        <translation>K キャッシュ型</translation>
-    </message>
-    <message>
-        <source>V cache type</source>
-        <translation>V キャッシュ型</translation>
-    </message>
-    <message>
         <source>GPU layers</source>
         <translation>GPU レイヤー数</translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation>バッチ</translation>
-    </message>
-    <message>
-        <source>Micro-batch</source>
-        <translation>マイクロバッチ</translation>
     </message>
     <message>
         <source>Flash attention</source>
@@ -1940,6 +1960,22 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>Its fit also sets -ngl %1.</source>
         <translation>その fit は -ngl %1 も設定します。</translation>
+    </message>
+    <message>
+        <source>MTP drafting (NextN block)</source>
+        <translation>MTP ドラフト (NextN ブロック)</translation>
+    </message>
+    <message>
+        <source>--spec-type draft-mtp: speculative decoding with the model&apos;s own NextN (MTP) block. llama-server then loads the block&apos;s weights, builds a second, draft context (its KV cache, logits and compute buffer) and keeps --spec-draft-n-max more recurrent-state rows per slot; without it the block&apos;s weights are skipped. Shown for files with a NextN block.</source>
+        <translation>--spec-type draft-mtp: モデル自身の NextN (MTP) ブロックによる投機的デコード。llama-server はブロックの重みを読み込み、2 つ目のドラフト用コンテキスト (KVキャッシュ、ロジット、計算バッファ) を作り、スロットごとにリカレント状態の行を --spec-draft-n-max 行多く確保します。オフのときはブロックの重みを読み込みません。NextN ブロックを持つファイルでだけ表示されます。</translation>
+    </message>
+    <message>
+        <source>K / V cache</source>
+        <translation>K / V キャッシュ</translation>
+    </message>
+    <message>
+        <source>Batch / ubatch</source>
+        <translation>バッチ / ubatch</translation>
     </message>
 </context>
 <context>

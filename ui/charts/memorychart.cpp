@@ -48,6 +48,23 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
     return bars;
 }
 
+// Tableau's teal and brown, beside the component colours (chartstyle.cpp): a draft context and
+// adapters are not one of the main context's components.
+QColor ownerColor(BufferOwner owner) {
+    switch (owner) {
+    case BufferOwner::MtpDraft:
+        return QColor(0x76, 0xb7, 0xb2);
+    case BufferOwner::DraftModel:
+        return QColor(0x5b, 0x8f, 0xb9);
+    case BufferOwner::Projector:
+        return QColor(0xb0, 0x7a, 0xa1);
+    case BufferOwner::LoraAdapter:
+    case BufferOwner::Main:
+        break;
+    }
+    return QColor(0x9c, 0x75, 0x5f);
+}
+
 } // namespace
 
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
@@ -95,6 +112,12 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
         m_componentBars[i] = makeBars(m_plot, componentLabel(kChartComponentOrder[i]));
         m_componentBars[i]->moveAbove(below);
         below = m_componentBars[i];
+    }
+    for (std::size_t o = 0; o < kChartOwnerOrder.size(); ++o) {
+        m_ownerBars[o] = makeBars(m_plot, bufferOwnerLabel(kChartOwnerOrder[o]));
+        m_ownerBars[o]->moveAbove(below);
+        below = m_ownerBars[o];
+        m_ownerBars[o]->removeFromLegend(); // listed while a pool holds some (setBarData)
     }
     m_otherBars = makeBars(m_plot, tr("Other (page cache, shared memory)"));
     m_otherBars->moveAbove(below);
@@ -221,6 +244,7 @@ void MemoryChart::setBarData() {
     QVector<double> reservation, other, growth;
     std::array<QVector<double>, 6> components;
     std::array<QVector<double>, 6> componentKeys;
+    std::array<QVector<double>, kChartOwnerCount> owners, ownerKeys;
     QVector<double> otherKeys, growthKeys, reservationKeys;
     // Zero segments are left out: QCPBars would draw them as a line across the stack.
     auto push = [](QVector<double>& k, QVector<double>& v, double key, std::uint64_t bytes) {
@@ -236,12 +260,23 @@ void MemoryChart::setBarData() {
         for (std::size_t c = 0; c < components.size(); ++c) {
             push(componentKeys[c], components[c], key, pool.componentBytes[c]);
         }
+        for (std::size_t o = 0; o < owners.size(); ++o) {
+            push(ownerKeys[o], owners[o], key, pool.ownerBytes[o]);
+        }
         push(otherKeys, other, key, pool.otherBytes);
         push(growthKeys, growth, key, pool.growthBytes);
     }
     m_reservationBars->setData(reservationKeys, reservation, true);
     for (std::size_t c = 0; c < components.size(); ++c) {
         m_componentBars[c]->setData(componentKeys[c], components[c], true);
+    }
+    for (std::size_t o = 0; o < owners.size(); ++o) {
+        m_ownerBars[o]->setData(ownerKeys[o], owners[o], true);
+        if (owners[o].isEmpty()) {
+            m_ownerBars[o]->removeFromLegend();
+        } else {
+            m_ownerBars[o]->addToLegend();
+        }
     }
     m_otherBars->setData(otherKeys, other, true);
     m_growthBars->setData(growthKeys, growth, true);
@@ -323,6 +358,10 @@ void MemoryChart::restyle() {
         m_componentBars[i]->setPen(separator);
         m_componentBars[i]->setBrush(componentColor(kChartComponentOrder[i]));
     }
+    for (std::size_t o = 0; o < m_ownerBars.size(); ++o) {
+        m_ownerBars[o]->setPen(separator);
+        m_ownerBars[o]->setBrush(ownerColor(kChartOwnerOrder[o]));
+    }
     QColor otherColor = componentColor(Component::Model);
     m_otherBars->setPen(separator);
     m_otherBars->setBrush(QBrush(otherColor, Qt::Dense5Pattern));
@@ -388,6 +427,16 @@ QString MemoryChart::verdictText(std::size_t poolIndex) const {
     return index < 0 ? QString() : m_items[static_cast<std::size_t>(index)].verdict->text();
 }
 
+double MemoryChart::ownerBarValueMiB(std::size_t poolIndex, BufferOwner owner) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? 0.0 : barValueGiB(m_ownerBars[chartOwnerIndex(owner)], index + 1.0) * 1024.0;
+}
+
+QString MemoryChart::ownerToolTipAt(std::size_t poolIndex, BufferOwner owner) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? QString() : m_segments[static_cast<std::size_t>(index)].ownerToolTip(owner);
+}
+
 QString MemoryChart::toolTipAt(std::size_t poolIndex, Component component) const {
     const int index = drawnIndex(poolIndex);
     return index < 0 ? QString() : m_segments[static_cast<std::size_t>(index)].componentToolTip(component);
@@ -424,6 +473,9 @@ QString MemoryChart::toolTipAtPixel(const QPointF& pixel) const {
     std::vector<std::pair<std::uint64_t, QString>> stack{{pool.reservationBytes, pool.reservationToolTip}};
     for (std::size_t c = 0; c < kChartComponentOrder.size(); ++c) {
         stack.emplace_back(pool.componentBytes[c], pool.componentToolTips[c]);
+    }
+    for (std::size_t o = 0; o < kChartOwnerOrder.size(); ++o) {
+        stack.emplace_back(pool.ownerBytes[o], pool.ownerToolTips[o]);
     }
     stack.emplace_back(pool.otherBytes, pool.otherToolTip);
     stack.emplace_back(pool.growthBytes, pool.growthToolTip);

@@ -3,8 +3,9 @@
 // machine (the GPU memory: VRAM or an APU's BIOS carve-out; the host's system RAM; an APU's
 // shared/GTT window only when buffers land there). Bottom to top: the pool's reservation (OS,
 // desktop; hatched), llama-server's buffers per component in kChartComponentOrder (one QCPBars
-// each, chained with moveAbove), other llama-server memory (mmap page cache, shared-memory
-// buffers) and run-time growth (prompt cache, checkpoints; light). The pool's capacity is a
+// each, chained with moveAbove), the MTP draft context's and the LoRA adapters' buffers as their
+// own segments (kChartOwnerOrder; in the legend while present), other llama-server memory (mmap page cache,
+// shared-memory buffers) and run-time growth (prompt cache, checkpoints; light). The pool's capacity is a
 // line over its bar (on an APU's carve-out the BIOS split, with the driver's own "free" figure
 // drawn faintly beside it); the bar's outline and the text above it give the pool's verdict,
 // memoryVerdictLabel the overall one. Hover shows exact MiB and the llama.cpp rule; the
@@ -59,6 +60,9 @@ class MemoryChart : public QWidget {
     double backendFreeMiB(std::size_t poolIndex) const; // the driver's figure; NaN when not drawn
     QString verdictText(std::size_t poolIndex) const;   // the text above the bar
     QString toolTipAt(std::size_t poolIndex, Component component) const; // what hover shows
+    // The MTP draft context's and the LoRA adapters' own segments (kChartOwnerOrder).
+    double ownerBarValueMiB(std::size_t poolIndex, BufferOwner owner) const;
+    QString ownerToolTipAt(std::size_t poolIndex, BufferOwner owner) const;
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -94,7 +98,8 @@ class MemoryChart : public QWidget {
     QCheckBox* m_withoutWeightsCheck;
     QStackedLayout* m_stack;
     QCPBars* m_reservationBars;
-    std::array<QCPBars*, 6> m_componentBars{}; // kChartComponentOrder
+    std::array<QCPBars*, 6> m_componentBars{};            // kChartComponentOrder
+    std::array<QCPBars*, kChartOwnerCount> m_ownerBars{}; // kChartOwnerOrder
     QCPBars* m_otherBars;
     QCPBars* m_growthBars;
     std::vector<PoolSegments> m_segments; // what is drawn, for hover

@@ -1,7 +1,8 @@
 #pragma once
 // PoolSegments: one memory pool of a PoolUsage cut into the stacked segments the memory chart
 // draws, bottom to top -- the pool's reservation (OS, desktop), llama-server's buffers per
-// component (kChartComponentOrder), other llama-server memory with no component (the mmap page
+// component (kChartComponentOrder), the buffers of the MTP draft context and the LoRA adapters
+// (kChartOwnerOrder), other llama-server memory with no component (the mmap page
 // cache, GPU buffers counted again in the system RAM they share), and run-time growth (prompt
 // cache, context checkpoints: the "up to" terms) -- each with the text its hover tooltip shows:
 // the exact MiB and the llama.cpp rule behind the number (DeviceEstimate::buffers rules for a
@@ -21,6 +22,13 @@
 
 namespace llamafit {
 
+// The buffers of another llama.cpp object than the main model and context, drawn as their own
+// segments above the components they would otherwise join (BufferOwner): the MTP draft context
+// of --spec-type draft-mtp (its KV, output and compute buffers) and the LoRA adapters' weights.
+inline constexpr std::size_t kChartOwnerCount = 4;
+inline constexpr std::array<BufferOwner, kChartOwnerCount> kChartOwnerOrder{
+    BufferOwner::MtpDraft, BufferOwner::DraftModel, BufferOwner::Projector, BufferOwner::LoraAdapter};
+
 struct PoolSegments {
     std::size_t poolIndex = 0; // in Machine::pools and PoolUsage::pools
     QString name;
@@ -32,23 +40,33 @@ struct PoolSegments {
 
     std::uint64_t reservationBytes = 0;
     std::array<std::uint64_t, 6> componentBytes{}; // indexed like kChartComponentOrder
-    std::uint64_t otherBytes = 0;                  // at load, no component
-    std::uint64_t growthBytes = 0;                 // upTo terms' bounds
+    std::array<std::uint64_t, kChartOwnerCount>
+        ownerBytes{}; // indexed like kChartOwnerOrder, not in componentBytes
+    std::array<std::uint64_t, kChartOwnerCount>
+        ownerWeightBytes{};        // their model component, within ownerBytes
+    std::uint64_t otherBytes = 0;  // at load, no component
+    std::uint64_t growthBytes = 0; // upTo terms' bounds
     bool growthUnbounded = false;
 
     QString reservationToolTip;
     std::array<QString, 6> componentToolTips;
+    std::array<QString, kChartOwnerCount> ownerToolTips;
     QString otherToolTip;
     QString growthToolTip;
 
     std::uint64_t componentAt(Component component) const;
     QString componentToolTip(Component component) const;
-    std::uint64_t atLoadBytes() const; // reservation + components + other
+    std::uint64_t ownerAt(BufferOwner owner) const;
+    QString ownerToolTip(BufferOwner owner) const;
+    std::uint64_t atLoadBytes() const; // reservation + components + owners + other
     std::uint64_t topBytes() const;    // atLoadBytes() + growth
 };
 
-// Index of `component` in kChartComponentOrder.
+// Index of `component` in kChartComponentOrder, of `owner` in kChartOwnerOrder.
 std::size_t chartComponentIndex(Component component);
+std::size_t chartOwnerIndex(BufferOwner owner);
+// "MTP draft context", "LoRA adapters" (translated).
+QString bufferOwnerLabel(BufferOwner owner);
 
 // Whether the chart draws the pool: every pool except an APU's shared/GTT window, which is
 // system RAM seen through the GPU and drawn only when llama-server's buffers land there.
@@ -67,9 +85,10 @@ void appendDecodeSpeedLine(PoolSegments& pool, const QString& line);
 // "fits · 3.2 GiB free", "does not fit · 1.4 GiB over", "size unknown": the text over a bar.
 QString poolVerdictText(const PoolSegments& pool);
 
-// The pool without its reservation, its weights and the other memory that follows them (their
-// page cache, GPU buffers seen again in shared RAM): what the sliders move (KV, RS, compute,
-// output, overhead, growth), to be drawn at its own scale. At 4096 tokens those
+// The pool without its reservation, its weights (the LoRA adapters' too) and the other memory
+// that follows them (their page cache, GPU buffers seen again in shared RAM): what the sliders
+// move (KV, RS, compute, output, overhead, the MTP draft context, growth), to be drawn at its
+// own scale. At 4096 tokens those
 // are a few pixels of a 26 GiB bar.
 PoolSegments withoutWeights(PoolSegments pool);
 

@@ -75,6 +75,8 @@ QVariant ModelLibraryModel::data(const QModelIndex& index, int role) const {
         return !entry.cardId.empty();
     case HasErrorRole:
         return entry.error.has_value();
+    case HasMtpRole:
+        return entry.summary.nextnLayerCount > 0;
     case Qt::TextAlignmentRole:
         if (index.column() == Parameters || index.column() == FileSize || index.column() == TrainingContext) {
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -151,7 +153,8 @@ QVariant ModelLibraryModel::toolTip(const LibraryEntry& entry, int column) const
         return tr("Training context in tokens: the default of -c / --ctx-size 0");
     case Badges:
         return tr("RS: recurrent state buffer (hybrid: with attention layers); SWA: sliding-window "
-                  "attention; MLA: multi-head latent attention; MoE: mixture of experts");
+                  "attention; MLA: multi-head latent attention; MoE: mixture of experts; MTP: a NextN "
+                  "block for multi-token prediction (choose \"with MTP drafting\" from the row's menu)");
     case Source:
         return entry.cardId.empty() ? QString::fromStdString(entry.root.path) : tr("Compiled into LlamaFit");
     default:
@@ -213,6 +216,9 @@ QString ModelLibraryModel::badgesText(const ModelSummary& summary) const {
     }
     if (summary.moe) {
         badges << tr("MoE");
+    }
+    if (summary.nextnLayerCount > 0) {
+        badges << tr("MTP");
     }
     return badges.join(QStringLiteral(", "));
 }

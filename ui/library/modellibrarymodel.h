@@ -36,6 +36,7 @@ class ModelLibraryModel : public QAbstractTableModel {
         PathRole,                    // QString: the path (or card id) the row stands for
         IsCardRole,                  // bool: a built-in card
         HasErrorRole,                // bool: the file could not be read
+        HasMtpRole,                  // bool: the file has NextN (MTP) blocks
     };
 
     explicit ModelLibraryModel(QObject* parent = nullptr);

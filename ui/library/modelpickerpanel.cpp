@@ -4,6 +4,7 @@
 #include "core/system/libraryscanner.h"
 #include "ui/library/modellibrarymodel.h"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -80,10 +81,26 @@ void ModelPickerPanel::buildWidgets() {
     connect(m_table, &QAbstractItemView::activated, this, &ModelPickerPanel::chooseProxyRow);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
+                m_chooseWithMtpAction->setEnabled(current.data(ModelLibraryModel::HasMtpRole).toBool());
                 if (!m_programmaticChange && current.isValid()) {
                     chooseProxyRow(current);
                 }
             });
+    // The row's menu: a file with a NextN block can be chosen with MTP drafting on.
+    m_chooseWithMtpAction = new QAction(tr("Choose with MTP drafting (--spec-type draft-mtp)"), m_table);
+    m_chooseWithMtpAction->setObjectName(QStringLiteral("chooseWithMtpAction"));
+    m_chooseWithMtpAction->setToolTip(
+        tr("The model drafts tokens with its own NextN (MTP) block: llama-server "
+           "loads the block and a second, draft context"));
+    m_chooseWithMtpAction->setEnabled(false);
+    connect(m_chooseWithMtpAction, &QAction::triggered, this, [this] {
+        const QString chosen = selectedModel();
+        if (!chosen.isEmpty()) {
+            emit modelChosenWithMtp(chosen);
+        }
+    });
+    m_table->addAction(m_chooseWithMtpAction);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_addButton = new QPushButton(tr("Add folder..."), this);
     m_addButton->setObjectName(QStringLiteral("addFolderButton"));

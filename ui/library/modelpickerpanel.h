@@ -4,7 +4,9 @@
 // roots given at construction plus the folders the user adds), scanned in the background by a
 // LibraryScanner with a progress bar and Cancel. Choosing a row (double click, Enter, or
 // moving the selection with mouse or keys) emits modelChosen(path or card id); MainWindow
-// hands that to loadModel() and the SizingSession. The panel shows; it does not load models.
+// hands that to loadModel() and the SizingSession. A file with a NextN (MTP) block carries the
+// badge "MTP", and its row's context menu offers chooseWithMtpAction: modelChosenWithMtp, the
+// model with --spec-type draft-mtp. The panel shows; it does not load models.
 // Owns: its widgets, the table model, the scanner. Thread: GUI thread.
 //
 // Widgets (objectName): modelFilterEdit, modelTable, addFolderButton, removeFolderButton
@@ -20,6 +22,7 @@
 
 #include <vector>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -58,6 +61,8 @@ class ModelPickerPanel : public QWidget {
 
   signals:
     void modelChosen(const QString& pathOrCardId);
+    // The row's "Choose with MTP drafting" (chooseWithMtpAction; only for files with a NextN block).
+    void modelChosenWithMtp(const QString& pathOrCardId);
     void userFoldersChanged(const QStringList& folders);
     void scanFinished(bool cancelled);
 
@@ -93,6 +98,7 @@ class ModelPickerPanel : public QWidget {
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QLabel* m_statusLabel = nullptr;
+    QAction* m_chooseWithMtpAction = nullptr;
 };
 
 } // namespace llamafit

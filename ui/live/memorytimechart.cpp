@@ -46,6 +46,10 @@ MemoryTimeChart::MemoryTimeChart(QWidget* parent) : LiveTimeChart(parent) {
     m_rss = addSeries(tr("llama-server resident memory"), componentColor(Component::Model));
     m_hostAvailable = addSeries(tr("host memory available"), componentColor(Component::Overhead), true);
     setScalesAxis(m_hostAvailable, false);
+    // One entry a row: these names side by side held the Live tab, and with it the window, wider
+    // than a 1366-pixel screen leaves between the docks.
+    plot()->legend->setWrap(1);
+    plot()->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the entries already added
 }
 
 void MemoryTimeChart::setDeviceLabels(const std::vector<std::string>& labels) {

@@ -55,7 +55,10 @@ AdvicePanel::AdvicePanel(SizingSession* session, QWidget* parent)
             [this] { m_session->setBandwidthOverride(std::nullopt); });
     connect(m_session, &SizingSession::machineChanged, this, &AdvicePanel::showMachine);
     connect(m_session, &SizingSession::estimateChanged, this, &AdvicePanel::showEstimate);
-    connect(m_session, &SizingSession::modelChanged, m_resultLabel, &QLabel::clear);
+    connect(m_session, &SizingSession::modelChanged, m_resultLabel, [this] {
+        m_resultLabel->clear();
+        m_resultLabel->hide();
+    });
 }
 
 void AdvicePanel::buildControls() {
@@ -71,6 +74,7 @@ void AdvicePanel::buildControls() {
     m_resultLabel->setObjectName(QStringLiteral("adviceResultLabel"));
     m_resultLabel->setWordWrap(true);
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_resultLabel->hide(); // shown with a result: an empty row costs a small screen its last control
     m_decodeSpeedLabel = new QLabel;
     m_decodeSpeedLabel->setObjectName(QStringLiteral("decodeSpeedLabel"));
     m_decodeSpeedLabel->setWordWrap(true);
@@ -94,14 +98,15 @@ void AdvicePanel::buildControls() {
     bandwidthRow->addWidget(m_bandwidthSpin, 1);
     bandwidthRow->addWidget(m_bandwidthResetButton);
     auto* grid = new QGridLayout(this);
-    // One button a row: the dock is narrow and the labels are sentences.
+    // Two short buttons share a row, the sentence-long one has its own: the dock is narrow, and
+    // on a 768-pixel-high screen it shares the height with the Settings dock.
     grid->addWidget(m_largestContextButton, 0, 0);
-    grid->addWidget(m_bestKvButton, 1, 0);
-    grid->addWidget(m_mostGpuLayersButton, 2, 0);
-    grid->addWidget(m_resultLabel, 3, 0);
-    grid->addWidget(m_decodeSpeedLabel, 4, 0);
-    grid->addLayout(bandwidthRow, 5, 0);
-    grid->setRowStretch(6, 1); // extra height goes below, not between the rows
+    grid->addWidget(m_mostGpuLayersButton, 0, 1);
+    grid->addWidget(m_bestKvButton, 1, 0, 1, 2);
+    grid->addWidget(m_resultLabel, 2, 0, 1, 2);
+    grid->addWidget(m_decodeSpeedLabel, 3, 0, 1, 2);
+    grid->addLayout(bandwidthRow, 4, 0, 1, 2);
+    grid->setRowStretch(5, 1); // extra height goes below, not between the rows
 }
 
 void AdvicePanel::adviseLargestContext() {
@@ -211,6 +216,7 @@ void AdvicePanel::showResult(const QString& text, bool fits) {
                                                 : verdictColor(FitVerdict::DoesNotFit));
     m_resultLabel->setPalette(palette);
     m_resultLabel->setText(text);
+    m_resultLabel->show();
 }
 
 void AdvicePanel::showMachine() {

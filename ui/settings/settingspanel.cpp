@@ -2,6 +2,7 @@
 #include "ui/settings/settingspanel.h"
 
 #include "core/flags/fitflags.h"
+#include "core/model/companionmodels.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/fitreplica.h"
 #include "ui/chartstyle.h"
@@ -30,6 +31,9 @@ namespace {
 
 constexpr int kMaxSlots = 256;
 constexpr int kMaxBatchTokens = 1 << 20;
+// Characters besides the icon's room: "iq4_nl", the longest K/V type name, fits in both (an item
+// has the icon only when refused).
+constexpr int kCacheTypeContentsLength = 4;
 // The tooltip a control shows when valid, and the flag's own tooltip (the first can be a
 // "no GPU" note instead).
 const char* const kBaseToolTip = "llamafitBaseToolTip";
@@ -167,6 +171,14 @@ void SettingsPanel::buildControls() {
     m_swaFullCheck = new QCheckBox(tr("full-size SWA cache"));
     m_swaFullCheck->setObjectName(QStringLiteral("swaFullCheck"));
     setToolTipOf(m_swaFullCheck, tr("--swa-full: sliding-window layers keep the whole context"));
+    m_mtpCheck = new QCheckBox(tr("MTP drafting (NextN block)"));
+    m_mtpCheck->setObjectName(QStringLiteral("mtpDraftCheck"));
+    setToolTipOf(m_mtpCheck,
+                 tr("--spec-type draft-mtp: speculative decoding with the model's own NextN (MTP) block. "
+                    "llama-server then loads the block's weights, builds a second, draft context (its KV "
+                    "cache, logits and compute buffer) and keeps --spec-draft-n-max more recurrent-state "
+                    "rows per slot; without it the block's weights are skipped. Shown for files with a "
+                    "NextN block."));
     m_loadModeCombo = makeCombo(QStringLiteral("loadModeCombo"),
                                 {{tr("auto"), static_cast<int>(LoadMode::Auto)},
                                  {tr("mmap"), static_cast<int>(LoadMode::Mmap)},
@@ -181,6 +193,7 @@ void SettingsPanel::buildControls() {
     m_extraFlagsNote = new QLabel;
     m_extraFlagsNote->setObjectName(QStringLiteral("extraFlagsNote"));
     m_extraFlagsNote->setWordWrap(true);
+    m_extraFlagsNote->hide(); // shown with a note: an empty row costs a small screen its last control
     m_errorLabel = new QLabel;
     m_errorLabel->setObjectName(QStringLiteral("settingsErrorLabel"));
     m_errorLabel->setWordWrap(true);
@@ -196,6 +209,11 @@ void SettingsPanel::buildControls() {
     m_kvTypeNote->setForegroundRole(QPalette::PlaceholderText);
     m_kvTypeNote->setToolTip(kvTypeNoteText());
     for (QComboBox* combo : {m_cacheTypeKCombo, m_cacheTypeVCombo}) {
+        // Sized for the type names, not for the longest item: an item the model cannot take
+        // carries llama.cpp's reason (and a warning icon), which would widen the dock past a small
+        // screen. The popup still shows every item whole.
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(kCacheTypeContentsLength);
         combo->setToolTip(combo->toolTip().isEmpty()
                               ? kvTypeNoteText()
                               : combo->toolTip() + QStringLiteral("\n\n") + kvTypeNoteText());
@@ -212,19 +230,28 @@ void SettingsPanel::buildControls() {
     auto* gpuRow = new QHBoxLayout;
     gpuRow->addWidget(m_gpuLayersSpin, 1);
     gpuRow->addWidget(m_gpuLayersAllCheck);
+    // Pairs share a row (K and V, batch and micro-batch): on a 768-pixel-high screen the Settings
+    // and Advice docks have about 620 pixels between them, and every row must show.
+    auto* cacheTypeRow = new QHBoxLayout;
+    cacheTypeRow->addWidget(m_cacheTypeKCombo, 1);
+    cacheTypeRow->addWidget(new QLabel(QStringLiteral("/")));
+    cacheTypeRow->addWidget(m_cacheTypeVCombo, 1);
+    auto* batchRow = new QHBoxLayout;
+    batchRow->addWidget(m_batchSpin, 1);
+    batchRow->addWidget(new QLabel(QStringLiteral("/")));
+    batchRow->addWidget(m_ubatchSpin, 1);
     auto* form = new QFormLayout(this);
     form->addRow(tr("Context"), contextRow);
     form->addRow(QString(), m_fitContextLabel);
     form->addRow(tr("Slots"), m_slotsSpin);
-    form->addRow(tr("K cache type"), m_cacheTypeKCombo);
-    form->addRow(tr("V cache type"), m_cacheTypeVCombo);
+    form->addRow(tr("K / V cache"), cacheTypeRow);
     form->addRow(m_kvTypeNote);
     form->addRow(tr("GPU layers"), gpuRow);
-    form->addRow(tr("Batch"), m_batchSpin);
-    form->addRow(tr("Micro-batch"), m_ubatchSpin);
+    form->addRow(tr("Batch / ubatch"), batchRow);
     form->addRow(tr("Flash attention"), m_flashAttentionCombo);
     form->addRow(tr("Unified KV"), m_kvUnifiedCombo);
     form->addRow(QString(), m_swaFullCheck);
+    form->addRow(QString(), m_mtpCheck);
     form->addRow(tr("Load mode"), m_loadModeCombo);
     form->addRow(tr("Extra flags"), m_extraFlagsEdit);
     form->addRow(m_extraFlagsNote);
@@ -294,6 +321,16 @@ void SettingsPanel::connectControls() {
     });
     connect(m_swaFullCheck, &QCheckBox::toggled, this,
             [edit](bool full) { edit([&](ServerSettings& s) { s.swaFull = full; }); });
+    connect(m_mtpCheck, &QCheckBox::toggled, this, [edit](bool mtp) {
+        // The other --spec-type values (given as extra flags) stay as they are.
+        edit([&](ServerSettings& s) {
+            std::vector<SpeculativeType>& types = s.speculative.types;
+            std::erase(types, SpeculativeType::DraftMtp);
+            if (mtp) {
+                types.push_back(SpeculativeType::DraftMtp);
+            }
+        });
+    });
     connect(m_loadModeCombo, &QComboBox::currentIndexChanged, this, [this, edit] {
         edit([&](ServerSettings& s) { s.loadMode = static_cast<LoadMode>(currentData(m_loadModeCombo)); });
     });
@@ -319,6 +356,16 @@ void SettingsPanel::applyExtraFlags() {
         // The text stays in the field for the user to fix; nothing is applied.
         m_extraFlagsError = fromStd(flags.error().message);
         m_extraFlagsNote->setText(tr("Not applied: %1").arg(m_extraFlagsError));
+        m_extraFlagsNote->show();
+        showValidity();
+        return;
+    }
+    // The files these flags load (--lora, -md, --mmproj) must be readable before the flags apply;
+    // the session then sizes them (SizingSession reads their headers).
+    if (Result<CompanionModels> companions = loadCompanionModels(flags->settings); !companions) {
+        m_extraFlagsError = fromStd(companions.error().message);
+        m_extraFlagsNote->setText(tr("Not applied: %1").arg(m_extraFlagsError));
+        m_extraFlagsNote->show();
         showValidity();
         return;
     }
@@ -341,6 +388,7 @@ void SettingsPanel::applyExtraFlags() {
         lines << fromStd(note);
     }
     m_extraFlagsNote->setText(lines.join(QLatin1Char('\n')));
+    m_extraFlagsNote->setVisible(!lines.isEmpty());
     write(flags->settings);
     m_session->setExtraArgs(flags->passThrough);
     showValidity();
@@ -358,6 +406,8 @@ void SettingsPanel::showModel() {
     m_contextSpin->setRange(std::min(static_cast<int>(ContextStops::kFirstStop), maximum), maximum);
     // -ngl counts the output layer as one more layer (llama.cpp src/llama-model.cpp i_gpu_start).
     m_gpuLayersSpin->setRange(0, static_cast<int>(model.trunkLayerCount()) + 1);
+    // Only a file with NextN blocks can draft with them (llama-server refuses draft-mtp otherwise).
+    m_mtpCheck->setVisible(model.nextnLayerCount > 0);
 }
 
 void SettingsPanel::showMachine() {
@@ -376,9 +426,9 @@ void SettingsPanel::showMachine() {
 void SettingsPanel::showSettings() {
     const ServerSettings& settings = m_session->settings();
     const std::vector<QWidget*> controls = {
-        m_contextSlider,     m_contextSpin,  m_slotsSpin,    m_cacheTypeKCombo,     m_cacheTypeVCombo,
-        m_gpuLayersSpin,     m_batchSpin,    m_ubatchSpin,   m_flashAttentionCombo, m_kvUnifiedCombo,
-        m_gpuLayersAllCheck, m_swaFullCheck, m_loadModeCombo};
+        m_contextSlider,     m_contextSpin,  m_slotsSpin,  m_cacheTypeKCombo,     m_cacheTypeVCombo,
+        m_gpuLayersSpin,     m_batchSpin,    m_ubatchSpin, m_flashAttentionCombo, m_kvUnifiedCombo,
+        m_gpuLayersAllCheck, m_swaFullCheck, m_mtpCheck,   m_loadModeCombo};
     std::vector<std::unique_ptr<QSignalBlocker>> blockers;
     for (QWidget* control : controls) {
         blockers.push_back(std::make_unique<QSignalBlocker>(control));
@@ -405,6 +455,7 @@ void SettingsPanel::showSettings() {
     selectData(m_flashAttentionCombo, static_cast<int>(settings.flashAttention));
     selectData(m_kvUnifiedCombo, settings.kvUnified ? (*settings.kvUnified ? 1 : 2) : 0);
     m_swaFullCheck->setChecked(settings.swaFull);
+    m_mtpCheck->setChecked(settings.speculative.uses(SpeculativeType::DraftMtp));
     selectData(m_loadModeCombo, static_cast<int>(settings.loadMode));
 }
 

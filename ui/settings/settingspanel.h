@@ -1,7 +1,7 @@
 #pragma once
 // SettingsPanel: the llama-server flags that change memory, as controls -- context (a slider over
 // ContextStops plus an exact spin box), slots, K and V cache types, GPU layers (with "all"),
-// batch, ubatch, flash attention, unified KV, SWA-full, load mode -- and an "extra flags" field
+// batch, ubatch, flash attention, unified KV, SWA-full, MTP drafting, load mode -- and an "extra flags" field
 // for any other llama-server flag. Every change goes to SizingSession::setSettings at once (no
 // apply button); when the session's settings change elsewhere (solver buttons, sweep clicks,
 // restored profiles, a new model) the controls follow without writing back. Settings llama-server
@@ -13,7 +13,8 @@
 //
 // objectNames: contextSlider, contextSpin, slotsSpin, cacheTypeKCombo, cacheTypeVCombo,
 // gpuLayersSpin, gpuLayersAllCheck, batchSpin, ubatchSpin, flashAttentionCombo, kvUnifiedCombo,
-// swaFullCheck, loadModeCombo, extraFlagsEdit, extraFlagsNote, settingsErrorLabel, kvTypeNote,
+// swaFullCheck, mtpDraftCheck (--spec-type draft-mtp; shown for a file with NextN blocks),
+// loadModeCombo, extraFlagsEdit, extraFlagsNote, settingsErrorLabel, kvTypeNote,
 // fitContextLabel (under the context: what llama-server's own fit would pick for -c left unset,
 // core/sizing/fitreplica.h, with the -fitt/-fitc of the extra flags).
 // An offending control has the dynamic property "invalid" set to true.
@@ -76,6 +77,7 @@ class SettingsPanel : public QWidget {
     QComboBox* m_flashAttentionCombo = nullptr;
     QComboBox* m_kvUnifiedCombo = nullptr;
     QCheckBox* m_swaFullCheck = nullptr;
+    QCheckBox* m_mtpCheck = nullptr;
     QComboBox* m_loadModeCombo = nullptr;
     QLineEdit* m_extraFlagsEdit = nullptr;
     QLabel* m_extraFlagsNote = nullptr;

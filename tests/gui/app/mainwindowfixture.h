@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace llamafit::test {
@@ -62,8 +63,10 @@ class MainWindowFixture : public ::testing::Test {
         m_settings = std::make_unique<QSettings>(m_settingsPath, QSettings::IniFormat);
     }
 
-    // A new session and window from the settings file, as app/gui/main.cpp builds them.
-    AppSettingsLoad openWindow() {
+    // A new session and window from the settings file, as app/gui/main.cpp builds them; shown
+    // at `size` when given (resized before the first show, as a window restored or placed on a
+    // small screen), else at the size the window picks for the screen.
+    AppSettingsLoad openWindow(std::optional<QSize> size = std::nullopt) {
         AppSettingsLoad loaded = loadAppSettings(*m_settings);
         m_window.reset();
         m_session = std::make_unique<SizingSession>(*findBuiltinMachine(defaultMachineId()));
@@ -73,6 +76,9 @@ class MainWindowFixture : public ::testing::Test {
         options.detectDevices = false;
         options.profileFolder = m_directory.filePath(QStringLiteral("profiles"));
         m_window = std::make_unique<MainWindow>(m_session.get(), m_settings.get(), loaded.settings, options);
+        if (size) {
+            m_window->resize(*size);
+        }
         m_window->show();
         if (!loaded.message.isEmpty()) {
             m_window->showStatus(loaded.message);

@@ -76,7 +76,7 @@ Result<bool> ScreenshotDriver::prepare() {
     return true;
 }
 
-Result<bool> ScreenshotDriver::openWindow() {
+Result<bool> ScreenshotDriver::openWindow(QSize size) {
     closeWindow();
     m_settings = std::make_unique<QSettings>(m_directory.filePath(QStringLiteral("settings.ini")),
                                              QSettings::IniFormat);
@@ -91,12 +91,22 @@ Result<bool> ScreenshotDriver::openWindow() {
     options.profileFolder = m_directory.filePath(QStringLiteral("profiles"));
     options.benchmarkFolder = m_directory.filePath(QStringLiteral("benchmarks"));
     m_window = std::make_unique<MainWindow>(m_session.get(), m_settings.get(), values, options);
-    m_window->resize(1600, 1000);
+    m_window->resize(size);
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get(), 10000)) {
         return failed("open-window", QStringLiteral("the window was not exposed in 10 s"));
     }
-    return changeAndWaitForChart([] {}, "open-window");
+    if (auto painted = changeAndWaitForChart([] {}, "open-window"); !painted) {
+        return painted;
+    }
+    if (m_window->size() != size) { // its minimum is larger: the docks and charts do not fit
+        return failed("open-window", QStringLiteral("the window is %1x%2, not %3x%4")
+                                         .arg(m_window->width())
+                                         .arg(m_window->height())
+                                         .arg(size.width())
+                                         .arg(size.height()));
+    }
+    return true;
 }
 
 void ScreenshotDriver::closeWindow() {

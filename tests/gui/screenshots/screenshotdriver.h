@@ -14,6 +14,7 @@
 #include "ui/mainwindow.h"
 
 #include <QImage>
+#include <QSize>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -36,8 +37,9 @@ class ScreenshotDriver {
     // The tiny model, the wrapper, the folders; an error when the temporary folder fails.
     Result<bool> prepare();
     // A new window on the seed's machine and the default card (after installTranslation and
-    // applyTheme when the picture needs them), shown at 1600x1000 and painted.
-    Result<bool> openWindow();
+    // applyTheme when the picture needs them), shown at `size` (resized before the first show,
+    // as on a screen of that size) and painted; an error when the window cannot be that small.
+    Result<bool> openWindow(QSize size = QSize(1600, 1000));
     void closeWindow();
 
     Result<bool> defaultCard();      // 01: the default card at -c 4096 on the EVO-X2 32/32
@@ -46,6 +48,8 @@ class ScreenshotDriver {
     Result<bool> running();          // 04: the tiny model running, Live tab with samples
     Result<bool> failureDiagnosis(); // 05: an allocation failure's dialog over the window
     Result<bool> benchmark();        // 07: a llama-bench run of the tiny model, dialog over the window
+    // 08, 09: a new window at a screen's size on the default card, as a first start there.
+    Result<bool> screenSize(QSize size, const char* name);
 
     // Writes `image` as `<outputFolder>/<name>` and checks the file reads back >= 1200 px wide.
     Result<bool> save(const QImage& image, const QString& name) const;

@@ -2,9 +2,10 @@
 // display the environment gives (Xvfb in the gui.screenshots test): 01-default-card,
 // 02-fits, 03-does-not-fit, 04-running (the tiny model served for real), 05-failure-diagnosis
 // (a real allocation failure under prlimit), 07-benchmark (the real llama-bench on the tiny model,
-// measured against predicted) and 06-japanese-dark (the Japanese translation and
-// the dark theme, installed before that window is built). Exits non-zero naming the state it
-// could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
+// measured against predicted), 08-screen-1366x768 and 09-screen-1920x1080 (a new window at a
+// small laptop's and a full-HD screen's size: every dock whole) and 06-japanese-dark (the
+// Japanese translation and the dark theme, installed before that window is built). Exits non-zero naming the
+// state it could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
 #include "tests/gui/screenshots/screenshotdriver.h"
 #include "tests/support/llamaserverrun.h"
 #include "ui/theme.h"
@@ -53,6 +54,9 @@ int main(int argc, char* argv[]) {
         {"04-running", [&] { return driver.running(); }},
         {"05-failure-diagnosis", [&] { return driver.failureDiagnosis(); }},
         {"07-benchmark", [&] { return driver.benchmark(); }},
+        {"08-screen-1366x768", [&] { return driver.screenSize(QSize(1366, 768), "08-screen-1366x768.png"); }},
+        {"09-screen-1920x1080",
+         [&] { return driver.screenSize(QSize(1920, 1080), "09-screen-1920x1080.png"); }},
         {"06-japanese-dark",
          [&] {
              driver.closeWindow();

@@ -288,4 +288,11 @@ Result<bool> ScreenshotDriver::saveOverWindow(QWidget* dialog, const QString& na
     return save(picture, name);
 }
 
+Result<bool> ScreenshotDriver::screenSize(QSize size, const char* name) {
+    if (auto opened = openWindow(size); !opened) {
+        return opened;
+    }
+    return saveWindow(QString::fromLatin1(name));
+}
+
 } // namespace llamafit

@@ -4,6 +4,7 @@
 #include "ui/settings/settingspanel.h"
 
 #include "core/machine/memorypools.h"
+#include "core/model/loraadapter.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/fitreplica.h"
 #include "tests/gui/settings/settingstestmodels.h"
@@ -16,6 +17,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -222,6 +224,51 @@ TEST_F(SettingsPanelTest, ExtraFlagsApplyMemoryFlagsAndPassTheRest) {
     EXPECT_EQ(control<QSpinBox>("contextSpin")->value(), 8192);
 }
 
+// --lora in the extra flags: the panel reads the adapter's header and the session's estimate is
+// the core's with that adapter (its weights as LoRA buffers); a file that is no adapter is not
+// applied, with the reader's reason.
+TEST_F(SettingsPanelTest, ALoraAdapterInTheExtraFlagsIsReadAndCounted) {
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const auto modelSpec = test::loadShape("llama");
+    ASSERT_TRUE(modelSpec.ok()) << modelSpec.error().message;
+    const std::string modelPath = directory.filePath(QStringLiteral("llama.gguf")).toStdString();
+    ASSERT_TRUE(test::writeSpecAsGguf(*modelSpec, modelPath).ok());
+    Result<LoadedModel> model = loadModel(modelPath);
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    m_session.setModel(std::move(*model));
+    const auto adapterSpec = test::loadModelSpecFile(test::shapesDirectory() + "/lora/llama-lora-r16.json");
+    ASSERT_TRUE(adapterSpec.ok()) << adapterSpec.error().message;
+    const std::string adapterPath = directory.filePath(QStringLiteral("llama-lora-r16.gguf")).toStdString();
+    ASSERT_TRUE(test::writeSpecAsGguf(*adapterSpec, adapterPath).ok());
+
+    auto* edit = control<QLineEdit>("extraFlagsEdit");
+    edit->setText(QStringLiteral("--lora ") + QString::fromStdString(adapterPath));
+    emit edit->editingFinished();
+    EXPECT_FALSE(edit->property("invalid").toBool())
+        << control<QLabel>("extraFlagsNote")->text().toStdString();
+    ASSERT_EQ(m_session.settings().loraAdapters.size(), 1u);
+    const auto adapters = readLoraAdapters({adapterPath});
+    ASSERT_TRUE(adapters.ok()) << adapters.error().message;
+    const auto core = estimateMemory(m_session.model().info, m_session.settings(), m_session.gpus(),
+                                     CompanionModels{*adapters, std::nullopt, std::nullopt});
+    ASSERT_TRUE(core.ok() && m_session.estimate().ok());
+    EXPECT_EQ(*m_session.estimate(), *core);
+    std::uint64_t loraBytes = 0;
+    for (const DeviceEstimate& device : m_session.estimate()->devices) {
+        for (const BufferEstimate& buffer : device.buffers) {
+            loraBytes += buffer.owner == BufferOwner::LoraAdapter ? buffer.bytes : 0;
+        }
+    }
+    EXPECT_EQ(loraBytes, adapters->front().weightBytes());
+
+    edit->setText(QStringLiteral("--lora ") + QString::fromStdString(modelPath)); // a model, not an adapter
+    emit edit->editingFinished();
+    EXPECT_TRUE(edit->property("invalid").toBool());
+    EXPECT_TRUE(control<QLabel>("extraFlagsNote")->text().startsWith(QStringLiteral("Not applied")));
+    EXPECT_EQ(m_session.settings().loraAdapters.front().path, adapterPath) << "nothing applied";
+}
+
 TEST_F(SettingsPanelTest, AnExtraFlagsErrorIsShownAndNothingIsLost) {
     auto* edit = control<QLineEdit>("extraFlagsEdit");
     const QString text = QStringLiteral("-t 8 --alias 'unclosed");
@@ -408,6 +455,40 @@ TEST_F(SettingsPanelTest, FitContextLabelFollowsTheFitTargetOfTheExtraFlags) {
     const QString shrunkText =
         QStringLiteral("Left unset, llama-server will pick -c %1.").arg(shrunk.contextTokens);
     EXPECT_TRUE(label->text().startsWith(shrunkText)) << label->text().toStdString();
+}
+
+TEST_F(SettingsPanelTest, TheMtpCheckShowsForAFileWithANextnBlockAndSetsSpecTypeDraftMtp) {
+    auto* mtp = control<QCheckBox>("mtpDraftCheck");
+    Result<LoadedModel> plain = test::headDim80Model();
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    m_session.setModel(std::move(*plain));
+    EXPECT_FALSE(mtp->isVisibleTo(&m_panel)) << "llama-server refuses draft-mtp without a NextN block";
+
+    Result<LoadedModel> model = test::mtpShapeModel();
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    ASSERT_GT(model->info.nextnLayerCount, 0u);
+    m_session.setModel(std::move(*model));
+    ServerSettings start = panelDefaults();
+    start.contextTokens = 4096;
+    m_session.setSettings(start);
+    ASSERT_TRUE(mtp->isVisibleTo(&m_panel));
+    EXPECT_FALSE(mtp->isChecked());
+    EXPECT_FALSE(m_session.estimate()->mtp.has_value());
+
+    mtp->click();
+    ServerSettings expected = start;
+    expected.speculative.types = {SpeculativeType::DraftMtp};
+    expectSession(expected);
+    ASSERT_TRUE(m_session.estimate().ok());
+    EXPECT_TRUE(m_session.estimate()->mtp.has_value()) << "the draft context is in the estimate";
+
+    mtp->click();
+    expectSession(start);
+
+    // Set elsewhere (a restored profile, the picker's "with MTP"): the check follows.
+    m_session.setSettings(expected);
+    EXPECT_TRUE(mtp->isChecked());
+    EXPECT_EQ(m_session.settings(), expected) << "following does not write back";
 }
 
 } // namespace

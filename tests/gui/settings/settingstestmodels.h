@@ -1,6 +1,7 @@
 #pragma once
 // Models and machines the settings tests share: a model whose attention head dim (80, as in
-// phi-2) is not a multiple of the 32-value block of q8_0/q4_0, and sessions on built-in machines.
+// phi-2) is not a multiple of the 32-value block of q8_0/q4_0, a model with a NextN (MTP) block,
+// and sessions on built-in machines.
 // Test support only.
 
 #include "core/gguf/ggufvalue.h"
@@ -33,6 +34,28 @@ inline Result<LoadedModel> headDim80Model() {
     model.argument = "llama-head-dim-80";
     model.displayName = "Llama shape, head dim 80";
     model.source = "tests/data/shapes/llama.json with key_length/value_length 80";
+    return model;
+}
+
+// The sparse Qwen3.5-35B-A3B shape with its NextN (MTP) block (tests/data/shapes/mtp), in memory.
+inline Result<LoadedModel> mtpShapeModel() {
+    Result<ModelSpec> spec = loadModelSpecFile(shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    if (!spec.ok()) {
+        return spec.error();
+    }
+    Result<GgufFile> file = ggufFileForSpec(*spec);
+    if (!file.ok()) {
+        return file.error();
+    }
+    Result<ModelInfo> info = interpretModel(*file);
+    if (!info.ok()) {
+        return info.error();
+    }
+    LoadedModel model;
+    model.info = std::move(*info);
+    model.argument = "qwen35moe-mtp";
+    model.displayName = "Qwen3.5-35B-A3B shape with its NextN block";
+    model.source = "tests/data/shapes/mtp/qwen35moe-mtp.json";
     return model;
 }
 
