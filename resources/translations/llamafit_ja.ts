@@ -232,6 +232,22 @@
         <source>Main context</source>
         <translation>メインコンテキスト</translation>
     </message>
+    <message>
+        <source>  -md: a second model with its own context: the target&apos;s context size and slots, its own K/V types (-ctkd/-ctvd, f16 by default) and GPU layers (-ngld).</source>
+        <translation>  -md: 独自のコンテキストを持つ 2 つ目のモデル。コンテキスト長とスロット数はターゲットと同じで、K/V の型 (-ctkd/-ctvd、既定は f16) と GPU レイヤー数 (-ngld) は独自です。</translation>
+    </message>
+    <message>
+        <source>  --mmproj: the vision projector&apos;s weights and the compute buffer its warm-up reserves for one image (--image-max-tokens, -fa).</source>
+        <translation>  --mmproj: ビジョンプロジェクタの重みと、ウォームアップが画像 1 枚分確保する計算バッファ (--image-max-tokens、-fa)。</translation>
+    </message>
+    <message>
+        <source>Draft model</source>
+        <translation>ドラフトモデル</translation>
+    </message>
+    <message>
+        <source>Vision projector</source>
+        <translation>ビジョンプロジェクタ</translation>
+    </message>
 </context>
 <context>
     <name>MemoryTimeChart</name>
@@ -394,6 +410,14 @@
     <message>
         <source>%1 %2</source>
         <translation>%1 の%2</translation>
+    </message>
+    <message>
+        <source>vision projector: every tensor of the mmproj file</source>
+        <translation>ビジョンプロジェクタ: mmproj ファイルのすべてのテンソル</translation>
+    </message>
+    <message>
+        <source>vision projector warm-up: ggml-alloc over the graph of one %1 x %1 px image</source>
+        <translation>ビジョンプロジェクタのウォームアップ: %1 × %1 px の画像 1 枚のグラフに対する ggml-alloc</translation>
     </message>
 </context>
 <context>
@@ -1432,6 +1456,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>&amp;Benchmark with llama-bench...</source>
         <translation>llama-bench でベンチマーク(&amp;B)...</translation>
     </message>
+    <message>
+        <source>Model &amp;set...</source>
+        <translation>モデルセット(&amp;S)...</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::MemoryChart</name>
@@ -1769,6 +1797,116 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>The model drafts tokens with its own NextN (MTP) block: llama-server loads the block and a second, draft context</source>
         <translation>モデル自身の NextN (MTP) ブロックでトークンをドラフトします: llama-server はそのブロックと 2 つ目のドラフト用コンテキストを読み込みます</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::ModelSetChart</name>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>reserved (OS, desktop)</source>
+        <translation>予約済み (OS、デスクトップ)</translation>
+    </message>
+    <message>
+        <source>pool size</source>
+        <translation>プールのサイズ</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::ModelSetDialog</name>
+    <message>
+        <source>Open set file...</source>
+        <translation>セットファイルを開く...</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Alone</source>
+        <translation>単独</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>フラグ</translation>
+    </message>
+    <message>
+        <source>Together</source>
+        <translation>同時</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Save router preset (INI)...</source>
+        <translation>ルーターのプリセットを保存 (INI)...</translation>
+    </message>
+    <message>
+        <source>Save llama-swap config...</source>
+        <translation>llama-swap の設定を保存...</translation>
+    </message>
+    <message>
+        <source>Model set</source>
+        <translation>モデルセット</translation>
+    </message>
+    <message>
+        <source>No set open. A set file lists models, each with its llama-server flags (see docs/cli.md, &apos;plan --set&apos;).</source>
+        <translation>セットが開かれていません。セットファイルは、それぞれの llama-server フラグ付きでモデルを列挙します (docs/cli.md の「plan --set」を参照)。</translation>
+    </message>
+    <message>
+        <source>Machine: %1 (named by the set)</source>
+        <translation>マシン: %1 (セットで指定)</translation>
+    </message>
+    <message>
+        <source>Machine: %1 (the one the main window plans for)</source>
+        <translation>マシン: %1 (メインウィンドウで計画中のもの)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 を保存しました。</translation>
+    </message>
+    <message>
+        <source>Open model set</source>
+        <translation>モデルセットを開く</translation>
+    </message>
+    <message>
+        <source>Model sets (*.json);;All files (*)</source>
+        <translation>モデルセット (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Save router preset</source>
+        <translation>ルーターのプリセットを保存</translation>
+    </message>
+    <message>
+        <source>Save llama-swap config</source>
+        <translation>llama-swap の設定を保存</translation>
+    </message>
+    <message>
+        <source>Preset INI (*.ini)</source>
+        <translation>プリセット INI (*.ini)</translation>
+    </message>
+    <message>
+        <source>llama-swap config (*.yaml *.yml)</source>
+        <translation>llama-swap の設定 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>All %1 together: %2. </source>
+        <translation>%1 個すべてを同時に: %2。</translation>
+    </message>
+    <message>
+        <source>Not every model fits alone: no --models-max is safe.</source>
+        <translation>単独では収まらないモデルがあります: 安全な --models-max はありません。</translation>
+    </message>
+    <message>
+        <source>Safe --models-max: %1 (every %1 of the %2 models fit together).</source>
+        <translation>安全な --models-max: %1 (%2 個のモデルのうち、どの %1 個も同時に収まります)。</translation>
+    </message>
+    <message>
+        <source> Right after load any %1 fit: their prompt caches (--cache-ram) and checkpoints may grow beyond the memory.</source>
+        <translation> 読み込み直後はどの %1 個も収まりますが、プロンプトキャッシュ (--cache-ram) とチェックポイントが増えるとメモリを超えることがあります。</translation>
     </message>
 </context>
 <context>
