@@ -107,6 +107,11 @@ std::string formatMiB(std::uint64_t bytes) {
     return buffer;
 }
 
+std::string formatSignedMiB(std::int64_t bytes) {
+    const std::string magnitude = formatMiB(static_cast<std::uint64_t>(bytes < 0 ? -bytes : bytes));
+    return bytes < 0 ? "-" + magnitude : magnitude;
+}
+
 std::string formatGiB(std::uint64_t bytes) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f", toGiB(bytes));

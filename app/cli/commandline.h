@@ -56,8 +56,9 @@ std::optional<int> endOnHelpOrStrayArgument(const CliOptions& options, std::stri
 Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std::string_view text);
 Result<std::uint64_t> parseMiB(std::string_view option, std::string_view text);
 
-std::string formatMiB(std::uint64_t bytes); // "680.00", two decimals like llama.cpp's logs
-std::string formatGiB(std::uint64_t bytes); // "26.59"
+std::string formatMiB(std::uint64_t bytes);      // "680.00", two decimals like llama.cpp's logs
+std::string formatSignedMiB(std::int64_t bytes); // "-12.50": a headroom that may be negative
+std::string formatGiB(std::uint64_t bytes);      // "26.59"
 std::string joinArgs(const std::vector<std::string>& args);
 
 } // namespace llamafit

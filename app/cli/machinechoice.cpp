@@ -59,4 +59,16 @@ Result<ChosenMachine> chooseMachine(const CliOptions& options) {
     return chosen;
 }
 
+Result<PlacementOptions> placementOptions(const CliOptions& options) {
+    PlacementOptions placement;
+    if (const std::optional<std::string> margin = options.value("--margin-mib")) {
+        Result<std::uint64_t> bytes = parseMiB("--margin-mib", *margin);
+        if (!bytes) {
+            return bytes.error();
+        }
+        placement.marginBytes = *bytes;
+    }
+    return placement;
+}
+
 } // namespace llamafit

@@ -10,6 +10,7 @@
 #include "app/cli/commandline.h"
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
+#include "core/machine/poolusage.h"
 
 #include <string>
 
@@ -21,5 +22,8 @@ struct ChosenMachine {
 };
 
 Result<ChosenMachine> chooseMachine(const CliOptions& options);
+
+// --margin-mib N: the safety margin the verdicts keep free (default 1024 MiB, llama.cpp's -fitt).
+Result<PlacementOptions> placementOptions(const CliOptions& options);
 
 } // namespace llamafit

@@ -90,15 +90,11 @@ Result<SetPlanResult> loadAndPlan(const CliOptions& options) {
         result.machine = chosen->machine;
         result.chosenBecause = chosen->because;
     }
-    PlacementOptions placement;
-    if (const std::optional<std::string> margin = options.value("--margin-mib")) {
-        Result<std::uint64_t> bytes = parseMiB("--margin-mib", *margin);
-        if (!bytes) {
-            return bytes.error();
-        }
-        placement.marginBytes = *bytes;
+    Result<PlacementOptions> placement = placementOptions(options);
+    if (!placement) {
+        return placement.error();
     }
-    Result<ModelSetPlan> plan = planModelSet(setMembers(result.loaded), result.machine, placement);
+    Result<ModelSetPlan> plan = planModelSet(setMembers(result.loaded), result.machine, *placement);
     if (!plan) {
         return plan.error();
     }

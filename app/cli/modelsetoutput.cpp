@@ -17,11 +17,6 @@ namespace {
 
 using Align = TextTable::Align;
 
-std::string signedMiB(std::int64_t bytes) {
-    const std::string magnitude = formatMiB(static_cast<std::uint64_t>(bytes < 0 ? -bytes : bytes));
-    return bytes < 0 ? "-" + magnitude : magnitude;
-}
-
 std::string memberNames(const SetPlanResult& result, const std::vector<std::size_t>& indexes,
                         const char* separator) {
     std::string names;
@@ -75,15 +70,7 @@ void printPool(std::ostream& out, const SetPlanResult& result, std::size_t poolI
              : (load.upToBytes > load.atLoadBytes ? formatMiB(load.upToBytes - load.atLoadBytes) : ""),
          ""});
     table.print(out, "    ");
-    if (load.capacityKnown) {
-        out << "    headroom " << signedMiB(load.headroomBytes) << " MiB at load";
-        if (load.upToBytes != load.atLoadBytes) {
-            out << ", " << signedMiB(load.worstHeadroomBytes) << " MiB when full";
-        }
-        out << " -> " << fitVerdictName(load.verdict) << "\n";
-    } else {
-        out << "    not checked: no source gave this pool's size\n";
-    }
+    printPoolHeadroom(out, load);
 }
 
 // The largest sets that fit and the smallest that do not: what the full subset list comes to.

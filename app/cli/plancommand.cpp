@@ -65,13 +65,9 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
         return makeError("cli.conflicting-options", "--gpu/--gpu-igpu and --machine both describe the GPUs: "
                                                     "use one (the machine profile names its GPUs)");
     }
-    PlacementOptions placement;
-    if (const std::optional<std::string> margin = options.value("--margin-mib")) {
-        Result<std::uint64_t> bytes = parseMiB("--margin-mib", *margin);
-        if (!bytes) {
-            return bytes.error();
-        }
-        placement.marginBytes = *bytes;
+    Result<PlacementOptions> placement = placementOptions(options);
+    if (!placement) {
+        return placement.error();
     }
     std::vector<std::uint64_t> carveOuts;
     if (const std::optional<std::string> list = options.value("--carve-outs")) {
@@ -100,7 +96,7 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     }
     plan.estimate = *estimate;
     plan.usage =
-        placeOnMachine(plan.estimate, request.args.settings, request.model.info, plan.machine, placement);
+        placeOnMachine(plan.estimate, request.args.settings, request.model.info, plan.machine, *placement);
     for (std::size_t i = 0; i < std::max<std::size_t>(1, plan.machine.gpus.size()); ++i) {
         plan.backend.push_back(backendMemoryView(plan.machine, i));
     }
@@ -116,7 +112,7 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
                                      plan.speedFilledTokens);
     if (plan.machine.biosSplit) {
         Result<SplitAdvice> advice =
-            adviseBiosSplit(request.model.info, request.args.settings, plan.machine, placement, carveOuts);
+            adviseBiosSplit(request.model.info, request.args.settings, plan.machine, *placement, carveOuts);
         if (!advice) {
             return advice.error();
         }

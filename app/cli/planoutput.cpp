@@ -17,11 +17,6 @@ namespace {
 
 using Align = TextTable::Align;
 
-std::string signedMiB(std::int64_t bytes) {
-    const std::string magnitude = formatMiB(static_cast<std::uint64_t>(bytes < 0 ? -bytes : bytes));
-    return bytes < 0 ? "-" + magnitude : magnitude;
-}
-
 Json adviceJson(const SplitAdvice& advice) {
     Json splits = Json::array();
     for (const SplitEvaluation& split : advice.splits) {
@@ -56,15 +51,7 @@ void printPool(std::ostream& out, const PoolLoad& load) {
         table.addRow({"= at most", load.unbounded ? "no limit" : formatMiB(load.upToBytes), ""});
     }
     table.print(out, "    ");
-    if (load.capacityKnown) {
-        out << "    headroom " << signedMiB(load.headroomBytes) << " MiB at load";
-        if (load.upToBytes != load.atLoadBytes) {
-            out << ", " << signedMiB(load.worstHeadroomBytes) << " MiB when full";
-        }
-        out << " -> " << fitVerdictName(load.verdict) << "\n";
-    } else {
-        out << "    not checked: no source gave this pool's size\n";
-    }
+    printPoolHeadroom(out, load);
 }
 
 bool poolInUse(const PoolLoad& load) {
@@ -83,17 +70,30 @@ void printAdvice(std::ostream& out, const SplitAdvice& advice) {
         if (advice.recommended && *advice.recommended == i) {
             mark += mark.empty() ? "recommended" : ", recommended";
         }
-        table.addRow(
-            {formatGiB(split.carveOutBytes), formatGiB(split.systemBytes),
-             std::string(fitVerdictName(split.gpuSide.verdict)), signedMiB(split.gpuSide.headroomBytes),
-             std::string(fitVerdictName(split.hostSide.verdict)), signedMiB(split.hostSide.headroomBytes),
-             signedMiB(split.hostSide.worstHeadroomBytes), mark});
+        table.addRow({formatGiB(split.carveOutBytes), formatGiB(split.systemBytes),
+                      std::string(fitVerdictName(split.gpuSide.verdict)),
+                      formatSignedMiB(split.gpuSide.headroomBytes),
+                      std::string(fitVerdictName(split.hostSide.verdict)),
+                      formatSignedMiB(split.hostSide.headroomBytes),
+                      formatSignedMiB(split.hostSide.worstHeadroomBytes), mark});
     }
     table.print(out);
     out << "  " << biosSplitReason(advice) << "\n";
 }
 
 } // namespace
+
+void printPoolHeadroom(std::ostream& out, const PoolLoad& load) {
+    if (load.capacityKnown) {
+        out << "    headroom " << formatSignedMiB(load.headroomBytes) << " MiB at load";
+        if (load.upToBytes != load.atLoadBytes) {
+            out << ", " << formatSignedMiB(load.worstHeadroomBytes) << " MiB when full";
+        }
+        out << " -> " << fitVerdictName(load.verdict) << "\n";
+    } else {
+        out << "    not checked: no source gave this pool's size\n";
+    }
+}
 
 Json poolLoadJson(const PoolLoad& load) {
     Json terms = Json::array();

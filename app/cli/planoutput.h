@@ -48,6 +48,8 @@ struct PlanResult {
 
 // One pool of `pools[]` (also `plan --set`'s pools).
 Json poolLoadJson(const PoolLoad& load);
+// "    headroom N MiB at load, M MiB when full -> fits" under a pool's table (plan and plan --set).
+void printPoolHeadroom(std::ostream& out, const PoolLoad& load);
 
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan);
 void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServerArgs& args,
