@@ -253,6 +253,7 @@ void copySetting(Setting setting, const ServerSettings& from, ServerSettings& to
         return;
     case Setting::DraftCacheTypeV:
         to.draftModel.cacheTypeV = from.draftModel.cacheTypeV;
+        return;
     case Setting::Projector:
         to.projector.path = from.projector.path;
         return;
