@@ -93,7 +93,7 @@ TEST_F(DraftModelLiveTest, DraftGeneratesAndBothModelsMatchTheEstimate) {
     const auto draft = loadModel(draftPath);
     ASSERT_TRUE(target.ok() && draft.ok());
     const auto estimate =
-        estimateMemory(target->info, parsed->settings, {}, CompanionModels{{}, draft->info});
+        estimateMemory(target->info, parsed->settings, {}, CompanionModels{{}, draft->info, std::nullopt});
     ASSERT_TRUE(estimate.ok()) << estimate.error().message;
     ASSERT_TRUE(estimate->draft.has_value());
     const test::ServerComparison comparison = test::compareWithServer(*estimate, *log);

@@ -107,7 +107,7 @@ TEST(ModelSetRouter, TheExportedPresetListsEveryModel) {
         ASSERT_TRUE(loaded) << loaded.error().message;
         const Result<ParsedServerArgs> args = parseServerArgs(model.args);
         ASSERT_TRUE(args) << args.error().message;
-        members.push_back(SetMember{model.name, loaded->info, args->settings});
+        members.push_back(SetMember{model.name, loaded->info, args->settings, {}});
         set.members.push_back(SetExportMember{model.name, path, args->settings, passThroughWords(*args)});
     }
     const Result<Machine> machine = findBuiltinMachine("rtx-3090-24gb");

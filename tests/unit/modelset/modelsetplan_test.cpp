@@ -33,7 +33,7 @@ Machine testMachine(std::uint64_t vramBytes, std::uint64_t hostBytes = 256 * kGi
 SetMember cardMember(const std::string& name, const std::string& card, ServerSettings settings) {
     Result<LoadedModel> model = loadModel(card);
     EXPECT_TRUE(model) << model.error().message;
-    return SetMember{name, model ? model->info : ModelInfo{}, std::move(settings)};
+    return SetMember{name, model ? model->info : ModelInfo{}, std::move(settings), {}};
 }
 
 ServerSettings withContext(std::uint32_t tokens) {
@@ -69,7 +69,7 @@ class ModelSetPlanTest : public ::testing::Test {
         m_tiny = tiny->info;
         m_members = {cardMember("big", "llama-3-8b-q4_k_m", withContext(8192)),
                      cardMember("small", "llama-3.2-1b-q8_0", withContext(4096)),
-                     SetMember{"tiny", m_tiny, withContext(512)}};
+                     SetMember{"tiny", m_tiny, withContext(512), {}}};
         const Machine probe = testMachine(64 * kGiB);
         for (const SetMember& member : m_members) {
             m_alone.push_back(aloneInVram(member, probe));
@@ -113,8 +113,8 @@ TEST_F(ModelSetPlanTest, KvOfTheTinyModelsAddsUpAsWorkedByHand) {
     // layer, f16 (2 bytes): 2 layers x 2 x 32 x 2 B = 256 B per cell (llama.cpp
     // src/llama-kv-cache.cpp: one K and one V tensor of n_embd_k_gqa x kv_size per layer).
     // -c 512 -> 128 KiB, -c 2048 -> 512 KiB.
-    const std::vector<SetMember> members{SetMember{"a", m_tiny, withContext(512)},
-                                         SetMember{"b", m_tiny, withContext(2048)}};
+    const std::vector<SetMember> members{SetMember{"a", m_tiny, withContext(512), {}},
+                                         SetMember{"b", m_tiny, withContext(2048), {}}};
     const Result<ModelSetPlan> plan = planModelSet(members, testMachine(64 * kGiB));
     ASSERT_TRUE(plan) << plan.error().message;
     EXPECT_EQ(kvBytesIn(plan->members[0].usage.pools[kVram]), 128 * 1024U);
@@ -128,8 +128,8 @@ TEST_F(ModelSetPlanTest, AMembersDraftModelIsPartOfItsShare) {
     ServerSettings withDraft = withContext(512);
     withDraft.draftModel.path = m_folder + "/tiny.gguf";
     const std::vector<SetMember> members{
-        SetMember{"plain", m_tiny, withContext(512)},
-        SetMember{"drafted", m_tiny, withDraft, CompanionModels{{}, m_tiny}}};
+        SetMember{"plain", m_tiny, withContext(512), {}},
+        SetMember{"drafted", m_tiny, withDraft, CompanionModels{{}, m_tiny, std::nullopt}}};
     const Result<ModelSetPlan> plan = planModelSet(members, testMachine(64 * kGiB));
     ASSERT_TRUE(plan) << plan.error().message;
     EXPECT_EQ(kvBytesIn(plan->members[0].usage.pools[kVram]), 128 * 1024U);
@@ -193,7 +193,7 @@ TEST_F(ModelSetPlanTest, AModelTheEstimatorRefusesIsNamed) {
     quantizedVWithoutFa.cacheTypeV = GgmlType::Q8_0;
     quantizedVWithoutFa.flashAttention = FlashAttention::Off;
     const Result<ModelSetPlan> plan = planModelSet(
-        {m_members[2], SetMember{"refused", m_tiny, quantizedVWithoutFa}}, testMachine(8 * kGiB));
+        {m_members[2], SetMember{"refused", m_tiny, quantizedVWithoutFa, {}}}, testMachine(8 * kGiB));
     ASSERT_FALSE(plan);
     EXPECT_EQ(plan.error().code, "settings.quantized-v-needs-fa");
     EXPECT_NE(plan.error().message.find("model 'refused'"), std::string::npos) << plan.error().message;

@@ -73,7 +73,7 @@ TEST(DraftModel, ItsBuffersAreTheDraftsOwnEstimateAddedToTheTargets) {
     noDraft.draftModel = {};
     const auto alone = estimateMemory(target, noDraft);
     const auto draftAlone = estimateMemory(draft, draftContextSettings(settings));
-    const auto both = estimateMemory(target, settings, {}, CompanionModels{{}, draft});
+    const auto both = estimateMemory(target, settings, {}, CompanionModels{{}, draft, std::nullopt});
     ASSERT_TRUE(alone.ok() && draftAlone.ok() && both.ok());
     for (const Component component :
          {Component::Model, Component::Kv, Component::Rs, Component::Output, Component::Compute}) {
@@ -96,8 +96,9 @@ TEST(DraftModel, PreparedModelsCarryTheDraftIntoEveryEstimate) {
     const ModelInfo target = shapeModel("qwen3moe");
     const ModelInfo draft = shapeModel("qwen3");
     ServerSettings settings = withDraft();
-    const auto direct = estimateMemory(target, settings, {}, CompanionModels{{}, draft});
-    const auto prepared = estimateMemory(prepareModel(target, CompanionModels{{}, draft}), settings);
+    const auto direct = estimateMemory(target, settings, {}, CompanionModels{{}, draft, std::nullopt});
+    const auto prepared =
+        estimateMemory(prepareModel(target, CompanionModels{{}, draft, std::nullopt}), settings);
     ASSERT_TRUE(direct.ok() && prepared.ok());
     EXPECT_EQ(*direct, *prepared);
 }
@@ -123,7 +124,7 @@ TEST(DraftModel, TheDraftsOwnRefusalIsNamedAsTheDrafts) {
     settings.cacheTypeV = GgmlType::F16;
     settings.flashAttention = FlashAttention::Off;
     settings.draftModel.cacheTypeV = GgmlType::Q8_0; // a quantized V cache needs flash attention
-    const auto estimate = estimateMemory(target, settings, {}, CompanionModels{{}, target});
+    const auto estimate = estimateMemory(target, settings, {}, CompanionModels{{}, target, std::nullopt});
     ASSERT_FALSE(estimate.ok());
     EXPECT_EQ(estimate.error().code, "settings.quantized-v-needs-fa");
     EXPECT_EQ(estimate.error().message.rfind("draft model: ", 0), 0u) << estimate.error().message;
