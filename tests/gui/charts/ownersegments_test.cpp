@@ -169,7 +169,8 @@ TEST(LoraSegments, TheAdaptersAreTheirOwnSegmentWithTheirRuleAndLeaveWithTheWeig
     ServerSettings settings = settingsWith(4096, GgmlType::F16, GgmlType::F16, 1);
     settings.loraAdapters = {LoraAdapterSetting{"llama-lora-r16.gguf", 1.0}};
     const Machine machine = builtinMachine("cpu-only");
-    const auto estimate = estimateMemory(*model, settings, {}, {*adapter});
+    const auto estimate =
+        estimateMemory(*model, settings, {}, CompanionModels{{*adapter}, std::nullopt, std::nullopt});
     ASSERT_TRUE(estimate.ok()) << estimate.error().message;
     const std::uint64_t lora = ownerBytes(*estimate, BufferOwner::LoraAdapter);
     ASSERT_GT(lora, 0u);
