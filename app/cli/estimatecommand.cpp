@@ -29,8 +29,12 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   -m, --model MODEL      a GGUF file (any part of a split model) or a built-in card id
                          ('llamafit-cli cards' lists them)
   llama-server flags     -c, -np, -kvu/-no-kvu, -ctk, -ctv, -fa, -b, -ub, -ngl, --swa-full,
-                         -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr, --rpc change the estimate;
+                         -nkvo, -ts, -ot, -cmoe, -ncmoe, -lm, -nr, --rpc, --lora,
+                         --spec-type change the estimate;
                          every other llama-server 0.7.0 flag is accepted and listed
+  -md FILE|CARD-ID       a draft model, loaded with its own context, owner "draft-model":
+                         the target's -c, -np, -b and -fa; -ctkd/-ctvd (f16 unless given; -ctk
+                         and -ctv do not reach it), --spec-draft-n-ubatch (else -ub), -ngld
   --mmproj FILE          a vision projector (gemma3, qwen2vl_merger): its weights and the
                          compute buffer of its warm-up image, owner "mmproj"; with
                          --no-mmproj-offload (or no --gpu) on the CPU, else on the first GPU;
