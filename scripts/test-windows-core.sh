@@ -39,6 +39,9 @@ export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" DISPLAY=
 # passed on every re-run). A test that fails is also run once more, so such a start-up failure
 # does not fail the check; a test that really fails fails twice.
 wineserver -k >/dev/null 2>&1 || true # one left from an earlier run would not be persistent
+# The server works in the prefix's folder and does not create it (on a fresh machine it exited
+# with "chdir to .../wineprefix: No such file or directory"); wineboot fills an empty one.
+mkdir -p "$WINEPREFIX"
 wineserver -p
 trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
 wineboot --init >/dev/null 2>&1 || true
