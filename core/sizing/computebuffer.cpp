@@ -286,9 +286,10 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     out.feedForwardBytes = perWidth * widths.feedForward;
     out.attentionBytes =
         kv.caches.empty() ? 0 : perWidth * (fa ? widths.attentionFlash : widths.attentionNoFlash) + kqBytes;
-    out.recurrentBytes = widths.recurrentBlock.kind != RecurrentBlockKind::None
-                             ? recurrentBlockBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax)
-                             : perWidth * widths.recurrent;
+    out.recurrentBytes =
+        widths.recurrentBlock.kind != RecurrentBlockKind::None
+            ? recurrentBlockBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax, 1 + context.nRsSeq)
+            : perWidth * widths.recurrent;
     out.logitsBytes = logitsBytes(model, context);
     // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
     // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).

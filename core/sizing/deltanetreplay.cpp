@@ -21,7 +21,9 @@ struct ConvolvedInputs {
 void opAndOutput(RecurrentReplay& r, const RecurrentBlockShape& s, Block q, Block k, Block gate, Block beta,
                  const ConvolvedInputs& in, Block dropBeforeZ) {
     const std::uint64_t t = r.tokens;
-    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs); // y and the final states
+    // y and the states: the final one per slot, and with MTP drafting (n_rs_seq > 0) also those
+    // after each of the last n_rs_seq tokens (src/models/delta-net-base.cpp, b11669's fused op).
+    const Block out = r.take(s.inner * t + s.state * s.inner * r.stateRows);
     r.drop(q, k, in.convOut, gate, beta, in.states);
     const Block normed = r.take(s.inner * t); // RMS norm of y, weight in place
     r.drop(out);

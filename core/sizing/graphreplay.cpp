@@ -8,20 +8,51 @@
 namespace llamafit {
 
 GraphReplay::Id GraphReplay::input(Layout layout) {
-    m_tensors.push_back({layout, {}, false, true, false, 0});
+    Tensor t;
+    t.layout = layout;
+    t.input = true;
+    m_tensors.push_back(std::move(t));
     return m_tensors.size() - 1;
 }
 
 GraphReplay::Id GraphReplay::node(Layout layout, std::vector<Id> sources, Op op) {
-    m_tensors.push_back({layout, std::move(sources), op == Op::InPlace, false, false, 0});
+    Tensor t;
+    t.layout = layout;
+    t.sources = std::move(sources);
+    t.inPlace = op == Op::InPlace;
+    m_tensors.push_back(std::move(t));
     return m_tensors.size() - 1;
 }
 
 GraphReplay::Id GraphReplay::view(Id source) {
     // A view of a view points at the tensor that owns the memory (ggml sets view_src so).
     const Id owner = m_tensors[source].isView ? m_tensors[source].viewOf : source;
-    m_tensors.push_back({m_tensors[owner].layout, {source}, false, false, true, owner});
+    Tensor t;
+    t.layout = m_tensors[owner].layout;
+    t.sources = {source};
+    t.isView = true;
+    t.viewOf = owner;
+    m_tensors.push_back(std::move(t));
     return m_tensors.size() - 1;
+}
+
+GraphReplay::Id GraphReplay::reshape(Id source, Layout layout) {
+    const Id id = view(source);
+    m_tensors[id].layout = layout;
+    m_tensors[id].contiguousView = true;
+    return id;
+}
+
+GraphReplay::Id GraphReplay::write(std::vector<Id> sources) {
+    Tensor t;
+    t.sources = std::move(sources);
+    t.external = true;
+    m_tensors.push_back(std::move(t));
+    return m_tensors.size() - 1;
+}
+
+void GraphReplay::markOutput(Id id) {
+    m_tensors[id].output = true;
 }
 
 std::uint64_t GraphReplay::plannedBytes() const {
@@ -50,18 +81,30 @@ std::uint64_t GraphReplay::plannedBytes() const {
     }
     const auto allocate = [&](Id id) {
         const Tensor& t = m_tensors[id];
-        if (t.isView || state[id].allocated) {
+        if (t.isView || t.external || state[id].allocated) {
             return;
         }
         state[id].allocated = true;
         if (t.inPlace) {
-            // ggml_gallocr_allocate_node: take over the first allocated source that dies here.
+            // ggml_gallocr_allocate_node: take over the first source that dies here with this layout,
+            // or, for a reshaped source, the tensor it shows when nothing else reads that.
             for (Id source : t.sources) {
+                const Tensor& parentTensor = m_tensors[source];
                 State& parent = state[source];
-                if (!m_tensors[source].isView && parent.allocated && parent.children == 1 &&
-                    parent.views == 0 && m_tensors[source].layout == t.layout) {
+                if (parent.children != 1 || parent.views != 0 || parentTensor.layout != t.layout ||
+                    parentTensor.output || (parentTensor.isView && m_tensors[parentTensor.viewOf].output)) {
+                    continue;
+                }
+                if (!parentTensor.isView && parent.allocated) {
                     state[id].block = parent.block;
                     parent.allocated = false;
+                    return;
+                }
+                State& owner = state[parentTensor.viewOf];
+                if (parentTensor.contiguousView && owner.allocated && owner.views == 1 &&
+                    owner.children == 0) {
+                    state[id].block = owner.block;
+                    owner.allocated = false;
                     return;
                 }
             }
@@ -69,7 +112,7 @@ std::uint64_t GraphReplay::plannedBytes() const {
         state[id].block = alloc.allocate(t.layout.bytes());
     };
     const auto release = [&](Id id) {
-        if (state[id].allocated) {
+        if (state[id].allocated && !m_tensors[id].output) {
             alloc.release(state[id].block);
             state[id].allocated = false;
         }

@@ -1,9 +1,9 @@
 #pragma once
 // GraphReplay: ggml-alloc's graph allocator (ggml/src/ggml-alloc.c ggml_gallocr_alloc_graph_impl)
 // over a graph written node by node in the order ggml builds it: inputs first, then each node
-// after its sources; a node reuses a source's memory in place for an in-place op whose direct,
-// allocated source dies there with the same type and shape; a tensor is freed after the last node
-// that reads it, directly or through views. The vision projectors' warm-up graphs
+// after its sources; a node reuses a source's memory in place for an in-place op whose allocated
+// source (or the tensor a reshaped source shows) dies there with the same type and shape; a tensor is freed
+// after the last node that reads it, directly or through views. The vision projectors' warm-up graphs
 // (projectorgraph.cpp) are written with it. The leaf weights are not written: they live in the
 // weight buffer. Pure value type; bytes.
 
@@ -30,8 +30,18 @@ class GraphReplay {
     Id input(Layout layout);
     // A node computed from `sources` into a new tensor of `layout`.
     Id node(Layout layout, std::vector<Id> sources, Op op = Op::Plain);
-    // A view (reshape, permute, transpose) of `source`: no memory of its own.
+    // A view (permute, transpose, strided view) of `source`: no memory of its own.
     Id view(Id source);
+    // A contiguous view (reshape) of `source` as `layout`: no memory of its own, but an in-place
+    // node may take over the memory it shows when it is the only view of a tensor read by nothing
+    // else (ggml-alloc's "reusing view parent").
+    Id reshape(Id source, Layout layout);
+
+    // A node that writes into memory allocated elsewhere (set_rows into the KV cache): it reads
+    // `sources` and takes no compute memory.
+    Id write(std::vector<Id> sources);
+    // Marks a node as a graph output (ggml_set_output): never freed, never taken over in place.
+    void markOutput(Id id);
 
     // Runs ggml-alloc over the graph: the compute buffer it would reserve (32-byte aligned
     // blocks, best fit, as AllocatorReplay).
@@ -44,6 +54,9 @@ class GraphReplay {
         bool inPlace = false;
         bool input = false;
         bool isView = false;
+        bool contiguousView = false;
+        bool external = false;
+        bool output = false;
         Id viewOf = 0;
     };
     std::vector<Tensor> m_tensors;

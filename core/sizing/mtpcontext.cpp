@@ -3,6 +3,7 @@
 
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/kvcachesize.h"
+#include "core/sizing/mtpgraph.h"
 
 #include <algorithm>
 
@@ -112,8 +113,13 @@ MtpContextBuffers sizeMtpContext(const ModelInfo& model, const ServerSettings& s
     }
     // llama-context.cpp output_reserve: n_vocab f32 logits per output row, one per sequence.
     out.outputBytes = std::uint64_t{model.vocabularySize} * out.context.nSeqMax * 4;
+    // The NextN graph as ggml-alloc plans it (mtpgraph.h); an architecture whose graph is not
+    // written there falls back to the closed form over the NextN blocks as a model.
+    const std::optional<std::uint64_t> graphBytes = mtpGraphBytes(model, out.context, out.kv);
     out.computeBytes =
-        blockComputeBytes(blocks, draftSettings, out.context, kv, {Backend::Cpu, 1, 0}).totalBytes;
+        graphBytes
+            ? *graphBytes
+            : blockComputeBytes(blocks, draftSettings, out.context, kv, {Backend::Cpu, 1, 0}).totalBytes;
     return out;
 }
 

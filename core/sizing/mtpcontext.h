@@ -11,7 +11,8 @@
 // - The MTP draft context ("creating MTP draft context against the target model"): the same
 //   n_ctx and n_seq_max, n_rs_seq 0, its own logits (one row per sequence), a KV cache of the
 //   NextN layers only (--spec-draft-type-k/v, f16 by default), and a compute
-//   buffer for the NextN block's graph at --spec-draft-n-ubatch (else -ub).
+//   buffer for the NextN block's graph at --spec-draft-n-ubatch (else -ub), replayed through
+//   ggml-alloc by mtpgraph.h for the Qwen3.5 families.
 // - A file without NextN blocks: llama-server refuses draft-mtp ("failed to create MTP context").
 
 #include "core/common/result.h"

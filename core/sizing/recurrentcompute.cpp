@@ -149,12 +149,13 @@ RecurrentBlockShape recurrentBlockShape(const ModelInfo& model) {
 }
 
 std::uint64_t recurrentBlockBytes(const RecurrentBlockShape& shape, std::uint32_t ubatchTokens,
-                                  std::uint32_t sequences) {
+                                  std::uint32_t sequences, std::uint32_t stateRowsPerSequence) {
     if (shape.kind == RecurrentBlockKind::None || ubatchTokens == 0) {
         return 0;
     }
     RecurrentReplay r;
     r.seqs = std::max<std::uint64_t>(sequences, 1);
+    r.stateRows = r.seqs * std::max<std::uint64_t>(stateRowsPerSequence, 1);
     // llama-context.cpp graph_reserve: n_tokens is rounded up to a multiple of n_seqs.
     r.tokens = (ubatchTokens + r.seqs - 1) / r.seqs * r.seqs;
     const AllocatorReplay::Block embeddings = replayGraphStart(r, shape.embd);

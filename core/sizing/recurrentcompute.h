@@ -56,8 +56,10 @@ RecurrentBlockShape recurrentBlockShape(const ModelInfo& model);
 // The block's peak above the graph inputs (token ids, masks, positions: computebuffer.cpp counts
 // them), the slots of n_embd floats the graph start leaves included, like the closed form's
 // widths. The graph is reserved with n_ubatch tokens rounded up to a multiple of the slots
-// (llama-context.cpp graph_reserve) and one state per slot.
+// (llama-context.cpp graph_reserve) and one state per slot. `stateRowsPerSequence` is 1 + n_rs_seq:
+// with MTP drafting the delta-net op also writes the state after each of the last n_rs_seq
+// tokens, so a rejected draft can roll back (its output holds every row; other kinds: unmeasured).
 std::uint64_t recurrentBlockBytes(const RecurrentBlockShape& shape, std::uint32_t ubatchTokens,
-                                  std::uint32_t sequences);
+                                  std::uint32_t sequences, std::uint32_t stateRowsPerSequence = 1);
 
 } // namespace llamafit

@@ -22,8 +22,9 @@ struct RecurrentReplay {
     static constexpr std::uint64_t kF32 = 4;
 
     AllocatorReplay alloc;
-    std::uint64_t tokens = 0; // n_ubatch rounded up to a multiple of the slots
-    std::uint64_t seqs = 1;   // slots: one recurrent state each
+    std::uint64_t tokens = 0;    // n_ubatch rounded up to a multiple of the slots
+    std::uint64_t seqs = 1;      // slots: one recurrent state each
+    std::uint64_t stateRows = 1; // states the delta-net op writes: seqs * (1 + n_rs_seq)
 
     Block take(std::uint64_t values) { return alloc.allocate(kF32 * values); }
     void drop(Block block) { alloc.release(block); }

@@ -118,19 +118,10 @@ TEST_P(RecordedMtpRunTest, AllocationMatchesEstimate) {
         EXPECT_TRUE(verdict.passed) << caseName(GetParam()) << ": " << verdict.failure;
         return;
     }
-    // In the MTP matrix compute buffers are figures, not verdicts: the MTP draft context's graph
-    // (+15 to +42 %) and the main graph with many outputs per slot (n_outputs_max >= 12: -13 to
-    // -34 %) are not yet within 5 % (issue 11, left open). Everything else is held exactly.
-    const bool computeIsFigure = std::string(kMatrix) == "mtp";
     const ServerComparison comparison = compareWithServer(*estimate, *log);
     std::cout << "[ figures  ] " << caseName(GetParam()) << ": " << comparison.summary << std::endl;
     for (const std::string& mismatch : comparison.mismatches) {
-        const bool compute =
-            computeIsFigure && (mismatch.starts_with("compute ") || mismatch.starts_with("mtp compute "));
-        if (compute) {
-            std::cout << "[ compute  ] " << caseName(GetParam()) << ": " << mismatch << std::endl;
-        }
-        EXPECT_TRUE(compute) << caseName(GetParam()) << " (" << run->serverVersion << "): " << mismatch;
+        ADD_FAILURE() << caseName(GetParam()) << " (" << run->serverVersion << "): " << mismatch;
     }
 }
 

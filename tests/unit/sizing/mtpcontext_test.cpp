@@ -57,6 +57,38 @@ TEST(MtpContext, DraftMtpLoadsTheNextnBlockAndAddsRsRowsAndADraftContext) {
     EXPECT_EQ(draftBuffers, 3u); // output, KV, compute
 }
 
+std::uint64_t draftComputeBytes(const MemoryEstimate& estimate) {
+    for (const BufferEstimate& buffer : estimate.devices.front().buffers) {
+        if (buffer.owner == BufferOwner::MtpDraft && buffer.component == Component::Compute) {
+            return buffer.bytes;
+        }
+    }
+    return 0;
+}
+
+// The byte counts ggml-alloc chose for the MTP draft context's graph in llama-server 0.7.0
+// (b11669), read from the server with scripts/alloc-plan/allocdump.c (ggml_gallocr_get_buffer_size
+// after the reserve), on this shape: the graph replay (core/sizing/mtpgraph.h) must land on them.
+TEST(MtpContext, TheDraftComputeBufferIsTheServersOwnPlanToTheByte) {
+    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    struct Case {
+        std::uint32_t context;
+        std::uint32_t slots;
+        FlashAttention flash;
+        std::uint64_t plannedBytes;
+    };
+    for (const Case& c :
+         {Case{4096, 1, FlashAttention::Auto, 68175904}, Case{4096, 1, FlashAttention::Off, 178272288},
+          Case{12288, 3, FlashAttention::Auto, 68309152}, Case{8192, 4, FlashAttention::Auto, 69224480}}) {
+        ServerSettings settings = mtpSettings(c.slots);
+        settings.contextTokens = c.context;
+        settings.flashAttention = c.flash;
+        const auto estimate = estimateMemory(model, settings, {});
+        ASSERT_TRUE(estimate.ok()) << estimate.error().message;
+        EXPECT_EQ(draftComputeBytes(*estimate), c.plannedBytes) << "-c " << c.context << " -np " << c.slots;
+    }
+}
+
 TEST(MtpContext, TheDraftKvIgnoresTheMainCacheTypes) {
     const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
     ServerSettings settings = mtpSettings(1);

@@ -1,10 +1,8 @@
-// The vision projector's buffers (core/sizing/projectorbuffers.h, graphreplay.h) against
-// hand-worked figures: the warm-up image side per kind and token limit, the allocator's in-place
-// reuse and frees on small graphs, and the weights of the generated projector shapes
-// (tests/data/shapes/mmproj) summed tensor by tensor.
+// The vision projector's buffers (core/sizing/projectorbuffers.h) against hand-worked figures:
+// the warm-up image side per kind and token limit, and the weights of the generated projector
+// shapes (tests/data/shapes/mmproj) summed tensor by tensor.
 
 #include "core/model/projectorinfo.h"
-#include "core/sizing/graphreplay.h"
 #include "core/sizing/projectorbuffers.h"
 #include "tests/support/modelfiles.h"
 
@@ -24,28 +22,6 @@ ProjectorInfo projectorShape(const std::string& stem) {
 }
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-TEST(GraphReplay, ReusesADyingSourceInPlaceAndFreesAfterTheLastReader) {
-    using L = GraphReplay::Layout;
-    GraphReplay g;
-    const auto in = g.input(L{4, {8, 1, 1, 1}});                               // 32 B at 0
-    const auto a = g.node(L{4, {64, 1, 1, 1}}, {in});                          // 256 B at 32; in freed
-    const auto b = g.node(L{4, {64, 1, 1, 1}}, {a}, GraphReplay::Op::InPlace); // takes a's block
-    const auto c = g.node(L{4, {16, 1, 1, 1}}, {b}); // 64 B: fits in's hole? no (32 B): at 288
-    g.node(L{4, {16, 1, 1, 1}}, {c, g.view(b)}, GraphReplay::Op::InPlace); // takes c's block
-    EXPECT_EQ(g.plannedBytes(), 32u + 256u + 64u);
-}
-
-TEST(GraphReplay, AViewKeepsItsSourceAliveUntilTheViewIsRead) {
-    using L = GraphReplay::Layout;
-    GraphReplay g;
-    const auto a = g.node(L{4, {64, 1, 1, 1}}, {}); // 256 B at 0
-    const auto view = g.view(a);
-    const auto b = g.node(L{4, {8, 1, 1, 1}}, {}); // 32 B at 256
-    g.node(L{4, {64, 1, 1, 1}}, {b});              // 256 B at 288 (a still held by its view); b freed
-    g.node(L{4, {64, 1, 1, 1}}, {view});           // 256 B: no hole of 256 yet -> at 544
-    EXPECT_EQ(g.plannedBytes(), 800u);
-}
 
 TEST(ProjectorBuffers, QwenWarmupImageIs46TokensPerSideOrTheRootOfTheTokenLimit) {
     const ProjectorInfo qwen = projectorShape("qwen2vl-mmproj");
