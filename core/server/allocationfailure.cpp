@@ -112,6 +112,15 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         failure.phase = AllocationPhase::Output;
         return true;
     }
+    // src/llama.cpp llama_init_from_model: "failed to initialize the context: %s" with e.what(). A
+    // C++ allocation (the KV cells' bookkeeping, a vector) ran out of host memory before any
+    // buffer did: no size is printed.
+    if (contains(line, "std::bad_alloc")) {
+        if (failure.bufferType.empty()) {
+            failure.bufferType = "CPU";
+        }
+        return true;
+    }
     return contains(line, "cudaMalloc failed: out of memory") || contains(line, "CUDA error: out of memory");
 }
 

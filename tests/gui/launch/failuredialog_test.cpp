@@ -35,7 +35,10 @@ TEST_F(FailureDialogTest, AnAllocationFailureOffersFixesAndAClickAppliesOne) {
     const QString wrapper = m_directory.filePath(QStringLiteral("llama-server-limited"));
     QFile script(wrapper);
     ASSERT_TRUE(script.open(QIODevice::WriteOnly));
-    script.write(QStringLiteral("#!/bin/sh\nexec %1 --as=%2 '%3' \"$@\"\n")
+    // One malloc arena: each thread's own arena reserves 64 MiB of address space, and when the
+    // HTTP threads made theirs first (under load) the KV cache's bookkeeping failed before the
+    // KV buffer did (std::bad_alloc, no size to diagnose).
+    script.write(QStringLiteral("#!/bin/sh\nexport MALLOC_ARENA_MAX=1\nexec %1 --as=%2 '%3' \"$@\"\n")
                      .arg(QString::fromLatin1(kPrlimit))
                      .arg(500ULL * 1024 * 1024)
                      .arg(m_server)

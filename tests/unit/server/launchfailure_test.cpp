@@ -111,6 +111,22 @@ TEST(LaunchFailureTest, VulkanOutOfDeviceMemoryWithPhaseFromProgress) {
     EXPECT_EQ(failure.allocation->phase, AllocationPhase::Compute); // after the KV line
 }
 
+TEST(LaunchFailureTest, HostBadAllocWhileCreatingTheContextIsAnAllocationFailure) {
+    // What llama-server 0.7.0 printed under a 500 MiB RLIMIT_AS when its threads' malloc arenas had
+    // taken the address space before the KV cache's bookkeeping was allocated.
+    LaunchOutcome outcome;
+    outcome.log = "llama_context:        CPU  output buffer size =     0.00 MiB\n"
+                  "llama_init_from_model: failed to initialize the context: std::bad_alloc\n"
+                  "common_init_: failed to create context with model '/tmp/tiny.gguf'\n"
+                  "llama_server: exiting due to model loading error\n";
+    outcome.exitCode = 1;
+    const LaunchFailure failure = classifyLaunchFailure(outcome);
+    ASSERT_EQ(failure.reason, LaunchFailureReason::AllocationFailed) << failure.message;
+    EXPECT_EQ(failure.allocation->bufferType, "CPU");
+    EXPECT_EQ(failure.allocation->phase, AllocationPhase::KvCache); // after the output buffer
+    EXPECT_FALSE(failure.allocation->failedBytes.has_value());
+}
+
 TEST(LaunchFailureTest, MetalWeightsAllocation) {
     LaunchOutcome outcome;
     outcome.log = "ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = "
