@@ -177,6 +177,15 @@ void MainWindow::buildDocks() {
             m_session->setSettings(settings);
         }
     });
+    connect(m_picker, &ModelPickerPanel::modelChosenWithProjector, this,
+            [this](const QString& pathOrCardId, const QString& projectorPath) {
+                if (!chooseModel(pathOrCardId)) {
+                    return;
+                }
+                ServerSettings settings = m_session->settings();
+                settings.projector.path = projectorPath.toStdString();
+                m_session->setSettings(settings);
+            });
     connect(m_picker, &ModelPickerPanel::userFoldersChanged, this,
             [this](const QStringList& folders) { m_appSettings.libraryFolders = folders; });
     m_machinePanel = new MachinePanel(m_session, this);

@@ -77,6 +77,8 @@ QVariant ModelLibraryModel::data(const QModelIndex& index, int role) const {
         return entry.error.has_value();
     case HasMtpRole:
         return entry.summary.nextnLayerCount > 0;
+    case ProjectorPathRole:
+        return entry.mmprojPaths.empty() ? QString() : QString::fromStdString(entry.mmprojPaths.front());
     case Qt::TextAlignmentRole:
         if (index.column() == Parameters || index.column() == FileSize || index.column() == TrainingContext) {
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -37,6 +37,7 @@ class ModelLibraryModel : public QAbstractTableModel {
         IsCardRole,                  // bool: a built-in card
         HasErrorRole,                // bool: the file could not be read
         HasMtpRole,                  // bool: the file has NextN (MTP) blocks
+        ProjectorPathRole,           // QString: the first vision projector found with it; empty: none
     };
 
     explicit ModelLibraryModel(QObject* parent = nullptr);

@@ -5,6 +5,7 @@
 #include "ui/library/modellibrarymodel.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -82,6 +83,13 @@ void ModelPickerPanel::buildWidgets() {
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 m_chooseWithMtpAction->setEnabled(current.data(ModelLibraryModel::HasMtpRole).toBool());
+                const QString projector = current.data(ModelLibraryModel::ProjectorPathRole).toString();
+                m_chooseWithVisionAction->setEnabled(!projector.isEmpty());
+                m_chooseWithVisionAction->setToolTip(
+                    projector.isEmpty() ? tr("No vision projector (mmproj) was found with this model")
+                                        : tr("Loads %1 with --mmproj: its weights and its image warm-up "
+                                             "buffer join the estimate")
+                                              .arg(QDir::toNativeSeparators(projector)));
                 if (!m_programmaticChange && current.isValid()) {
                     chooseProxyRow(current);
                 }
@@ -100,6 +108,19 @@ void ModelPickerPanel::buildWidgets() {
         }
     });
     m_table->addAction(m_chooseWithMtpAction);
+    // A model with a projector beside it can be chosen with vision: --mmproj FILE.
+    m_chooseWithVisionAction = new QAction(tr("Choose with vision (--mmproj)"), m_table);
+    m_chooseWithVisionAction->setObjectName(QStringLiteral("chooseWithVisionAction"));
+    m_chooseWithVisionAction->setEnabled(false);
+    connect(m_chooseWithVisionAction, &QAction::triggered, this, [this] {
+        const QString chosen = selectedModel();
+        const QString projector =
+            m_table->currentIndex().data(ModelLibraryModel::ProjectorPathRole).toString();
+        if (!chosen.isEmpty() && !projector.isEmpty()) {
+            emit modelChosenWithProjector(chosen, projector);
+        }
+    });
+    m_table->addAction(m_chooseWithVisionAction);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_addButton = new QPushButton(tr("Add folder..."), this);

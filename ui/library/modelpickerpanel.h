@@ -6,8 +6,9 @@
 // moving the selection with mouse or keys) emits modelChosen(path or card id); MainWindow
 // hands that to loadModel() and the SizingSession. A file with a NextN (MTP) block carries the
 // badge "MTP", and its row's context menu offers chooseWithMtpAction: modelChosenWithMtp, the
-// model with --spec-type draft-mtp. The panel shows; it does not load models.
-// Owns: its widgets, the table model, the scanner. Thread: GUI thread.
+// model with --spec-type draft-mtp. A model with a vision projector beside it (the library's
+// "OK, with vision projector") is offered chooseWithVisionAction: modelChosenWithProjector. The panel shows;
+// it does not load models. Owns: its widgets, the table model, the scanner. Thread: GUI thread.
 //
 // Widgets (objectName): modelFilterEdit, modelTable, addFolderButton, removeFolderButton
 // (a menu with one removeFolderAction per user folder), rescanButton, scanProgress,
@@ -63,6 +64,9 @@ class ModelPickerPanel : public QWidget {
     void modelChosen(const QString& pathOrCardId);
     // The row's "Choose with MTP drafting" (chooseWithMtpAction; only for files with a NextN block).
     void modelChosenWithMtp(const QString& pathOrCardId);
+    // The row's "Choose with vision" (chooseWithVisionAction; only for a model with a projector
+    // beside it): the model with --mmproj `projectorPath`.
+    void modelChosenWithProjector(const QString& pathOrCardId, const QString& projectorPath);
     void userFoldersChanged(const QStringList& folders);
     void scanFinished(bool cancelled);
 
@@ -99,6 +103,7 @@ class ModelPickerPanel : public QWidget {
     QPushButton* m_cancelButton = nullptr;
     QLabel* m_statusLabel = nullptr;
     QAction* m_chooseWithMtpAction = nullptr;
+    QAction* m_chooseWithVisionAction = nullptr;
 };
 
 } // namespace llamafit

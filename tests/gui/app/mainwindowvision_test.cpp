@@ -1,0 +1,86 @@
+// "With vision" in the composed app (issue 11 item 6): a model with a vision projector beside it
+// in a library folder -- the tiny llama and the generated gemma3 projector
+// (tests/data/shapes/mmproj), whose output width is the tiny model's -- is offered the row's
+// chooseWithVisionAction, which chooses it with --mmproj that file: the estimate holds the
+// projector's weights and warm-up buffer and the memory chart draws them as their own segment.
+// A model alone in a subfolder (the MTP shape) is not offered it.
+#include "tests/gui/app/mainwindowfixture.h"
+#include "ui/charts/memorychart.h"
+
+#include <QAction>
+
+namespace llamafit {
+namespace {
+
+class MainWindowVisionTest : public test::MainWindowFixture {
+  protected:
+    void SetUp() override {
+        MainWindowFixture::SetUp();
+        const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/mmproj/gemma3-mmproj.json");
+        ASSERT_TRUE(spec.ok()) << spec.error().message;
+        m_projectorPath = m_directory.filePath(QStringLiteral("lib/mmproj-app-tiny.gguf"));
+        const auto written = test::writeSpecAsGguf(*spec, m_projectorPath.toStdString());
+        ASSERT_TRUE(written.ok()) << written.error().message;
+        const auto alone = test::loadModelSpecFile(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+        ASSERT_TRUE(alone.ok()) << alone.error().message;
+        ASSERT_TRUE(QDir(m_directory.path()).mkpath(QStringLiteral("lib/other")));
+        m_alonePath = m_directory.filePath(QStringLiteral("lib/other/alone.gguf"));
+        const auto aloneWritten = test::writeSpecAsGguf(*alone, m_alonePath.toStdString()); // sparse
+        ASSERT_TRUE(aloneWritten.ok()) << aloneWritten.error().message;
+    }
+
+    void clickRow(const QString& path) {
+        auto* table = child<QTableView>("modelTable");
+        const QModelIndex index = table->model()->index(tableRowOf(path), ModelLibraryModel::Name);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+    }
+
+    QString m_projectorPath;
+    QString m_alonePath;
+};
+
+TEST_F(MainWindowVisionTest, ThePickerOffersWithVisionForAModelWithAProjectorBesideIt) {
+    openWindow();
+    ASSERT_TRUE(waitForScan());
+    ASSERT_GE(tableRowOf(m_tinyPath), 0);
+    ASSERT_GE(tableRowOf(m_alonePath), 0);
+    EXPECT_LT(tableRowOf(m_projectorPath), 0) << "a projector is not a model of its own";
+
+    auto* table = child<QTableView>("modelTable");
+    auto* withVision = child<QAction>("chooseWithVisionAction");
+    ASSERT_NE(withVision, nullptr);
+    EXPECT_TRUE(table->actions().contains(withVision)) << "offered in the row's menu";
+
+    clickRow(m_alonePath);
+    ASSERT_EQ(QString::fromStdString(m_session->model().path), m_alonePath);
+    EXPECT_FALSE(withVision->isEnabled()) << "no projector in its folder";
+
+    clickRow(m_tinyPath);
+    ASSERT_EQ(QString::fromStdString(m_session->model().path), m_tinyPath);
+    ASSERT_TRUE(withVision->isEnabled());
+    EXPECT_TRUE(withVision->toolTip().contains(QDir::toNativeSeparators(m_projectorPath)))
+        << withVision->toolTip().toStdString();
+    EXPECT_TRUE(m_session->settings().projector.path.empty()) << "chosen plainly, no projector";
+    withVision->trigger();
+    EXPECT_EQ(QString::fromStdString(m_session->model().path), m_tinyPath);
+    EXPECT_EQ(QString::fromStdString(m_session->settings().projector.path), m_projectorPath);
+    ASSERT_TRUE(m_session->estimate().ok()) << m_session->estimate().error().message;
+    std::uint64_t projectorBytes = 0;
+    for (const DeviceEstimate& device : m_session->estimate()->devices) {
+        for (const BufferEstimate& buffer : device.buffers) {
+            projectorBytes += buffer.owner == BufferOwner::Projector ? buffer.bytes : 0;
+        }
+    }
+    EXPECT_GT(projectorBytes, 0u) << "the projector's weights and warm-up buffer are estimated";
+    auto* chart = m_window->findChild<MemoryChart*>();
+    ASSERT_NE(chart, nullptr);
+    double drawn = 0;
+    for (std::size_t pool = 0; pool < m_session->machine().pools.size(); ++pool) {
+        drawn += chart->ownerBarValueMiB(pool, BufferOwner::Projector);
+    }
+    EXPECT_GT(drawn, 0.0) << "the projector is its own segment";
+}
+
+} // namespace
+} // namespace llamafit
