@@ -7,6 +7,8 @@
 #   python3 scripts/alloc-plan/peak.py $OUT/CASE.dump.0 0
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=scripts/alloc-plan/stopserver.sh
+source "$here/stopserver.sh"
 repo="$(cd "$here/../.." && pwd)"
 rig="${LLAMAFIT_RIG:-$repo/.llama-server/gpu}"
 out="${OUT:-/tmp/alloc-plan}"
@@ -34,12 +36,6 @@ env -u GGML_BACKEND_PATH GGML_VK_VISIBLE_DEVICES=0 GRAPH_DUMP="$out/$c.dump" GRA
     --library-path "$lib:$lib/llama:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" \
     --preload "$rig/../libnopopulate.so $out/liballocdump.so" "$root/usr/bin/llama-server" $args \
     >"$out/$c.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 100); do
-    sleep 1
-    grep -q "sched copies\|error" "$out/$c.log" && break
-done
-kill "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
+stop_server_when $! "$out/$c.log" "sched copies\|error" 100
 grep "compute buffer size" "$out/$c.log" | sed 's/.*sched_reserve:/  this run:/'
 grep "compute buffer size" "$rec" | sed 's/.*sched_reserve:/  recorded:/'

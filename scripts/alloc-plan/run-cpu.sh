@@ -8,6 +8,8 @@
 #   python3 scripts/alloc-plan/galloc_replay.py $OUT/np1.dump.3 32 32
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=scripts/alloc-plan/stopserver.sh
+source "$here/stopserver.sh"
 repo="$(cd "$here/../.." && pwd)"
 out="${OUT:-/tmp/alloc-plan}"
 mkdir -p "$out"
@@ -24,12 +26,6 @@ GGML_BACKEND_PATH="$lib/ggml/backends0/libggml-cpu-haswell.so" GRAPH_DUMP="$out/
     timeout 300 "$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$lib:$lib/llama" \
     --preload "$server/libnopopulate.so $out/liballocdump.so" "$root/usr/bin/llama-server" \
     -m "$model" -lv 4 --no-warmup -fit off -t 2 --host 127.0.0.1 --port "$port" "$@" >"$out/$name.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 280); do
-    sleep 1
-    grep -q "listening on\|error\|failed" "$out/$name.log" && break
-done
-kill "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
+stop_server_when $! "$out/$name.log" "listening on\|error\|failed" 280
 grep "compute buffer size" "$out/$name.log" | sed 's/.*sched_reserve:/  /'
 ls "$out/$name".dump.*

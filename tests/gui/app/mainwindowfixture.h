@@ -12,6 +12,7 @@
 #include "core/system/serverprocess.h"
 #include "tests/support/modelfiles.h"
 #include "ui/appsettings.h"
+#include "ui/charts/memorychart.h"
 #include "ui/library/modellibrarymodel.h"
 #include "ui/library/modelpickerpanel.h"
 #include "ui/mainwindow.h"
@@ -124,6 +125,24 @@ class MainWindowFixture : public ::testing::Test {
             }
         }
         return -1;
+    }
+
+    // Clicks the model's row in the picker's table, which chooses it as a user moving the selection.
+    void clickModelRow(const QString& pathOrCardId) {
+        auto* table = m_window->findChild<QTableView*>(QStringLiteral("modelTable"));
+        const QModelIndex index = table->model()->index(tableRowOf(pathOrCardId), ModelLibraryModel::Name);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+    }
+
+    // The MiB the memory chart draws for `owner`'s buffers over every pool.
+    double chartOwnerMiB(BufferOwner owner) const {
+        auto* chart = m_window->findChild<MemoryChart*>();
+        double drawn = 0;
+        for (std::size_t pool = 0; chart != nullptr && pool < m_session->machine().pools.size(); ++pool) {
+            drawn += chart->ownerBarValueMiB(pool, owner);
+        }
+        return drawn;
     }
 
     // Double-clicks the model's row in the picker's table, as a user choosing it.

@@ -4,7 +4,6 @@
 // check follows, the estimate holds the draft context and the memory chart draws it as its own
 // segment. A file without a NextN block (the tiny llama) gets neither.
 #include "tests/gui/app/mainwindowfixture.h"
-#include "ui/charts/memorychart.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -28,14 +27,6 @@ class MainWindowMtpTest : public test::MainWindowFixture {
         return table->model()->index(tableRowOf(path), ModelLibraryModel::Badges).data().toString();
     }
 
-    // Clicks the row, which chooses its model as a user moving the selection.
-    void clickRow(const QString& path) {
-        auto* table = child<QTableView>("modelTable");
-        const QModelIndex index = table->model()->index(tableRowOf(path), ModelLibraryModel::Name);
-        table->scrollTo(index);
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
-    }
-
     QString m_mtpPath;
 };
 
@@ -54,12 +45,12 @@ TEST_F(MainWindowMtpTest, ThePickerOffersWithMtpForAFileWithANextnBlock) {
     EXPECT_TRUE(table->actions().contains(withMtp)) << "offered in the row's menu";
     auto* mtpCheck = child<QCheckBox>("mtpDraftCheck");
 
-    clickRow(m_tinyPath);
+    clickModelRow(m_tinyPath);
     ASSERT_EQ(QString::fromStdString(m_session->model().path), m_tinyPath);
     EXPECT_FALSE(withMtp->isEnabled()) << "the tiny llama has no NextN block";
     EXPECT_FALSE(mtpCheck->isVisible());
 
-    clickRow(m_mtpPath);
+    clickModelRow(m_mtpPath);
     ASSERT_EQ(QString::fromStdString(m_session->model().path), m_mtpPath);
     ASSERT_TRUE(withMtp->isEnabled());
     EXPECT_FALSE(m_session->settings().speculative.uses(SpeculativeType::DraftMtp))
@@ -71,13 +62,8 @@ TEST_F(MainWindowMtpTest, ThePickerOffersWithMtpForAFileWithANextnBlock) {
     EXPECT_TRUE(mtpCheck->isChecked());
     ASSERT_TRUE(m_session->estimate().ok()) << m_session->estimate().error().message;
     ASSERT_TRUE(m_session->estimate()->mtp.has_value());
-    auto* chart = m_window->findChild<MemoryChart*>();
-    ASSERT_NE(chart, nullptr);
-    double drawn = 0;
-    for (std::size_t pool = 0; pool < m_session->machine().pools.size(); ++pool) {
-        drawn += chart->ownerBarValueMiB(pool, BufferOwner::MtpDraft);
-    }
-    EXPECT_GT(drawn, 0.0) << "the draft context is its own segment";
+    ASSERT_NE(m_window->findChild<MemoryChart*>(), nullptr);
+    EXPECT_GT(chartOwnerMiB(BufferOwner::MtpDraft), 0.0) << "the draft context is its own segment";
 }
 
 } // namespace

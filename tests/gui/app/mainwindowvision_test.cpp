@@ -5,7 +5,6 @@
 // projector's weights and warm-up buffer and the memory chart draws them as their own segment.
 // A model alone in a subfolder (the MTP shape) is not offered it.
 #include "tests/gui/app/mainwindowfixture.h"
-#include "ui/charts/memorychart.h"
 
 #include <QAction>
 
@@ -29,13 +28,6 @@ class MainWindowVisionTest : public test::MainWindowFixture {
         ASSERT_TRUE(aloneWritten.ok()) << aloneWritten.error().message;
     }
 
-    void clickRow(const QString& path) {
-        auto* table = child<QTableView>("modelTable");
-        const QModelIndex index = table->model()->index(tableRowOf(path), ModelLibraryModel::Name);
-        table->scrollTo(index);
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
-    }
-
     QString m_projectorPath;
     QString m_alonePath;
 };
@@ -52,11 +44,11 @@ TEST_F(MainWindowVisionTest, ThePickerOffersWithVisionForAModelWithAProjectorBes
     ASSERT_NE(withVision, nullptr);
     EXPECT_TRUE(table->actions().contains(withVision)) << "offered in the row's menu";
 
-    clickRow(m_alonePath);
+    clickModelRow(m_alonePath);
     ASSERT_EQ(QString::fromStdString(m_session->model().path), m_alonePath);
     EXPECT_FALSE(withVision->isEnabled()) << "no projector in its folder";
 
-    clickRow(m_tinyPath);
+    clickModelRow(m_tinyPath);
     ASSERT_EQ(QString::fromStdString(m_session->model().path), m_tinyPath);
     ASSERT_TRUE(withVision->isEnabled());
     EXPECT_TRUE(withVision->toolTip().contains(QDir::toNativeSeparators(m_projectorPath)))
@@ -73,13 +65,8 @@ TEST_F(MainWindowVisionTest, ThePickerOffersWithVisionForAModelWithAProjectorBes
         }
     }
     EXPECT_GT(projectorBytes, 0u) << "the projector's weights and warm-up buffer are estimated";
-    auto* chart = m_window->findChild<MemoryChart*>();
-    ASSERT_NE(chart, nullptr);
-    double drawn = 0;
-    for (std::size_t pool = 0; pool < m_session->machine().pools.size(); ++pool) {
-        drawn += chart->ownerBarValueMiB(pool, BufferOwner::Projector);
-    }
-    EXPECT_GT(drawn, 0.0) << "the projector is its own segment";
+    ASSERT_NE(m_window->findChild<MemoryChart*>(), nullptr);
+    EXPECT_GT(chartOwnerMiB(BufferOwner::Projector), 0.0) << "the projector is its own segment";
 }
 
 } // namespace
