@@ -7,12 +7,16 @@
 
 namespace llamafit {
 
+GraphReplay::Id GraphReplay::add(Tensor tensor) {
+    m_tensors.push_back(std::move(tensor));
+    return m_tensors.size() - 1;
+}
+
 GraphReplay::Id GraphReplay::input(Layout layout) {
     Tensor t;
     t.layout = layout;
     t.input = true;
-    m_tensors.push_back(std::move(t));
-    return m_tensors.size() - 1;
+    return add(std::move(t));
 }
 
 GraphReplay::Id GraphReplay::node(Layout layout, std::vector<Id> sources, Op op) {
@@ -20,8 +24,7 @@ GraphReplay::Id GraphReplay::node(Layout layout, std::vector<Id> sources, Op op)
     t.layout = layout;
     t.sources = std::move(sources);
     t.inPlace = op == Op::InPlace;
-    m_tensors.push_back(std::move(t));
-    return m_tensors.size() - 1;
+    return add(std::move(t));
 }
 
 GraphReplay::Id GraphReplay::view(Id source) {
@@ -32,8 +35,7 @@ GraphReplay::Id GraphReplay::view(Id source) {
     t.sources = {source};
     t.isView = true;
     t.viewOf = owner;
-    m_tensors.push_back(std::move(t));
-    return m_tensors.size() - 1;
+    return add(std::move(t));
 }
 
 GraphReplay::Id GraphReplay::reshape(Id source, Layout layout) {
@@ -47,8 +49,7 @@ GraphReplay::Id GraphReplay::write(std::vector<Id> sources) {
     Tensor t;
     t.sources = std::move(sources);
     t.external = true;
-    m_tensors.push_back(std::move(t));
-    return m_tensors.size() - 1;
+    return add(std::move(t));
 }
 
 void GraphReplay::markOutput(Id id) {
@@ -95,16 +96,12 @@ std::uint64_t GraphReplay::plannedBytes() const {
                     parentTensor.output || (parentTensor.isView && m_tensors[parentTensor.viewOf].output)) {
                     continue;
                 }
-                if (!parentTensor.isView && parent.allocated) {
-                    state[id].block = parent.block;
-                    parent.allocated = false;
-                    return;
-                }
-                State& owner = state[parentTensor.viewOf];
-                if (parentTensor.contiguousView && owner.allocated && owner.views == 1 &&
-                    owner.children == 0) {
-                    state[id].block = owner.block;
-                    owner.allocated = false;
+                State& taken = parentTensor.isView ? state[parentTensor.viewOf] : parent;
+                const bool takeable = !parentTensor.isView || (parentTensor.contiguousView &&
+                                                               taken.views == 1 && taken.children == 0);
+                if (takeable && taken.allocated) {
+                    state[id].block = taken.block;
+                    taken.allocated = false;
                     return;
                 }
             }

@@ -59,6 +59,8 @@ class GraphReplay {
         bool output = false;
         Id viewOf = 0;
     };
+    Id add(Tensor tensor);
+
     std::vector<Tensor> m_tensors;
 };
 

@@ -177,7 +177,8 @@ std::optional<std::uint64_t> mtpGraphBytes(const ModelInfo& model, const Resolve
     d.headDim = block.keyHeadDim;
     d.cells = kv.cells;
     d.vocab = model.vocabularySize;
-    if (d.heads == 0 || d.kvHeads == 0 || d.headDim == 0 || d.cells == 0) {
+    if (d.heads == 0 || d.kvHeads == 0 || d.headDim == 0 || d.cells == 0 ||
+        (model.expertCount > 0 && model.expertUsedCount == 0)) {
         return std::nullopt;
     }
     return qwen35NextnBytes(model, d, context.flashAttention);
