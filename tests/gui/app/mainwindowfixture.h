@@ -20,6 +20,7 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -125,6 +126,20 @@ class MainWindowFixture : public ::testing::Test {
             }
         }
         return -1;
+    }
+
+    // Writes the spec tests/data/shapes/`shape` as a GGUF at `relativePath` under the test folder
+    // (sparse when the spec has no weights) and returns its path; fails the test if it cannot.
+    QString writeShape(const std::string& shape, const QString& relativePath) {
+        const QString path = m_directory.filePath(relativePath);
+        const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/" + shape);
+        EXPECT_TRUE(spec.ok()) << spec.error().message;
+        EXPECT_TRUE(QDir().mkpath(QFileInfo(path).path()));
+        if (spec.ok()) {
+            const auto written = test::writeSpecAsGguf(*spec, path.toStdString());
+            EXPECT_TRUE(written.ok()) << written.error().message;
+        }
+        return path;
     }
 
     // Clicks the model's row in the picker's table, which chooses it as a user moving the selection.

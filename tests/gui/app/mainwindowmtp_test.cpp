@@ -15,11 +15,7 @@ class MainWindowMtpTest : public test::MainWindowFixture {
   protected:
     void SetUp() override {
         MainWindowFixture::SetUp();
-        const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
-        ASSERT_TRUE(spec.ok()) << spec.error().message;
-        m_mtpPath = m_directory.filePath(QStringLiteral("lib/qwen35moe-mtp.gguf"));
-        const auto written = test::writeSpecAsGguf(*spec, m_mtpPath.toStdString()); // sparse
-        ASSERT_TRUE(written.ok()) << written.error().message;
+        m_mtpPath = writeShape("mtp/qwen35moe-mtp.json", QStringLiteral("lib/qwen35moe-mtp.gguf")); // sparse
     }
 
     QString badgesOf(const QString& path) const {

@@ -15,17 +15,8 @@ class MainWindowVisionTest : public test::MainWindowFixture {
   protected:
     void SetUp() override {
         MainWindowFixture::SetUp();
-        const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/mmproj/gemma3-mmproj.json");
-        ASSERT_TRUE(spec.ok()) << spec.error().message;
-        m_projectorPath = m_directory.filePath(QStringLiteral("lib/mmproj-app-tiny.gguf"));
-        const auto written = test::writeSpecAsGguf(*spec, m_projectorPath.toStdString());
-        ASSERT_TRUE(written.ok()) << written.error().message;
-        const auto alone = test::loadModelSpecFile(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
-        ASSERT_TRUE(alone.ok()) << alone.error().message;
-        ASSERT_TRUE(QDir(m_directory.path()).mkpath(QStringLiteral("lib/other")));
-        m_alonePath = m_directory.filePath(QStringLiteral("lib/other/alone.gguf"));
-        const auto aloneWritten = test::writeSpecAsGguf(*alone, m_alonePath.toStdString()); // sparse
-        ASSERT_TRUE(aloneWritten.ok()) << aloneWritten.error().message;
+        m_projectorPath = writeShape("mmproj/gemma3-mmproj.json", QStringLiteral("lib/mmproj-app-tiny.gguf"));
+        m_alonePath = writeShape("mtp/qwen35moe-mtp.json", QStringLiteral("lib/other/alone.gguf")); // sparse
     }
 
     QString m_projectorPath;
