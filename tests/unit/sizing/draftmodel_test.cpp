@@ -1,25 +1,14 @@
 // Draft-model sizing (core/sizing/draftmodel.h): the draft context's settings, and how its
 // buffers join the target's estimate. The exact figures are held against the real server by
 // tests/unit/recorded (draft-b11669) and tests/integration/draftmodel_test.cpp.
-#include "core/model/modelinterpreter.h"
 #include "core/sizing/draftmodel.h"
 #include "core/sizing/estimator.h"
-#include "tests/support/modelfiles.h"
+#include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
 
 namespace llamafit {
 namespace {
-
-ModelInfo shapeModel(const std::string& name) {
-    const auto spec = test::loadModelSpecFile(test::shapesDirectory() + "/" + name + ".json");
-    EXPECT_TRUE(spec.ok()) << spec.error().message;
-    const auto file = test::ggufFileForSpec(*spec);
-    EXPECT_TRUE(file.ok()) << file.error().message;
-    auto model = interpretModel(*file);
-    EXPECT_TRUE(model.ok()) << model.error().message;
-    return *model;
-}
 
 ServerSettings withDraft() {
     ServerSettings settings;
@@ -66,8 +55,8 @@ TEST(DraftModel, TheDraftContextTakesTheTargetsSizeButItsOwnCacheTypesAndUbatch)
 }
 
 TEST(DraftModel, ItsBuffersAreTheDraftsOwnEstimateAddedToTheTargets) {
-    const ModelInfo target = shapeModel("qwen3moe");
-    const ModelInfo draft = shapeModel("qwen3");
+    const ModelInfo target = test::interpretedShape("qwen3moe.json");
+    const ModelInfo draft = test::interpretedShape("qwen3.json");
     ServerSettings settings = withDraft();
     ServerSettings noDraft = settings;
     noDraft.draftModel = {};
@@ -93,8 +82,8 @@ TEST(DraftModel, ItsBuffersAreTheDraftsOwnEstimateAddedToTheTargets) {
 }
 
 TEST(DraftModel, PreparedModelsCarryTheDraftIntoEveryEstimate) {
-    const ModelInfo target = shapeModel("qwen3moe");
-    const ModelInfo draft = shapeModel("qwen3");
+    const ModelInfo target = test::interpretedShape("qwen3moe.json");
+    const ModelInfo draft = test::interpretedShape("qwen3.json");
     ServerSettings settings = withDraft();
     const auto direct = estimateMemory(target, settings, {}, CompanionModels{{}, draft, std::nullopt});
     const auto prepared =
@@ -104,7 +93,7 @@ TEST(DraftModel, PreparedModelsCarryTheDraftIntoEveryEstimate) {
 }
 
 TEST(DraftModel, AnUnreadDraftFileIsNamedInTheNotes) {
-    const ModelInfo target = shapeModel("qwen3");
+    const ModelInfo target = test::interpretedShape("qwen3.json");
     ServerSettings settings = withDraft();
     const auto estimate = estimateMemory(target, settings);
     ASSERT_TRUE(estimate.ok());
@@ -118,7 +107,7 @@ TEST(DraftModel, AnUnreadDraftFileIsNamedInTheNotes) {
 }
 
 TEST(DraftModel, TheDraftsOwnRefusalIsNamedAsTheDrafts) {
-    const ModelInfo target = shapeModel("qwen3");
+    const ModelInfo target = test::interpretedShape("qwen3.json");
     ServerSettings settings = withDraft();
     settings.cacheTypeK = GgmlType::F16;
     settings.cacheTypeV = GgmlType::F16;

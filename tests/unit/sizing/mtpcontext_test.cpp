@@ -1,25 +1,14 @@
 // MTP / NextN sizing rules (core/sizing/mtpcontext.h) on the sparse Qwen3.5-35B-A3B shape with its
 // NextN block: what changes with --spec-type draft-mtp, and the refusal on a model without NextN
 // blocks. The exact figures are held against the real server by tests/unit/recorded (mtp-b11669).
-#include "core/model/modelinterpreter.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/mtpcontext.h"
-#include "tests/support/modelfiles.h"
+#include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
 
 namespace llamafit {
 namespace {
-
-ModelInfo shapeModel(const std::string& path) {
-    const auto spec = test::loadModelSpecFile(path);
-    EXPECT_TRUE(spec.ok()) << spec.error().message;
-    const auto file = test::ggufFileForSpec(*spec);
-    EXPECT_TRUE(file.ok()) << file.error().message;
-    auto model = interpretModel(*file);
-    EXPECT_TRUE(model.ok()) << model.error().message;
-    return *model;
-}
 
 ServerSettings mtpSettings(std::uint32_t slots) {
     ServerSettings settings;
@@ -31,7 +20,7 @@ ServerSettings mtpSettings(std::uint32_t slots) {
 }
 
 TEST(MtpContext, DraftMtpLoadsTheNextnBlockAndAddsRsRowsAndADraftContext) {
-    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    const ModelInfo model = test::interpretedShape("mtp/qwen35moe-mtp.json");
     ASSERT_EQ(model.nextnLayerCount, 1u);
     ServerSettings plain = mtpSettings(2);
     plain.speculative.types.clear();
@@ -70,7 +59,7 @@ std::uint64_t draftComputeBytes(const MemoryEstimate& estimate) {
 // (b11669), read from the server with scripts/alloc-plan/allocdump.c (ggml_gallocr_get_buffer_size
 // after the reserve), on this shape: the graph replay (core/sizing/mtpgraph.h) must land on them.
 TEST(MtpContext, TheDraftComputeBufferIsTheServersOwnPlanToTheByte) {
-    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    const ModelInfo model = test::interpretedShape("mtp/qwen35moe-mtp.json");
     struct Case {
         std::uint32_t context;
         std::uint32_t slots;
@@ -90,7 +79,7 @@ TEST(MtpContext, TheDraftComputeBufferIsTheServersOwnPlanToTheByte) {
 }
 
 TEST(MtpContext, TheDraftKvIgnoresTheMainCacheTypes) {
-    const ModelInfo model = shapeModel(test::shapesDirectory() + "/mtp/qwen35moe-mtp.json");
+    const ModelInfo model = test::interpretedShape("mtp/qwen35moe-mtp.json");
     ServerSettings settings = mtpSettings(1);
     settings.cacheTypeK = GgmlType::Q8_0;
     settings.cacheTypeV = GgmlType::Q8_0;
@@ -101,7 +90,7 @@ TEST(MtpContext, TheDraftKvIgnoresTheMainCacheTypes) {
 }
 
 TEST(MtpContext, DraftMtpWithoutNextnBlocksIsRefusedNamingTheSetting) {
-    const ModelInfo model = shapeModel(test::shapesDirectory() + "/qwen35moe.json");
+    const ModelInfo model = test::interpretedShape("qwen35moe.json");
     const auto refused = estimateMemory(model, mtpSettings(1), {});
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.error().code, "settings.unsupported");

@@ -2,6 +2,11 @@
 // llama.cpp src/llama-arch.cpp and the models' load_arch_tensors; bytes are ggml_nbytes.
 #include "tests/unit/sizing/testmodels.h"
 
+#include "core/model/modelinterpreter.h"
+#include "tests/support/modelfiles.h"
+
+#include <gtest/gtest.h>
+
 #include <initializer_list>
 #include <string>
 
@@ -327,6 +332,25 @@ ModelInfo deepseekMlaLite() {
         }
     }
     return m;
+}
+
+ModelInfo interpretedShape(const std::string& file) {
+    const auto spec = loadModelSpecFile(shapesDirectory() + "/" + file);
+    if (!spec.ok()) {
+        ADD_FAILURE() << file << ": " << spec.error().message;
+        return {};
+    }
+    const auto gguf = ggufFileForSpec(*spec);
+    if (!gguf.ok()) {
+        ADD_FAILURE() << file << ": " << gguf.error().message;
+        return {};
+    }
+    auto model = interpretModel(*gguf);
+    if (!model.ok()) {
+        ADD_FAILURE() << file << ": " << model.error().code << ": " << model.error().message;
+        return {};
+    }
+    return *model;
 }
 
 } // namespace llamafit::test

@@ -1,9 +1,12 @@
 #pragma once
 // ModelInfo values for the sizing tests, built directly (not through the GGUF interpreter) with
 // the shapes of the measured vectors in llama-cpp-memory.md §7 and a realistic tensor table,
-// so the weight sizing sees the same tensors llama-server loaded. Test support only.
+// so the weight sizing sees the same tensors llama-server loaded; and the realistic shapes of
+// tests/data/shapes read through the interpreter (interpretedShape). Test support only.
 
 #include "core/model/modelinfo.h"
+
+#include <string>
 
 namespace llamafit::test {
 
@@ -73,5 +76,10 @@ ModelInfo qwen3MoeLike(const Qwen3MoeShape& shape);
 
 // §7 rows 12/13: llama with head dim 80 (n_embd 2560, 32 heads), 4 blocks of 8 KV heads, vocab 32000, F16.
 ModelInfo llamaHeadDim80();
+
+// The spec tests/data/shapes/`file` (e.g. "qwen3.json", "mtp/qwen35moe-mtp.json") built in memory
+// and read by the GGUF interpreter, as llama-server's loader sees it; a failure fails the test
+// and gives an empty ModelInfo.
+ModelInfo interpretedShape(const std::string& file);
 
 } // namespace llamafit::test
