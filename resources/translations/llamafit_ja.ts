@@ -1798,6 +1798,18 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>The model drafts tokens with its own NextN (MTP) block: llama-server loads the block and a second, draft context</source>
         <translation>モデル自身の NextN (MTP) ブロックでトークンをドラフトします: llama-server はそのブロックと 2 つ目のドラフト用コンテキストを読み込みます</translation>
     </message>
+    <message>
+        <source>No vision projector (mmproj) was found with this model</source>
+        <translation>このモデルと一緒にビジョンプロジェクター (mmproj) は見つかりませんでした</translation>
+    </message>
+    <message>
+        <source>Loads %1 with --mmproj: its weights and its image warm-up buffer join the estimate</source>
+        <translation>%1 を --mmproj で読み込みます: その重みと画像ウォームアップ用バッファーが見積もりに加わります</translation>
+    </message>
+    <message>
+        <source>Choose with vision (--mmproj)</source>
+        <translation>ビジョン付きで選択 (--mmproj)</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::ModelSetChart</name>
