@@ -10,6 +10,7 @@
 
 #include "core/sizing/backendcompute.h"
 #include "core/sizing/kvrotation.h"
+#include "core/sizing/reservetokens.h"
 
 #include <algorithm>
 #include <string>
@@ -216,12 +217,6 @@ std::uint64_t maxHeads(const ModelInfo& model, bool swaCache) {
     return heads;
 }
 
-// llama-context.cpp graph_reserve: the worst-case graph has n_ubatch tokens spread over n_seq_max
-// sequences, rounded up to a multiple of n_seq_max ("making n_tokens a multiple of n_seqs").
-std::uint64_t reserveTokens(const ResolvedContext& context) {
-    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
-    return (context.nUbatch + seqs - 1) / seqs * seqs;
-}
 
 std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context) {
     // sched_reserve: n_outputs = min(n_tokens, n_outputs_max) and the server asks for one per slot.

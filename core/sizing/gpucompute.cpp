@@ -5,6 +5,7 @@
 
 #include "core/sizing/backendcompute.h"
 #include "core/sizing/pipelinecopies.h"
+#include "core/sizing/reservetokens.h"
 
 #include <algorithm>
 #include <string_view>
@@ -12,11 +13,6 @@
 namespace llamafit {
 namespace {
 
-// llama-context.cpp graph_reserve: n_ubatch rounded up to a multiple of n_seq_max.
-std::uint64_t reserveTokens(const ResolvedContext& context) {
-    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
-    return (context.nUbatch + seqs - 1) / seqs * seqs;
-}
 
 bool isSwaLayer(const LayerInfo& layer) {
     return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;

@@ -4,8 +4,10 @@
 #include "core/sizing/mtpgraph.h"
 
 #include "core/sizing/graphreplay.h"
+#include "core/sizing/reservetokens.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace llamafit {
 namespace {
@@ -167,9 +169,7 @@ std::optional<std::uint64_t> mtpGraphBytes(const ModelInfo& model, const Resolve
     const LayerInfo& block = model.layers.back();
     Dims d;
     d.streams = std::max<std::uint64_t>(kv.streams, 1);
-    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
-    // llama-context.cpp graph_reserve: n_tokens rounded up to a multiple of n_seqs.
-    d.tokens = (context.nUbatch + seqs - 1) / seqs * seqs;
+    d.tokens = reserveTokens(context);
     d.outputs = std::max<std::uint64_t>(context.nOutputs, 1);
     d.embd = model.embeddingLength;
     d.heads = block.headCount;

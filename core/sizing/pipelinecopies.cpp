@@ -4,6 +4,8 @@
 // R = n_embd x n_ubatch x 4 B.
 #include "core/sizing/pipelinecopies.h"
 
+#include "core/sizing/reservetokens.h"
+
 #include <algorithm>
 
 namespace llamafit {
@@ -11,11 +13,6 @@ namespace {
 
 constexpr std::uint32_t kSchedMaxCopies = 4; // ggml/src/ggml-backend.cpp GGML_SCHED_MAX_COPIES
 
-// llama-context.cpp graph_reserve: n_ubatch rounded up to a multiple of n_seq_max.
-std::uint64_t reserveTokens(const ResolvedContext& context) {
-    const std::uint64_t seqs = std::max<std::uint64_t>(context.nSeqMax, 1);
-    return (context.nUbatch + seqs - 1) / seqs * seqs;
-}
 
 bool isSwaLayer(const LayerInfo& layer) {
     return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;

@@ -4,6 +4,7 @@
 #include "core/sizing/recurrentcompute.h"
 
 #include "core/sizing/recurrentreplay.h"
+#include "core/sizing/reservetokens.h"
 
 #include <algorithm>
 #include <string_view>
@@ -156,8 +157,7 @@ std::uint64_t recurrentBlockBytes(const RecurrentBlockShape& shape, std::uint32_
     RecurrentReplay r;
     r.seqs = std::max<std::uint64_t>(sequences, 1);
     r.stateRows = r.seqs * std::max<std::uint64_t>(stateRowsPerSequence, 1);
-    // llama-context.cpp graph_reserve: n_tokens is rounded up to a multiple of n_seqs.
-    r.tokens = (ubatchTokens + r.seqs - 1) / r.seqs * r.seqs;
+    r.tokens = reserveTokens(ubatchTokens, r.seqs);
     const AllocatorReplay::Block embeddings = replayGraphStart(r, shape.embd);
     switch (shape.kind) {
     case RecurrentBlockKind::Mamba1:
