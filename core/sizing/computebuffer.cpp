@@ -217,7 +217,6 @@ std::uint64_t maxHeads(const ModelInfo& model, bool swaCache) {
     return heads;
 }
 
-
 std::uint64_t logitsBytes(const ModelInfo& model, const ResolvedContext& context) {
     // sched_reserve: n_outputs = min(n_tokens, n_outputs_max) and the server asks for one per slot.
     return std::uint64_t{model.vocabularySize} * std::min(context.nUbatch, context.nOutputs) * 4;

@@ -13,7 +13,6 @@
 namespace llamafit {
 namespace {
 
-
 bool isSwaLayer(const LayerInfo& layer) {
     return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
 }

@@ -13,7 +13,6 @@ namespace {
 
 constexpr std::uint32_t kSchedMaxCopies = 4; // ggml/src/ggml-backend.cpp GGML_SCHED_MAX_COPIES
 
-
 bool isSwaLayer(const LayerInfo& layer) {
     return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
 }
