@@ -5,11 +5,15 @@
 # unit suite and short integration tests run with leak detection on, then a smoke run of each
 # fuzz harness (scripts/fuzz.sh SECONDS, default 15). Expects scripts/test.sh to have run
 # (build dependencies, .llama-server/).
+#   scripts/test-sanitizers.sh --build-only  builds and stops (.ci/run builds in the background
+#                                            while the main suite runs; needs only the build
+#                                            dependencies)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}
 
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" --target llamafit_sanitizer_suite
+[[ "${seconds}" == "--build-only" ]] && exit 0
 ctest --preset asan -j "$(nproc)" | tee build-asan/ctest-output.txt
 scripts/fuzz.sh "${seconds}"
