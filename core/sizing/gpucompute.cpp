@@ -4,6 +4,7 @@
 #include "core/sizing/gpucompute.h"
 
 #include "core/sizing/backendcompute.h"
+#include "core/sizing/mambaondevice.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
@@ -237,19 +238,20 @@ HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, co
 // Measured on lavapipe at -ngl 0 / 2 / 3: Mamba-2 layers 6 x d_inner rows (mamba2, granitehybrid
 // +18.0 MiB at d_inner 1536, nemotron_h +100 at 8192, n_ubatch 512); RWKV 3 embedding rows (rwkv6
 // +12.0, rwkv7 +4.5); Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows
-// (mamba +6.1 MiB fully offloaded).
+// (mamba +6.1 MiB fully offloaded), plus the scan's final states, one d_state x d_inner matrix per
+// slot (mamba -np 4: 12.38 MiB, -np 1: 12.10).
 // With only some blocks' state on the host the CPU's share is smaller: 5.25 d_inner rows for
 // Mamba-2 (mamba2 -ngl 2: +15.72 MiB, -ngl 3 -ub 1024: +30.72), 1 embedding row for RWKV (rwkv6
 // -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00).
 std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
-                                 bool allOnHost) {
+                                 std::uint64_t slots, bool allOnHost) {
     const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
     const std::uint64_t row = ub * 4;
     switch (widths.recurrentBlock.kind) {
     case RecurrentBlockKind::Mamba2:
         return allOnHost ? 6 * inner * row : 21 * inner * row / 4;
     case RecurrentBlockKind::Mamba1:
-        return 2 * inner * row;
+        return 2 * inner * row + 4 * std::uint64_t{model.ssmStateSize} * inner * slots;
     case RecurrentBlockKind::Rwkv7:
     case RecurrentBlockKind::None:
         return model.architecture.rfind("rwkv", 0) == 0 ? (allOnHost ? 3 : 1) * model.embeddingLength * row
@@ -312,8 +314,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                       return gpu.backend == Backend::Vulkan;
                                   });
     if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
-        hostRefused +=
-            hostRecurrentBytes(model, widths, ub, cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
+        hostRefused += hostRecurrentBytes(model, widths, ub, context.nSeqMax,
+                                          cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
@@ -423,6 +425,13 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             // One host weight at a time lands on top, less the three embedding rows the inputs left
             // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).
             bytes += weight > 3 * embeddingRow ? weight - 3 * embeddingRow : 0;
+        }
+        if (mambaOneOnVulkan && model.architecture == "mamba" && !hostHasBlocks && gpus.size() == 1) {
+            // The scan's copies change the whole plan (mambaondevice.h); the logits come after it.
+            bytes = std::max(mambaOneDeviceComputeBytes(widths.recurrentBlock,
+                                                        static_cast<std::uint32_t>(model.layers.size()),
+                                                        context.nUbatch, context.nSeqMax, context.nOutputs),
+                             block.outputBytes);
         }
         out.deviceBytes[i] = bytes;
     }
