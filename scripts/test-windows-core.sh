@@ -5,6 +5,8 @@
 # the Qt-facing core/system are not built: Qt for Windows is not available here.
 #   LLAMAFIT_WINDOWS_BUILD_DIR  build folder (default build-windows-core)
 #   LLAMAFIT_WINDOWS_CMAKE_ARGS extra CMake arguments (e.g. a compiler launcher)
+#   --install-only              installs the packages it needs and stops (.ci/run, before apt
+#                               runs in the background for the package test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +22,8 @@ if ((${#missing[@]})); then
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+[[ "${1:-}" == "--install-only" ]] && exit 0
 
 build_dir=${LLAMAFIT_WINDOWS_BUILD_DIR:-build-windows-core}
 read -r -a extra_args <<<"${LLAMAFIT_WINDOWS_CMAKE_ARGS:-}"
