@@ -31,7 +31,7 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
     const Block mixedRows = r.take(s.embd * t);
     const Block slots = r.alloc.allocate(8 * t);
     r.alloc.allocate(4 * r.seqs); // rs_s_copy
-    Block residual = r.take(s.embd * t);
+    const Block residual = r.take(s.embd * t);
     r.take(s.embd * t); // DUP
     r.drop(mixed);
 
