@@ -10,10 +10,10 @@
 #                                            dependencies)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-15}
 
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" --target llamafit_sanitizer_suite
-[[ "${seconds}" == "--build-only" ]] && exit 0
+[[ "${1:-}" == "--build-only" ]] && exit 0
+seconds=${1:-15}
 ctest --preset asan -j "$(nproc)" | tee build-asan/ctest-output.txt
 scripts/fuzz.sh "${seconds}"

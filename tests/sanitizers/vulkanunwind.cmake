@@ -14,3 +14,7 @@ foreach(test IN LISTS llamafit_unit_system_TESTS llamafit_unit_cli_TESTS)
             ENVIRONMENT_MODIFICATION "LSAN_OPTIONS=string_append::fast_unwind_on_malloc=0")
     endif()
 endforeach()
+# ctest reads this file once per directory and keeps variables between them: forget the lists, so
+# the next directory's reading does not set the same tests' property a second time.
+unset(llamafit_unit_system_TESTS)
+unset(llamafit_unit_cli_TESTS)
