@@ -5,10 +5,12 @@
 
 #include "core/sizing/backendcompute.h"
 #include "core/sizing/mambaondevice.h"
+#include "core/sizing/offloadedattention.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 namespace llamafit {
@@ -417,7 +419,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                : bytes + static_cast<std::uint64_t>(adjust);
         }
         const std::uint64_t weight = runsOffloaded ? largestOffloadedWeight(model, gpu, layers) : 0;
-        if (settings.generation != LlamaGeneration::Current) {
+        const std::optional<OffloadedAttentionShape> offloaded =
+            runsOffloaded && context.flashAttention && settings.generation == LlamaGeneration::Current
+                ? offloadedAttentionShape(model, kv, layers)
+                : std::nullopt;
+        if (offloaded) {
+            // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,
+            // with a partial -ngl, hold what a fully offloaded run does.
+            bytes = std::max(bytes, offloadedAttentionComputeBytes(*offloaded, ub));
+        } else if (settings.generation != LlamaGeneration::Current) {
             // Older builds (backendcompute.h); the weight copy lands inside the blocks.
             bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,
                                        maskElements(context, kv), ub * 4 * widths.widestKvRowValues, weight);

@@ -1,0 +1,220 @@
+// The sequences below were read from Vulkan0's plans of llama-server 0.7.0 (b11669) on lavapipe,
+// -ngl 0, flash attention on (scripts/alloc-plan, galloc_replay.py): llama_l4 88.00 MiB, qwen2
+// 47.42, qwen3 38.13. The rules they follow are ggml-alloc's (recurrentreplay.h): a norm is a new
+// tensor, its weight's MUL runs in place; a bias ADD runs in place; a ROPE on a reshaped matmul
+// result is a new tensor, on a norm's output it runs in place.
+#include "core/sizing/offloadedattention.h"
+
+#include "core/sizing/allocatorreplay.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace llamafit {
+namespace {
+
+using Block = AllocatorReplay::Block;
+
+// The bytes of blk.<layer>.<suffix>, 0 when the model has none.
+std::uint64_t blockTensorBytes(const ModelInfo& model, int layer, std::string_view suffix) {
+    const std::string name = "blk." + std::to_string(layer) + "." + std::string(suffix);
+    const auto found = std::find_if(model.tensors.begin(), model.tensors.end(),
+                                    [&](const TensorSummary& tensor) { return tensor.name == name; });
+    return found == model.tensors.end() ? 0 : found->bytes;
+}
+
+class Sequence {
+  public:
+    explicit Sequence(std::uint64_t tokens) : m_tokens(tokens) {}
+
+    // An f32 activation of `values` per token.
+    Block rows(std::uint64_t values) { return m_alloc.allocate(4 * values * m_tokens); }
+    Block bytes(std::uint64_t count) { return m_alloc.allocate(count); }
+    void free(Block block) { m_alloc.release(block); }
+    // A host weight's copy: it lives for its one op.
+    void passing(std::uint64_t count) { m_alloc.release(m_alloc.allocate(count)); }
+    std::uint64_t peak() const { return m_alloc.peakBytes(); }
+
+  private:
+    AllocatorReplay m_alloc;
+    std::uint64_t m_tokens;
+};
+
+} // namespace
+
+std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
+                                                               const LayerPlacement& layers) {
+    const std::string& arch = model.architecture;
+    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3") || kv.caches.size() != 1 ||
+        kv.caches.front().swa || kv.caches.front().layers == 0 || model.layers.empty()) {
+        return std::nullopt;
+    }
+    const KvCacheEstimate& cache = kv.caches.front();
+    const LayerInfo& first = model.layers.front();
+    OffloadedAttentionShape shape;
+    shape.embd = model.embeddingLength;
+    shape.queryValues = std::uint64_t{first.headCount} * first.keyHeadDim;
+    shape.keyValues = std::uint64_t{first.headCountKv} * first.keyHeadDim;
+    shape.valueValues = std::uint64_t{first.headCountKv} * first.valueHeadDim;
+    shape.attendedValues = std::uint64_t{first.headCount} * first.valueHeadDim;
+    shape.feedForward = first.feedForwardLength;
+    shape.maskCells = cache.cells;
+    for (std::size_t il = 0; il < model.layers.size() && il < layers.layerDevice.size(); ++il) {
+        if (layers.layerDevice[il] != kHostDevice) {
+            continue;
+        }
+        const LayerInfo& layer = model.layers[il];
+        if (!layer.hasKv || layer.headCount != first.headCount || layer.headCountKv != first.headCountKv ||
+            layer.feedForwardLength != first.feedForwardLength) {
+            return std::nullopt;
+        }
+        const int l = static_cast<int>(il);
+        OffloadedBlockTensors t;
+        t.attentionNorm = blockTensorBytes(model, l, "attn_norm.weight");
+        t.query = blockTensorBytes(model, l, "attn_q.weight");
+        t.queryBias = blockTensorBytes(model, l, "attn_q.bias");
+        t.queryNorm = blockTensorBytes(model, l, "attn_q_norm.weight");
+        t.key = blockTensorBytes(model, l, "attn_k.weight");
+        t.keyBias = blockTensorBytes(model, l, "attn_k.bias");
+        t.keyNorm = blockTensorBytes(model, l, "attn_k_norm.weight");
+        t.value = blockTensorBytes(model, l, "attn_v.weight");
+        t.valueBias = blockTensorBytes(model, l, "attn_v.bias");
+        t.attentionOutput = blockTensorBytes(model, l, "attn_output.weight");
+        t.feedForwardNorm = blockTensorBytes(model, l, "ffn_norm.weight");
+        t.gate = blockTensorBytes(model, l, "ffn_gate.weight");
+        t.up = blockTensorBytes(model, l, "ffn_up.weight");
+        t.down = blockTensorBytes(model, l, "ffn_down.weight");
+        if (t.query == 0 || t.key == 0 || t.value == 0 || t.gate == 0 || t.up == 0 || t.down == 0) {
+            return std::nullopt; // fused QKV or a gateless FFN: another graph
+        }
+        t.keyCache = cache.kBytes / cache.layers;
+        t.valueCache = cache.vBytes / cache.layers;
+        shape.hostBlocks.push_back(t);
+    }
+    if (shape.hostBlocks.empty()) {
+        return std::nullopt;
+    }
+    return shape;
+}
+
+std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, std::uint64_t tokens) {
+    if (s.hostBlocks.empty() || tokens == 0) {
+        return 0;
+    }
+    Sequence g(tokens);
+    // The graph start as in mambaondevice.cpp: the mixed token/embedding input's two rows and its
+    // slot ids, the token embeddings (the residual) and the DUP the mixed path keeps to the end.
+    const Block mixed = g.rows(s.embd);
+    const Block mixedRows = g.rows(s.embd);
+    const Block slots = g.bytes(8 * tokens);
+    Block residual = g.rows(s.embd);
+    g.rows(s.embd); // DUP
+    g.free(mixed);
+
+    bool positionsCopied = false; // inp_pos comes over in the split of the first ROPE and stays
+    bool maskCopied = false;      // the KQ mask comes over with the first flash attention and stays
+    const auto copyPositions = [&] {
+        if (!positionsCopied) {
+            g.bytes(4 * tokens);
+            positionsCopied = true;
+        }
+    };
+    for (std::size_t b = 0; b < s.hostBlocks.size(); ++b) {
+        const OffloadedBlockTensors& t = s.hostBlocks[b];
+        const Block norm = g.rows(s.embd); // attn_norm; its weight's MUL in place
+        if (b == 0) {
+            g.free(mixedRows);
+            g.free(slots);
+        }
+        g.passing(t.attentionNorm);
+
+        // Q: the matmul, then (qwen2) the bias in place or (qwen3) the q norm, then RoPE.
+        const Block qWeight = g.bytes(t.query);
+        if (t.queryBias == 0 && t.queryNorm == 0) {
+            copyPositions(); // llama: the Q matmul and its ROPE share a split
+        }
+        const Block q = g.rows(s.queryValues);
+        g.free(qWeight);
+        Block roped;
+        if (t.queryNorm > 0) {
+            roped = g.rows(s.queryValues); // rms_norm of the reshaped Q; MUL and ROPE in place
+            g.free(q);
+            const Block weight = g.bytes(t.queryNorm);
+            copyPositions();
+            g.free(weight);
+        } else {
+            if (t.queryBias > 0) {
+                const Block bias = g.bytes(t.queryBias);
+                copyPositions();
+                g.free(bias);
+            }
+            roped = g.rows(s.queryValues);
+            g.free(q);
+        }
+
+        // V, then K; the attention norm dies at the K matmul; K and V leave for the host cache.
+        const Block vWeight = g.bytes(t.value);
+        const Block v = g.rows(s.valueValues);
+        g.free(vWeight);
+        g.passing(t.valueBias);
+        const Block kWeight = g.bytes(t.key);
+        const Block k = g.rows(s.keyValues);
+        g.free(kWeight);
+        g.free(norm);
+        if (t.keyNorm > 0) {
+            const Block kNorm = g.rows(s.keyValues);
+            g.free(k);
+            g.passing(t.keyNorm);
+            g.free(kNorm);
+        } else {
+            g.passing(t.keyBias);
+            const Block kRoped = g.rows(s.keyValues);
+            g.free(k);
+            g.free(kRoped);
+        }
+        g.free(v);
+
+        // Flash attention on copies of the layer's whole K and V.
+        const Block keys = g.bytes(t.keyCache);
+        const Block values = g.bytes(t.valueCache);
+        if (!maskCopied) {
+            g.bytes(2 * s.maskCells * tokens); // f16
+            maskCopied = true;
+        }
+        const Block attended = g.rows(s.attendedValues);
+        g.free(roped);
+        g.free(keys);
+        g.free(values);
+
+        // The output projection; the residual add runs in place on it.
+        const Block oWeight = g.bytes(t.attentionOutput);
+        const Block projected = g.rows(s.embd);
+        g.free(oWeight);
+        g.free(attended);
+        g.free(residual);
+        const Block ffnInput = projected;
+
+        // The feed-forward block: gate, up, the GLU, down; the residual add in place on its output.
+        const Block ffnNorm = g.rows(s.embd);
+        g.passing(t.feedForwardNorm);
+        const Block gateWeight = g.bytes(t.gate);
+        const Block gate = g.rows(s.feedForward);
+        g.free(gateWeight);
+        const Block upWeight = g.bytes(t.up);
+        const Block up = g.rows(s.feedForward);
+        g.free(upWeight);
+        g.free(ffnNorm);
+        const Block glu = g.rows(s.feedForward);
+        g.free(gate);
+        g.free(up);
+        const Block downWeight = g.bytes(t.down);
+        residual = g.rows(s.embd);
+        g.free(downWeight);
+        g.free(glu);
+        g.free(ffnInput);
+    }
+    return g.peak();
+}
+
+} // namespace llamafit

@@ -1,0 +1,57 @@
+#pragma once
+// The first GPU's compute buffer while it runs the ops of blocks left in host memory (op offload:
+// -ngl 0 or a partial -ngl, batches of 32 tokens or more) for a llama-family model (llama, qwen2,
+// qwen3) with flash attention. ggml-backend.cpp ggml_backend_sched_split_graph starts a new split
+// at every node that reads a host weight ("the memory of the previously offloaded weights can be
+// reused"), so each weight is copied into the compute buffer just before its op and freed just
+// after; flash attention, which the scheduler never keeps on the CPU, gets copies of the layer's
+// whole K and V cache views; the KQ mask and the positions are copied once and stay. Where those
+// short-lived copies leave holes decides the peak, which a closed form missed by 8 MiB on most
+// shapes; this replays the sequence through AllocatorReplay as read tensor by tensor from the
+// server's own plans on lavapipe (scripts/alloc-plan/run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1,
+// llama_l4_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp. Internal to core/sizing
+// (gpucompute.cpp); bytes.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/layerplacement.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace llamafit {
+
+// The bytes of one host block's tensors as copied to the GPU; 0 = the model has no such tensor.
+struct OffloadedBlockTensors {
+    std::uint64_t attentionNorm = 0;
+    std::uint64_t query = 0, queryBias = 0, queryNorm = 0;
+    std::uint64_t key = 0, keyBias = 0, keyNorm = 0;
+    std::uint64_t value = 0, valueBias = 0;
+    std::uint64_t attentionOutput = 0;
+    std::uint64_t feedForwardNorm = 0;
+    std::uint64_t gate = 0, up = 0, down = 0;
+    std::uint64_t keyCache = 0, valueCache = 0; // the layer's K and V cache tensors
+};
+
+struct OffloadedAttentionShape {
+    std::uint64_t embd = 0;                        // n_embd
+    std::uint64_t queryValues = 0;                 // n_head * head_dim_k per token
+    std::uint64_t keyValues = 0;                   // n_head_kv * head_dim_k
+    std::uint64_t valueValues = 0;                 // n_head_kv * head_dim_v
+    std::uint64_t attendedValues = 0;              // n_head * head_dim_v: flash attention's output row
+    std::uint64_t feedForward = 0;                 // n_ff
+    std::uint64_t maskCells = 0;                   // KQ mask columns: the cache's cells over its streams
+    std::vector<OffloadedBlockTensors> hostBlocks; // in graph order
+};
+
+// The shape when the model's graph is one this replay follows and some block sits in host memory:
+// llama, qwen2 or qwen3, one (non-SWA) cache, dense feed-forward; nullopt otherwise.
+std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
+                                                               const LayerPlacement& layers);
+
+// The peak of the GPU's compute buffer over the graph start and the host blocks; `tokens` = the
+// reserve's token count (reservetokens.h).
+std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& shape, std::uint64_t tokens);
+
+} // namespace llamafit

@@ -1,0 +1,76 @@
+// The first GPU's compute buffer while it runs the op-offloaded blocks of a llama-family model with
+// flash attention (core/sizing/offloadedattention.h), against the byte counts ggml-alloc chose in
+// llama-server 0.7.0 on lavapipe, read from its allocation plans (scripts/alloc-plan/run-case.sh;
+// -c 4096 -np 1 -ngl 0; tests/data/shapes).
+#include "core/sizing/offloadedattention.h"
+
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 8; // lavapipe aligns to 64 B, the replay to 32
+constexpr std::uint32_t kCells = 4096;
+
+// One f16 cache of kCells cells over every block, as -c 4096 -np 1 makes it.
+KvPlan f16Cache(const ModelInfo& model) {
+    KvPlan kv;
+    KvCacheEstimate cache;
+    cache.cells = kCells;
+    cache.layers = static_cast<std::uint32_t>(model.layers.size());
+    const LayerInfo& layer = model.layers.front();
+    cache.kBytes = std::uint64_t{cache.layers} * kCells * layer.headCountKv * layer.keyHeadDim * 2;
+    cache.vBytes = std::uint64_t{cache.layers} * kCells * layer.headCountKv * layer.valueHeadDim * 2;
+    kv.caches.push_back(cache);
+    return kv;
+}
+
+LayerPlacement onHost(const ModelInfo& model, std::size_t gpuBlocks = 0) {
+    LayerPlacement layers;
+    layers.layerDevice.assign(model.layers.size(), kHostDevice);
+    for (std::size_t il = model.layers.size() - gpuBlocks; il < model.layers.size(); ++il) {
+        layers.layerDevice[il] = 0;
+    }
+    return layers;
+}
+
+std::uint64_t deviceBytes(const ModelInfo& model, std::size_t gpuBlocks = 0) {
+    const auto shape = offloadedAttentionShape(model, f16Cache(model), onHost(model, gpuBlocks));
+    EXPECT_TRUE(shape.has_value()) << model.architecture;
+    return shape ? offloadedAttentionComputeBytes(*shape, 512) : 0;
+}
+
+TEST(OffloadedAttention, TheGpuPlanIsTheServersOwn) {
+    // "Vulkan0 compute buffer size = 38.13 MiB" (qwen3: q/k norms), "47.42 MiB" (qwen2: q/k/v
+    // biases), "88.00 MiB" (llama, whose 32 MiB FFN weight copies make the peak).
+    EXPECT_NEAR(static_cast<double>(deviceBytes(test::interpretedShape("qwen3.json"))), 39981056.0,
+                kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deviceBytes(test::interpretedShape("qwen2.json"))), 49723392.0,
+                kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deviceBytes(test::llama1B())), 92278784.0, kVulkanAlignmentSlack);
+}
+
+TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
+    // qwen3_ngl_part_np1 (-ngl 14: blocks 0-13 on the host) logs the -ngl 0 figure: the first
+    // host block holds the peak.
+    const ModelInfo qwen3 = test::interpretedShape("qwen3.json");
+    const auto shape = offloadedAttentionShape(qwen3, f16Cache(qwen3), onHost(qwen3, 14));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(shape->hostBlocks.size(), 14u);
+    EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 39981056.0,
+                kVulkanAlignmentSlack);
+}
+
+TEST(OffloadedAttention, OtherGraphsAndFullOffloadAreNotReplayed) {
+    const ModelInfo gemma = test::gemma3_1B();
+    EXPECT_FALSE(offloadedAttentionShape(gemma, f16Cache(gemma), onHost(gemma)).has_value());
+    const ModelInfo llama = test::llama1B();
+    EXPECT_FALSE(
+        offloadedAttentionShape(llama, f16Cache(llama), onHost(llama, llama.layers.size())).has_value());
+    EXPECT_EQ(offloadedAttentionComputeBytes(OffloadedAttentionShape{}, 512), 0u);
+}
+
+} // namespace
+} // namespace llamafit
