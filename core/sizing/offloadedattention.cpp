@@ -44,10 +44,13 @@ class Sequence {
 } // namespace
 
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
-                                                               const LayerPlacement& layers) {
+                                                               const LayerPlacement& layers,
+                                                               bool expertsOnCpu) {
     const std::string& arch = model.architecture;
-    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3") || kv.caches.size() != 1 ||
-        kv.caches.front().swa || kv.caches.front().layers == 0 || model.layers.empty()) {
+    const bool routed = arch == "qwen3moe";
+    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !(routed && expertsOnCpu)) ||
+        kv.caches.size() != 1 || kv.caches.front().swa || kv.caches.front().layers == 0 ||
+        model.layers.empty()) {
         return std::nullopt;
     }
     const KvCacheEstimate& cache = kv.caches.front();
@@ -59,14 +62,18 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     shape.valueValues = std::uint64_t{first.headCountKv} * first.valueHeadDim;
     shape.attendedValues = std::uint64_t{first.headCount} * first.valueHeadDim;
     shape.feedForward = first.feedForwardLength;
+    if (routed && (model.expertCount == 0 || model.expertUsedCount == 0)) {
+        return std::nullopt;
+    }
     shape.maskCells = cache.cells;
+    shape.experts = routed ? model.expertCount : 0;
+    shape.expertsUsed = routed ? model.expertUsedCount : 0;
     for (std::size_t il = 0; il < model.layers.size() && il < layers.layerDevice.size(); ++il) {
         if (layers.layerDevice[il] != kHostDevice) {
             continue;
         }
         const LayerInfo& layer = model.layers[il];
-        if (!layer.hasKv || layer.headCount != first.headCount || layer.headCountKv != first.headCountKv ||
-            layer.feedForwardLength != first.feedForwardLength) {
+        if (!layer.hasKv || layer.headCount != first.headCount || layer.headCountKv != first.headCountKv) {
             return std::nullopt;
         }
         const int l = static_cast<int>(il);
@@ -85,7 +92,9 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         t.gate = blockTensorBytes(model, l, "ffn_gate.weight");
         t.up = blockTensorBytes(model, l, "ffn_up.weight");
         t.down = blockTensorBytes(model, l, "ffn_down.weight");
-        if (t.query == 0 || t.key == 0 || t.value == 0 || t.gate == 0 || t.up == 0 || t.down == 0) {
+        t.router = routed ? blockTensorBytes(model, l, "ffn_gate_inp.weight") : 0;
+        const bool feedForward = routed ? t.router > 0 : t.gate > 0 && t.up > 0 && t.down > 0;
+        if (t.query == 0 || t.key == 0 || t.value == 0 || !feedForward) {
             return std::nullopt; // fused QKV or a gateless FFN: another graph
         }
         t.keyCache = cache.kBytes / cache.layers;
@@ -195,9 +204,36 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         g.free(residual);
         const Block ffnInput = projected;
 
-        // The feed-forward block: gate, up, the GLU, down; the residual add in place on its output.
         const Block ffnNorm = g.rows(s.embd);
         g.passing(t.feedForwardNorm);
+        if (t.router > 0) {
+            // Routed experts the GPU refuses: it routes (logits, soft_max, argsort, the chosen
+            // weights and their normalisation); the CPU runs the experts, whose n_used outputs
+            // come back to be weighted in place and summed.
+            const Block routerWeight = g.bytes(t.router);
+            const Block logits = g.rows(s.experts);
+            g.free(routerWeight);
+            const Block probabilities = g.rows(s.experts);
+            const Block order = g.rows(s.experts); // i32
+            const Block chosen = g.rows(s.expertsUsed);
+            g.free(probabilities);
+            const Block sum = g.rows(1);
+            const Block clamped = g.rows(1);
+            g.free(sum);
+            const Block normalised = g.rows(s.expertsUsed);
+            g.free(chosen);
+            g.free(clamped);
+            g.free(logits);
+            g.free(ffnNorm);
+            g.free(order);
+            const Block expertOutputs = g.rows(s.expertsUsed * s.embd);
+            g.free(normalised);
+            residual = g.rows(s.embd);
+            g.free(expertOutputs);
+            g.free(ffnInput);
+            continue;
+        }
+        // The feed-forward block: gate, up, the GLU, down; the residual add in place on its output.
         const Block gateWeight = g.bytes(t.gate);
         const Block gate = g.rows(s.feedForward);
         g.free(gateWeight);

@@ -1,7 +1,7 @@
 #pragma once
 // The first GPU's compute buffer while it runs the ops of blocks left in host memory (op offload:
 // -ngl 0 or a partial -ngl, batches of 32 tokens or more) for a llama-family model (llama, qwen2,
-// qwen3) with flash attention. ggml-backend.cpp ggml_backend_sched_split_graph starts a new split
+// qwen3, qwen3moe) with flash attention. ggml-backend.cpp ggml_backend_sched_split_graph starts a new split
 // at every node that reads a host weight ("the memory of the previously offloaded weights can be
 // reused"), so each weight is copied into the compute buffer just before its op and freed just
 // after; flash attention, which the scheduler never keeps on the CPU, gets copies of the layer's
@@ -9,8 +9,9 @@
 // short-lived copies leave holes decides the peak, which a closed form missed by 8 MiB on most
 // shapes; this replays the sequence through AllocatorReplay as read tensor by tensor from the
 // server's own plans on lavapipe (scripts/alloc-plan/run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1,
-// llama_l4_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp. Internal to core/sizing
-// (gpucompute.cpp); bytes.
+// llama_l4_ngl0_np1, qwen3moe_l8_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp. Internal to
+// core/sizing (gpucompute.cpp); bytes. qwen3moe's routed experts: src/models/qwen3moe.cpp, build_moe_ffn in
+// src/llama-graph.cpp.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
@@ -30,7 +31,8 @@ struct OffloadedBlockTensors {
     std::uint64_t value = 0, valueBias = 0;
     std::uint64_t attentionOutput = 0;
     std::uint64_t feedForwardNorm = 0;
-    std::uint64_t gate = 0, up = 0, down = 0;
+    std::uint64_t gate = 0, up = 0, down = 0;   // dense feed-forward
+    std::uint64_t router = 0;                   // ffn_gate_inp: routed experts instead
     std::uint64_t keyCache = 0, valueCache = 0; // the layer's K and V cache tensors
 };
 
@@ -42,13 +44,18 @@ struct OffloadedAttentionShape {
     std::uint64_t attendedValues = 0;              // n_head * head_dim_v: flash attention's output row
     std::uint64_t feedForward = 0;                 // n_ff
     std::uint64_t maskCells = 0;                   // KQ mask columns: the cache's cells over its streams
+    std::uint64_t experts = 0;                     // n_expert of the routed blocks
+    std::uint64_t expertsUsed = 0;                 // n_expert_used
     std::vector<OffloadedBlockTensors> hostBlocks; // in graph order
 };
 
 // The shape when the model's graph is one this replay follows and some block sits in host memory:
-// llama, qwen2 or qwen3, one (non-SWA) cache, dense feed-forward; nullopt otherwise.
+// llama, qwen2, qwen3 or qwen3moe, one (non-SWA) cache; nullopt otherwise. Routed experts are
+// followed only where the GPU refuses their tensors (`expertsOnCpu`: over its storage-buffer
+// limit, as on lavapipe), so that the CPU runs them and their outputs come back.
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
-                                                               const LayerPlacement& layers);
+                                                               const LayerPlacement& layers,
+                                                               bool expertsOnCpu);
 
 // The peak of the GPU's compute buffer over the graph start and the host blocks; `tokens` = the
 // reserve's token count (reservetokens.h).

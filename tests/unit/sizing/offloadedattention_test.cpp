@@ -36,8 +36,8 @@ LayerPlacement onHost(const ModelInfo& model, std::size_t gpuBlocks = 0) {
     return layers;
 }
 
-std::uint64_t deviceBytes(const ModelInfo& model, std::size_t gpuBlocks = 0) {
-    const auto shape = offloadedAttentionShape(model, f16Cache(model), onHost(model, gpuBlocks));
+std::uint64_t deviceBytes(const ModelInfo& model, bool expertsOnCpu = false) {
+    const auto shape = offloadedAttentionShape(model, f16Cache(model), onHost(model), expertsOnCpu);
     EXPECT_TRUE(shape.has_value()) << model.architecture;
     return shape ? offloadedAttentionComputeBytes(*shape, 512) : 0;
 }
@@ -52,11 +52,20 @@ TEST(OffloadedAttention, TheGpuPlanIsTheServersOwn) {
     EXPECT_NEAR(static_cast<double>(deviceBytes(test::llama1B())), 92278784.0, kVulkanAlignmentSlack);
 }
 
+TEST(OffloadedAttention, RefusedExpertsComeBackFromTheCpu) {
+    // qwen3moe_l8_ngl0_np1: lavapipe refuses the 128 experts' tensors, so the CPU runs them and
+    // their 8 outputs per token come back: "Vulkan0 compute buffer size = 60.00 MiB".
+    const ModelInfo qwen3moe = test::interpretedShape("qwen3moe.json");
+    EXPECT_NEAR(static_cast<double>(deviceBytes(qwen3moe, true)), 62918656.0, kVulkanAlignmentSlack);
+    // Offloaded experts would copy expert weights in: not measured, so not replayed.
+    EXPECT_FALSE(offloadedAttentionShape(qwen3moe, f16Cache(qwen3moe), onHost(qwen3moe), false).has_value());
+}
+
 TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
     // qwen3_ngl_part_np1 (-ngl 14: blocks 0-13 on the host) logs the -ngl 0 figure: the first
     // host block holds the peak.
     const ModelInfo qwen3 = test::interpretedShape("qwen3.json");
-    const auto shape = offloadedAttentionShape(qwen3, f16Cache(qwen3), onHost(qwen3, 14));
+    const auto shape = offloadedAttentionShape(qwen3, f16Cache(qwen3), onHost(qwen3, 14), false);
     ASSERT_TRUE(shape.has_value());
     EXPECT_EQ(shape->hostBlocks.size(), 14u);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 39981056.0,
@@ -65,10 +74,10 @@ TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
 
 TEST(OffloadedAttention, OtherGraphsAndFullOffloadAreNotReplayed) {
     const ModelInfo gemma = test::gemma3_1B();
-    EXPECT_FALSE(offloadedAttentionShape(gemma, f16Cache(gemma), onHost(gemma)).has_value());
+    EXPECT_FALSE(offloadedAttentionShape(gemma, f16Cache(gemma), onHost(gemma), false).has_value());
     const ModelInfo llama = test::llama1B();
-    EXPECT_FALSE(
-        offloadedAttentionShape(llama, f16Cache(llama), onHost(llama, llama.layers.size())).has_value());
+    EXPECT_FALSE(offloadedAttentionShape(llama, f16Cache(llama), onHost(llama, llama.layers.size()), false)
+                     .has_value());
     EXPECT_EQ(offloadedAttentionComputeBytes(OffloadedAttentionShape{}, 512), 0u);
 }
 
