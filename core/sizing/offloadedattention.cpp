@@ -48,12 +48,14 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
                                                                bool expertsOnCpu) {
     const std::string& arch = model.architecture;
     const bool routed = arch == "qwen3moe";
-    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !(routed && expertsOnCpu)) ||
-        kv.caches.size() != 1 || kv.caches.front().swa || kv.caches.front().layers == 0 ||
-        model.layers.empty()) {
+    const bool gemma = arch == "gemma2" || arch == "gemma3";
+    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !gemma && !(routed && expertsOnCpu)) ||
+        kv.caches.empty() || kv.layerInSwaCache.size() != model.layers.size() || model.layers.empty()) {
         return std::nullopt;
     }
-    const KvCacheEstimate& cache = kv.caches.front();
+    if (routed && (model.expertCount == 0 || model.expertUsedCount == 0)) {
+        return std::nullopt;
+    }
     const LayerInfo& first = model.layers.front();
     OffloadedAttentionShape shape;
     shape.embd = model.embeddingLength;
@@ -62,18 +64,27 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     shape.valueValues = std::uint64_t{first.headCountKv} * first.valueHeadDim;
     shape.attendedValues = std::uint64_t{first.headCount} * first.valueHeadDim;
     shape.feedForward = first.feedForwardLength;
-    if (routed && (model.expertCount == 0 || model.expertUsedCount == 0)) {
-        return std::nullopt;
-    }
-    shape.maskCells = cache.cells;
     shape.experts = routed ? model.expertCount : 0;
     shape.expertsUsed = routed ? model.expertUsedCount : 0;
+    shape.order.keyFirst = gemma;
+    shape.order.scaledInput = gemma;
+    shape.order.scaleRows = arch == "gemma3";
+    for (const auto& cache : kv.caches) {
+        shape.maskCells.push_back(cache.cells);
+    }
     for (std::size_t il = 0; il < model.layers.size() && il < layers.layerDevice.size(); ++il) {
         if (layers.layerDevice[il] != kHostDevice) {
             continue;
         }
         const LayerInfo& layer = model.layers[il];
-        if (!layer.hasKv || layer.headCount != first.headCount || layer.headCountKv != first.headCountKv) {
+        if (!layer.hasKv || layer.headCount != first.headCount || layer.headCountKv != first.headCountKv ||
+            layer.keyHeadDim != first.keyHeadDim || layer.valueHeadDim != first.valueHeadDim) {
+            return std::nullopt;
+        }
+        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(), [&](const KvCacheEstimate& c) {
+            return c.swa == kv.layerInSwaCache[il];
+        });
+        if (cache == kv.caches.end() || cache->layers == 0) {
             return std::nullopt;
         }
         const int l = static_cast<int>(il);
@@ -88,17 +99,20 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         t.value = blockTensorBytes(model, l, "attn_v.weight");
         t.valueBias = blockTensorBytes(model, l, "attn_v.bias");
         t.attentionOutput = blockTensorBytes(model, l, "attn_output.weight");
+        t.postAttentionNorm = blockTensorBytes(model, l, "post_attention_norm.weight");
         t.feedForwardNorm = blockTensorBytes(model, l, "ffn_norm.weight");
         t.gate = blockTensorBytes(model, l, "ffn_gate.weight");
         t.up = blockTensorBytes(model, l, "ffn_up.weight");
         t.down = blockTensorBytes(model, l, "ffn_down.weight");
+        t.postFeedForwardNorm = blockTensorBytes(model, l, "post_ffw_norm.weight");
         t.router = routed ? blockTensorBytes(model, l, "ffn_gate_inp.weight") : 0;
         const bool feedForward = routed ? t.router > 0 : t.gate > 0 && t.up > 0 && t.down > 0;
         if (t.query == 0 || t.key == 0 || t.value == 0 || !feedForward) {
             return std::nullopt; // fused QKV or a gateless FFN: another graph
         }
-        t.keyCache = cache.kBytes / cache.layers;
-        t.valueCache = cache.vBytes / cache.layers;
+        t.keyCache = cache->kBytes / cache->layers;
+        t.valueCache = cache->vBytes / cache->layers;
+        t.cache = static_cast<std::size_t>(cache - kv.caches.begin());
         shape.hostBlocks.push_back(t);
     }
     if (shape.hostBlocks.empty()) {
@@ -118,11 +132,17 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
     const Block mixedRows = g.rows(s.embd);
     const Block slots = g.bytes(8 * tokens);
     Block residual = g.rows(s.embd);
+    const Block scaleRows = s.order.scaleRows ? g.rows(1) : Block{};
     g.rows(s.embd); // DUP
     g.free(mixed);
+    g.free(scaleRows);
+    if (s.order.scaledInput) {
+        g.free(mixedRows); // the scale (in place on the embeddings) read them last
+        g.free(slots);
+    }
 
     bool positionsCopied = false; // inp_pos comes over in the split of the first ROPE and stays
-    bool maskCopied = false;      // the KQ mask comes over with the first flash attention and stays
+    std::vector<bool> maskCopied(s.maskCells.size(), false); // each cache's KQ mask: at first use
     const auto copyPositions = [&] {
         if (!positionsCopied) {
             g.bytes(4 * tokens);
@@ -132,16 +152,17 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
     for (std::size_t b = 0; b < s.hostBlocks.size(); ++b) {
         const OffloadedBlockTensors& t = s.hostBlocks[b];
         const Block norm = g.rows(s.embd); // attn_norm; its weight's MUL in place
-        if (b == 0) {
+        if (b == 0 && !s.order.scaledInput) {
             g.free(mixedRows);
             g.free(slots);
         }
         g.passing(t.attentionNorm);
 
-        // Q: the matmul, then (qwen2) the bias in place or (qwen3) the q norm, then RoPE.
+        // Q: the matmul, then (qwen2) the bias in place or a q norm, then RoPE (and Gemma's
+        // scale, in place).
         const Block qWeight = g.bytes(t.query);
         if (t.queryBias == 0 && t.queryNorm == 0) {
-            copyPositions(); // llama: the Q matmul and its ROPE share a split
+            copyPositions(); // the Q matmul and its ROPE share a split
         }
         const Block q = g.rows(s.queryValues);
         g.free(qWeight);
@@ -162,45 +183,66 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
             g.free(q);
         }
 
-        // V, then K; the attention norm dies at the K matmul; K and V leave for the host cache.
-        const Block vWeight = g.bytes(t.value);
-        const Block v = g.rows(s.valueValues);
-        g.free(vWeight);
-        g.passing(t.valueBias);
-        const Block kWeight = g.bytes(t.key);
-        const Block k = g.rows(s.keyValues);
-        g.free(kWeight);
-        g.free(norm);
-        if (t.keyNorm > 0) {
-            const Block kNorm = g.rows(s.keyValues);
-            g.free(k);
-            g.passing(t.keyNorm);
-            g.free(kNorm);
+        // K and V in the builder's order; the attention norm dies at the later matmul; K and V
+        // leave for the host cache.
+        Block k;
+        Block v;
+        const auto projectKey = [&] {
+            const Block weight = g.bytes(t.key);
+            k = g.rows(s.keyValues);
+            g.free(weight);
+        };
+        const auto finishKey = [&] { // its norm or bias, then RoPE
+            if (t.keyNorm > 0) {
+                const Block normed = g.rows(s.keyValues);
+                g.free(k);
+                g.passing(t.keyNorm);
+                k = normed;
+            } else {
+                g.passing(t.keyBias);
+                const Block keyRoped = g.rows(s.keyValues);
+                g.free(k);
+                k = keyRoped;
+            }
+        };
+        const auto projectValue = [&] {
+            const Block weight = g.bytes(t.value);
+            v = g.rows(s.valueValues);
+            g.free(weight);
+            g.passing(t.valueBias);
+        };
+        if (s.order.keyFirst) {
+            projectKey();
+            finishKey();
+            projectValue();
+            g.free(norm);
         } else {
-            g.passing(t.keyBias);
-            const Block kRoped = g.rows(s.keyValues);
-            g.free(k);
-            g.free(kRoped);
+            projectValue();
+            projectKey();
+            g.free(norm);
+            finishKey();
         }
+        g.free(k);
         g.free(v);
 
         // Flash attention on copies of the layer's whole K and V.
         const Block keys = g.bytes(t.keyCache);
         const Block values = g.bytes(t.valueCache);
-        if (!maskCopied) {
-            g.bytes(2 * s.maskCells * tokens); // f16
-            maskCopied = true;
+        if (t.cache < maskCopied.size() && !maskCopied[t.cache]) {
+            g.bytes(2 * s.maskCells[t.cache] * tokens); // f16
+            maskCopied[t.cache] = true;
         }
         const Block attended = g.rows(s.attendedValues);
         g.free(roped);
         g.free(keys);
         g.free(values);
 
-        // The output projection; the residual add runs in place on it.
+        // The output projection; a post-attention norm and the residual add run in place on it.
         const Block oWeight = g.bytes(t.attentionOutput);
         const Block projected = g.rows(s.embd);
         g.free(oWeight);
         g.free(attended);
+        g.passing(t.postAttentionNorm);
         g.free(residual);
         const Block ffnInput = projected;
 
@@ -233,7 +275,8 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
             g.free(ffnInput);
             continue;
         }
-        // The feed-forward block: gate, up, the GLU, down; the residual add in place on its output.
+        // The feed-forward block: gate, up, the GLU, down; a post-FFN norm and the residual add
+        // in place on its output.
         const Block gateWeight = g.bytes(t.gate);
         const Block gate = g.rows(s.feedForward);
         g.free(gateWeight);
@@ -248,6 +291,7 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         residual = g.rows(s.embd);
         g.free(downWeight);
         g.free(glu);
+        g.passing(t.postFeedForwardNorm);
         g.free(ffnInput);
     }
     return g.peak();
