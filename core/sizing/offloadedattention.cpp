@@ -49,7 +49,9 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     const std::string& arch = model.architecture;
     const bool routed = arch == "qwen3moe";
     const bool gemma = arch == "gemma2" || arch == "gemma3";
-    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !gemma && !(routed && expertsOnCpu)) ||
+    const bool parallel = arch == "cohere2";
+    if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !gemma && !parallel &&
+         !(routed && expertsOnCpu)) ||
         kv.caches.empty() || kv.layerInSwaCache.size() != model.layers.size() || model.layers.empty()) {
         return std::nullopt;
     }
@@ -66,7 +68,8 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     shape.feedForward = first.feedForwardLength;
     shape.experts = routed ? model.expertCount : 0;
     shape.expertsUsed = routed ? model.expertUsedCount : 0;
-    shape.order.keyFirst = gemma;
+    shape.order.keyFirst = gemma || parallel;
+    shape.order.parallelFeedForward = parallel;
     shape.order.scaledInput = gemma;
     shape.order.scaleRows = arch == "gemma3";
     for (const auto& cache : kv.caches) {
@@ -113,6 +116,7 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         t.keyCache = cache->kBytes / cache->layers;
         t.valueCache = cache->vBytes / cache->layers;
         t.cache = static_cast<std::size_t>(cache - kv.caches.begin());
+        t.last = il + 1 == model.blockCount - model.nextnLayerCount;
         shape.hostBlocks.push_back(t);
     }
     if (shape.hostBlocks.empty()) {
@@ -215,7 +219,9 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
             projectKey();
             finishKey();
             projectValue();
-            g.free(norm);
+            if (!s.order.parallelFeedForward) {
+                g.free(norm);
+            }
         } else {
             projectValue();
             projectKey();
@@ -236,6 +242,40 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         g.free(roped);
         g.free(keys);
         g.free(values);
+
+        if (t.last) {
+            const Block oWeight = g.bytes(t.attentionOutput);
+            g.rows(s.embd);
+            g.free(oWeight);
+            g.free(attended);
+            break;
+        }
+        if (s.order.parallelFeedForward) {
+            // The FFN on the attention's norm, the residual added in place on its output, then
+            // the attention's output projection added in place too.
+            const Block gateWeight = g.bytes(t.gate);
+            const Block gate = g.rows(s.feedForward);
+            g.free(gateWeight);
+            const Block upWeight = g.bytes(t.up);
+            const Block up = g.rows(s.feedForward);
+            g.free(upWeight);
+            g.free(norm);
+            const Block glu = g.rows(s.feedForward);
+            g.free(gate);
+            g.free(up);
+            const Block downWeight = g.bytes(t.down);
+            const Block out = g.rows(s.embd);
+            g.free(downWeight);
+            g.free(glu);
+            g.free(residual);
+            residual = out;
+            const Block oWeight = g.bytes(t.attentionOutput);
+            const Block projected = g.rows(s.embd);
+            g.free(oWeight);
+            g.free(attended);
+            g.free(projected);
+            continue;
+        }
 
         // The output projection; a post-attention norm and the residual add run in place on it.
         const Block oWeight = g.bytes(t.attentionOutput);

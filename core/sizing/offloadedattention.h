@@ -1,17 +1,17 @@
 #pragma once
 // The first GPU's compute buffer while it runs the ops of blocks left in host memory (op offload:
 // -ngl 0 or a partial -ngl, batches of 32 tokens or more) for a llama-family model (llama, qwen2,
-// qwen3, qwen3moe, gemma2, gemma3) with flash attention. ggml-backend.cpp ggml_backend_sched_split_graph
-// starts a new split at every node that reads a host weight ("the memory of the previously offloaded weights
-// can be reused"), so each weight is copied into the compute buffer just before its op and freed just after;
-// flash attention, which the scheduler never keeps on the CPU, gets copies of the layer's whole K and V cache
-// views; the KQ mask and the positions are copied once and stay. Where those short-lived copies leave holes
-// decides the peak, which a closed form missed by 8 MiB on most shapes; this replays the sequence through
-// AllocatorReplay as read tensor by tensor from the server's own plans on lavapipe
-// (scripts/alloc-plan/run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1, llama_l4_ngl0_np1, qwen3moe_l8_ngl0_np1,
-// gemma2_l8_ngl0_np1, gemma3_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp, gemma2-iswa.cpp,
-// gemma3.cpp. Internal to core/sizing (gpucompute.cpp); bytes. qwen3moe's routed experts:
-// src/models/qwen3moe.cpp, build_moe_ffn in src/llama-graph.cpp.
+// qwen3, qwen3moe, gemma2, gemma3, cohere2) with flash attention. ggml-backend.cpp
+// ggml_backend_sched_split_graph starts a new split at every node that reads a host weight ("the memory of
+// the previously offloaded weights can be reused"), so each weight is copied into the compute buffer just
+// before its op and freed just after; flash attention, which the scheduler never keeps on the CPU, gets
+// copies of the layer's whole K and V cache views; the KQ mask and the positions are copied once and stay.
+// Where those short-lived copies leave holes decides the peak, which a closed form missed by 8 MiB on most
+// shapes; this replays the sequence through AllocatorReplay as read tensor by tensor from the server's own
+// plans on lavapipe (scripts/alloc-plan/run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1, llama_l4_ngl0_np1,
+// qwen3moe_l8_ngl0_np1, gemma2_l8_ngl0_np1, gemma3_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp,
+// qwen3.cpp, gemma2-iswa.cpp, gemma3.cpp. Internal to core/sizing (gpucompute.cpp); bytes. qwen3moe's routed
+// experts: src/models/qwen3moe.cpp, build_moe_ffn in src/llama-graph.cpp.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
@@ -36,14 +36,18 @@ struct OffloadedBlockTensors {
     std::uint64_t postAttentionNorm = 0, postFeedForwardNorm = 0; // Gemma 2 and 3
     std::uint64_t keyCache = 0, valueCache = 0;                   // the layer's K and V cache tensors
     std::size_t cache = 0; // which of maskCells the layer attends through
+    bool last = false;     // the model's final layer: after the output projection only the output
+                           // rows go on, too few for op offload
 };
 
 // Where the graph builders differ in ways the plan sees.
 struct OffloadedGraphOrder {
-    bool keyFirst = false;    // K is projected (and roped) before V (Gemma); else V, then K
-    bool scaledInput = false; // the embeddings are scaled before block 0, which frees the mixed
-                              // input's rows first (Gemma)
-    bool scaleRows = false;   // an inp_scale_rows input (f32 per token) comes with them (Gemma 3)
+    bool keyFirst = false;            // K is projected (and roped) before V (Gemma); else V, then K
+    bool scaledInput = false;         // the embeddings are scaled before block 0, which frees the mixed
+                                      // input's rows first (Gemma)
+    bool scaleRows = false;           // an inp_scale_rows input (f32 per token) comes with them (Gemma 3)
+    bool parallelFeedForward = false; // the FFN reads the attention's norm, and the attention's
+                                      // output projection comes after it (Cohere 2)
 };
 
 struct OffloadedAttentionShape {
@@ -61,7 +65,7 @@ struct OffloadedAttentionShape {
 };
 
 // The shape when the model's graph is one this replay follows and some block sits in host memory:
-// llama, qwen2, qwen3, qwen3moe, gemma2 or gemma3; nullopt otherwise. Routed experts are
+// llama, qwen2, qwen3, qwen3moe, gemma2, gemma3 or cohere2; nullopt otherwise. Routed experts are
 // followed only where the GPU refuses their tensors (`expertsOnCpu`: over its storage-buffer
 // limit, as on lavapipe), so that the CPU runs them and their outputs come back.
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,

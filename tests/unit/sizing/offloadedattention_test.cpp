@@ -63,20 +63,36 @@ TEST(OffloadedAttention, RefusedExpertsComeBackFromTheCpu) {
     EXPECT_FALSE(offloadedAttentionShape(qwen3moe, f16Cache(qwen3moe), onHost(qwen3moe), false).has_value());
 }
 
-TEST(OffloadedAttention, GemmaCopiesEachCachesMaskAtItsFirstLayer) {
-    // gemma3_ngl0_np1: the sliding-window layers' K, V and mask are small, the peak comes at the
-    // first global layer (block 5), whose full-size mask stays to the end: "66.77 MiB".
-    const ModelInfo gemma3 = test::interpretedShape("gemma3.json");
+// The shape of a model with a sliding-window cache, as -c 4096 -np 1 sizes its caches.
+std::optional<OffloadedAttentionShape> slidingWindowShape(const ModelInfo& model) {
     ServerSettings settings;
     settings.contextTokens = kCells;
     settings.parallelSlots = 1;
-    const ResolvedContext context = resolveContext(gemma3, settings).value();
-    const KvPlan kv = sizeKvCaches(gemma3, settings, context);
-    ASSERT_EQ(kv.caches.size(), 2u);
-    const auto shape = offloadedAttentionShape(gemma3, kv, onHost(gemma3), false);
+    const ResolvedContext context = resolveContext(model, settings).value();
+    const KvPlan kv = sizeKvCaches(model, settings, context);
+    EXPECT_EQ(kv.caches.size(), 2u);
+    return offloadedAttentionShape(model, kv, onHost(model), false);
+}
+
+TEST(OffloadedAttention, GemmaCopiesEachCachesMaskAtItsFirstLayer) {
+    // gemma3_ngl0_np1: the sliding-window layers' K, V and mask are small, the peak comes at the
+    // first global layer (block 5), whose full-size mask stays to the end: "66.77 MiB".
+    const auto shape = slidingWindowShape(test::interpretedShape("gemma3.json"));
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->order.keyFirst);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 70012928.0,
+                kVulkanAlignmentSlack);
+}
+
+TEST(OffloadedAttention, TheFinalLayerStopsAtItsOutputProjection) {
+    // cohere2_l4_ngl0_np1: block 3, the first global layer, is the last; its FFN runs on the one
+    // output row (on the CPU), so its full-size mask does not meet an FFN peak: "175.50 MiB".
+    const auto shape = slidingWindowShape(test::interpretedShape("cohere2.json", 4));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_TRUE(shape->order.parallelFeedForward);
+    ASSERT_EQ(shape->hostBlocks.size(), 4u);
+    EXPECT_TRUE(shape->hostBlocks.back().last);
+    EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 184029184.0,
                 kVulkanAlignmentSlack);
 }
 

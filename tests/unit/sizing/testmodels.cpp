@@ -4,6 +4,7 @@
 
 #include "core/model/modelinterpreter.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/shapecut.h"
 
 #include <gtest/gtest.h>
 
@@ -334,8 +335,11 @@ ModelInfo deepseekMlaLite() {
     return m;
 }
 
-ModelInfo interpretedShape(const std::string& file) {
-    const auto spec = loadModelSpecFile(shapesDirectory() + "/" + file);
+ModelInfo interpretedShape(const std::string& file, std::optional<std::uint32_t> blocks) {
+    auto spec = loadModelSpecFile(shapesDirectory() + "/" + file);
+    if (spec.ok() && blocks) {
+        spec = cutShape(*spec, ShapeCut{blocks, std::nullopt});
+    }
     if (!spec.ok()) {
         ADD_FAILURE() << file << ": " << spec.error().message;
         return {};

@@ -6,6 +6,8 @@
 
 #include "core/model/modelinfo.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llamafit::test {
@@ -79,7 +81,8 @@ ModelInfo llamaHeadDim80();
 
 // The spec tests/data/shapes/`file` (e.g. "qwen3.json", "mtp/qwen35moe-mtp.json") built in memory
 // and read by the GGUF interpreter, as llama-server's loader sees it; a failure fails the test
-// and gives an empty ModelInfo.
-ModelInfo interpretedShape(const std::string& file);
+// and gives an empty ModelInfo. `blocks`: only the first ones, as the Vulkan matrix cuts a shape
+// (tests/support/shapecut.h).
+ModelInfo interpretedShape(const std::string& file, std::optional<std::uint32_t> blocks = std::nullopt);
 
 } // namespace llamafit::test
