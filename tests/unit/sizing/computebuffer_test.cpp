@@ -3,6 +3,8 @@
 // llama GGUFs written to the §7 recipe, run with -lv 4 --no-warmup -fit off).
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/layerplacement.h"
+#include "core/sizing/offloadedattention.h"
 #include "tests/unit/sizing/estimatequery.h"
 #include "tests/unit/sizing/testmodels.h"
 
@@ -325,14 +327,21 @@ TEST(ComputeBuffer, PipelineCopiesAndOpOffload) {
     auto split = estimateMemory(model, s, gpus);
     ASSERT_TRUE(split.ok());
     EXPECT_EQ(split->devices[1].bytes.computeBytes, four.totalBytes - embeddingRow + 3 * 4 * embeddingRow);
-    // Partial offload: the largest host block weight (an f16 ffn matrix, 32 MiB) is copied in, on top
-    // of what the three input rows left free (measured on Vulkan: llama -ngl 0, 88.00 = 68.01 + 20).
+    // Partial offload: the host blocks' ops run on the GPU, each weight copied in for its one op
+    // (offloadedattention.h; measured on Vulkan: llama -ngl 0, 88.00 MiB): with 32 MiB f16 FFN
+    // matrices that is about the block plus one weight less the three input rows it finds free.
     ServerSettings partial = s;
     partial.gpuLayers = GpuLayers::count(5);
     auto part = estimateMemory(model, partial, {gpus[0]});
     ASSERT_TRUE(part.ok());
-    EXPECT_EQ(part->devices[1].bytes.computeBytes,
-              one.totalBytes - embeddingRow + 2048ull * 8192 * 2 - 3 * embeddingRow);
+    const auto layers = placeLayers(model, partial, {gpus[0]});
+    ASSERT_TRUE(layers.ok());
+    const auto hostBlocks = offloadedAttentionShape(model, kv, *layers, false);
+    ASSERT_TRUE(hostBlocks.has_value());
+    EXPECT_EQ(part->devices[1].bytes.computeBytes, offloadedAttentionComputeBytes(*hostBlocks, 512));
+    EXPECT_NEAR(static_cast<double>(part->devices[1].bytes.computeBytes),
+                static_cast<double>(one.totalBytes - embeddingRow + 2048ull * 8192 * 2 - 3 * embeddingRow),
+                0.001 * static_cast<double>(part->devices[1].bytes.computeBytes));
 }
 
 } // namespace
