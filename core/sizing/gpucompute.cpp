@@ -420,8 +420,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         const std::uint64_t weight = runsOffloaded ? largestOffloadedWeight(model, gpu, layers) : 0;
         const std::optional<OffloadedAttentionShape> offloaded =
-            runsOffloaded && context.flashAttention && settings.generation == LlamaGeneration::Current
-                ? offloadedAttentionShape(model, kv, layers, refused.experts)
+            runsOffloaded && settings.generation == LlamaGeneration::Current
+                ? offloadedAttentionShape(model, kv, layers,
+                                          {context.flashAttention, refused.experts, gpu.limits})
                 : std::nullopt;
         if (offloaded) {
             // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,

@@ -45,7 +45,8 @@ class Sequence {
 
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
                                                                const LayerPlacement& layers,
-                                                               bool expertsOnCpu) {
+                                                               const OffloadConditions& conditions) {
+    const bool expertsOnCpu = conditions.expertsOnCpu;
     const std::string& arch = model.architecture;
     const bool routed = arch == "qwen3moe";
     const bool gemma = arch == "gemma2" || arch == "gemma3";
@@ -61,6 +62,7 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     const LayerInfo& first = model.layers.front();
     OffloadedAttentionShape shape;
     shape.embd = model.embeddingLength;
+    shape.heads = first.headCount;
     shape.queryValues = std::uint64_t{first.headCount} * first.keyHeadDim;
     shape.keyValues = std::uint64_t{first.headCountKv} * first.keyHeadDim;
     shape.valueValues = std::uint64_t{first.headCountKv} * first.valueHeadDim;
@@ -68,6 +70,8 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     shape.feedForward = first.feedForwardLength;
     shape.experts = routed ? model.expertCount : 0;
     shape.expertsUsed = routed ? model.expertUsedCount : 0;
+    shape.flashAttention = conditions.flashAttention;
+    shape.limits = conditions.limits;
     shape.order.keyFirst = gemma || parallel;
     shape.order.parallelFeedForward = parallel;
     shape.order.scaledInput = gemma;
@@ -231,17 +235,44 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         g.free(k);
         g.free(v);
 
-        // Flash attention on copies of the layer's whole K and V.
-        const Block keys = g.bytes(t.keyCache);
-        const Block values = g.bytes(t.valueCache);
-        if (t.cache < maskCopied.size() && !maskCopied[t.cache]) {
-            g.bytes(2 * s.maskCells[t.cache] * tokens); // f16
-            maskCopied[t.cache] = true;
+        Block attended;
+        if (s.flashAttention) {
+            // Flash attention on copies of the layer's whole K and V.
+            const Block keys = g.bytes(t.keyCache);
+            const Block values = g.bytes(t.valueCache);
+            if (!maskCopied[t.cache]) {
+                g.bytes(2 * s.maskCells[t.cache] * tokens); // f16
+                maskCopied[t.cache] = true;
+            }
+            attended = g.rows(s.attendedValues);
+            g.free(roped);
+            g.free(keys);
+            g.free(values);
+        } else if (const std::uint64_t kq = 4 * s.maskCells[t.cache] * tokens * s.heads;
+                   s.limits.allowsTensor(kq)) {
+            // KQ, soft_max (in place) and KQV on the GPU, with copies of K, the f32 mask and V.
+            const Block keys = g.bytes(t.keyCache);
+            if (!maskCopied[t.cache]) {
+                g.bytes(4 * s.maskCells[t.cache] * tokens);
+                maskCopied[t.cache] = true;
+            }
+            const Block values = g.bytes(t.valueCache);
+            const Block scores = g.bytes(kq);
+            g.free(keys);
+            g.free(roped);
+            const Block weighted = g.rows(s.attendedValues);
+            g.free(values);
+            g.free(scores);
+            attended = g.rows(s.attendedValues); // made contiguous
+            g.free(weighted);
+        } else {
+            // The GPU refuses KQ: Q goes to the CPU, which attends over the host cache; the
+            // permuted result comes back and is made contiguous.
+            g.free(roped);
+            const Block copied = g.rows(s.attendedValues);
+            attended = g.rows(s.attendedValues);
+            g.free(copied);
         }
-        const Block attended = g.rows(s.attendedValues);
-        g.free(roped);
-        g.free(keys);
-        g.free(values);
 
         if (t.last) {
             const Block oWeight = g.bytes(t.attentionOutput);

@@ -1,21 +1,26 @@
 #pragma once
 // The first GPU's compute buffer while it runs the ops of blocks left in host memory (op offload:
-// -ngl 0 or a partial -ngl, batches of 32 tokens or more) for a llama-family model (llama, qwen2,
-// qwen3, qwen3moe, gemma2, gemma3, cohere2) with flash attention. ggml-backend.cpp
-// ggml_backend_sched_split_graph starts a new split at every node that reads a host weight ("the memory of
-// the previously offloaded weights can be reused"), so each weight is copied into the compute buffer just
-// before its op and freed just after; flash attention, which the scheduler never keeps on the CPU, gets
-// copies of the layer's whole K and V cache views; the KQ mask and the positions are copied once and stay.
-// Where those short-lived copies leave holes decides the peak, which a closed form missed by 8 MiB on most
-// shapes; this replays the sequence through AllocatorReplay as read tensor by tensor from the server's own
-// plans on lavapipe (scripts/alloc-plan/run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1, llama_l4_ngl0_np1,
-// qwen3moe_l8_ngl0_np1, gemma2_l8_ngl0_np1, gemma3_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp,
-// qwen3.cpp, gemma2-iswa.cpp, gemma3.cpp. Internal to core/sizing (gpucompute.cpp); bytes. qwen3moe's routed
-// experts: src/models/qwen3moe.cpp, build_moe_ffn in src/llama-graph.cpp.
+// -ngl 0 or a partial -ngl, batches of 32 tokens or more) for the attention models whose graphs it
+// follows: llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, cohere2. ggml-backend.cpp
+// ggml_backend_sched_split_graph starts a new split at every node that reads a host weight ("the
+// memory of the previously offloaded weights can be reused"), so each weight is copied into the
+// compute buffer just before its op and freed just after. Flash attention, which the scheduler
+// never keeps on the CPU, gets copies of the layer's whole K and V cache views; without it KQ,
+// soft_max and KQV run on the GPU the same way (with an f32 mask) unless the GPU refuses KQ's
+// size, and then only their result comes back from the CPU. The KQ masks and the positions are
+// copied once and stay. Where those short-lived copies leave holes decides the peak, which a
+// closed form missed by 8 MiB on most shapes; this replays the sequence through AllocatorReplay
+// as read tensor by tensor from the server's own plans on lavapipe (scripts/alloc-plan/
+// run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1, llama_l4_ngl0_np1, llama_l4_ngl0_np1_faoff,
+// qwen3moe_l8_ngl0_np1, gemma2_l8_ngl0_np1, gemma3_ngl0_np1, gemma3_ngl0_np1_faoff,
+// cohere2_l4_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp, qwen3moe.cpp (with
+// build_moe_ffn in src/llama-graph.cpp), gemma2-iswa.cpp, gemma3.cpp, cohere2-iswa.cpp. Internal
+// to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
+#include "core/sizing/serversettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -52,11 +57,15 @@ struct OffloadedGraphOrder {
 
 struct OffloadedAttentionShape {
     std::uint64_t embd = 0;               // n_embd
+    std::uint64_t heads = 0;              // n_head
     std::uint64_t queryValues = 0;        // n_head * head_dim_k per token
     std::uint64_t keyValues = 0;          // n_head_kv * head_dim_k
     std::uint64_t valueValues = 0;        // n_head_kv * head_dim_v
     std::uint64_t attendedValues = 0;     // n_head * head_dim_v: flash attention's output row
     std::uint64_t feedForward = 0;        // n_ff
+    bool flashAttention = true;           // else KQ, soft_max and KQV: on the GPU with copies of K, V and
+                                          // the f32 mask, or on the CPU where the GPU refuses KQ's size
+    DeviceLimits limits;                  // the GPU's
     std::vector<std::uint64_t> maskCells; // per cache (KvPlan order): the KQ mask's columns
     OffloadedGraphOrder order;
     std::uint64_t experts = 0;                     // n_expert of the routed blocks
@@ -68,9 +77,14 @@ struct OffloadedAttentionShape {
 // llama, qwen2, qwen3, qwen3moe, gemma2, gemma3 or cohere2; nullopt otherwise. Routed experts are
 // followed only where the GPU refuses their tensors (`expertsOnCpu`: over its storage-buffer
 // limit, as on lavapipe), so that the CPU runs them and their outputs come back.
+struct OffloadConditions {
+    bool flashAttention = true;
+    bool expertsOnCpu = false;
+    DeviceLimits limits; // the GPU's
+};
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
                                                                const LayerPlacement& layers,
-                                                               bool expertsOnCpu);
+                                                               const OffloadConditions& conditions);
 
 // The peak of the GPU's compute buffer over the graph start and the host blocks; `tokens` = the
 // reserve's token count (reservetokens.h).

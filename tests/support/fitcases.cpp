@@ -56,14 +56,6 @@ constexpr const char* kPipelineLogitsPeak =
     "measured, 342.77 estimated; qwen2 344 vs 341.02; gemma3 568 vs 563.77), so the context or the split "
     "differs by a step";
 
-// lavapipe with layers on the CPU and flash attention off: the Vulkan compute rules for partial
-// offload (op offload of the host's blocks) are replayed with flash attention only
-// (core/sizing/offloadedattention.h); off, they are off in the recorded Vulkan matrix too.
-constexpr const char* kVulkanPartialOffloadWithoutFlashAttention =
-    "partial offload on lavapipe with -fa off: the Vulkan compute rules for blocks left on the CPU "
-    "without flash attention are off (see the Vulkan matrix's figures), so fit stops one layer later "
-    "than llama.cpp";
-
 } // namespace
 
 const std::vector<std::string>& rpcFitEndpoints() {
@@ -113,7 +105,7 @@ std::vector<FitCase> fitCases() {
         vulkan("vk_granitehybrid", "granitehybrid", {}),
         vulkan("vk_mamba2", "mamba2", {}),
         vulkan("vk_qwen3moe", "qwen3moe", {}),
-        vulkan("vk_qwen3_faoff", "qwen3", {"-fa", "off"}, kVulkanPartialOffloadWithoutFlashAttention),
+        vulkan("vk_qwen3_faoff", "qwen3", {"-fa", "off"}),
         vulkan("vk_gemma3_fitt1500", "gemma3", {"-fitt", "1500"}),
         vulkan("vk_gpt_oss", "gpt-oss", {},
                "gpt-oss on lavapipe: the estimate's Vulkan compute buffer for its sinks and MoE blocks is "

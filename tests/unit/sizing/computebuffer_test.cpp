@@ -336,7 +336,7 @@ TEST(ComputeBuffer, PipelineCopiesAndOpOffload) {
     ASSERT_TRUE(part.ok());
     const auto layers = placeLayers(model, partial, {gpus[0]});
     ASSERT_TRUE(layers.ok());
-    const auto hostBlocks = offloadedAttentionShape(model, kv, *layers, false);
+    const auto hostBlocks = offloadedAttentionShape(model, kv, *layers, {true, false, {}});
     ASSERT_TRUE(hostBlocks.has_value());
     EXPECT_EQ(part->devices[1].bytes.computeBytes, offloadedAttentionComputeBytes(*hostBlocks, 512));
     EXPECT_NEAR(static_cast<double>(part->devices[1].bytes.computeBytes),

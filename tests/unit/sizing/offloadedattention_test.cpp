@@ -5,6 +5,7 @@
 #include "core/sizing/offloadedattention.h"
 
 #include "core/sizing/estimator.h"
+#include "tests/support/vulkancases.h"
 #include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
@@ -39,7 +40,8 @@ LayerPlacement onHost(const ModelInfo& model, std::size_t gpuBlocks = 0) {
 }
 
 std::uint64_t deviceBytes(const ModelInfo& model, bool expertsOnCpu = false) {
-    const auto shape = offloadedAttentionShape(model, f16Cache(model), onHost(model), expertsOnCpu);
+    const auto shape =
+        offloadedAttentionShape(model, f16Cache(model), onHost(model), {true, expertsOnCpu, {}});
     EXPECT_TRUE(shape.has_value()) << model.architecture;
     return shape ? offloadedAttentionComputeBytes(*shape, 512) : 0;
 }
@@ -60,7 +62,8 @@ TEST(OffloadedAttention, RefusedExpertsComeBackFromTheCpu) {
     const ModelInfo qwen3moe = test::interpretedShape("qwen3moe.json");
     EXPECT_NEAR(static_cast<double>(deviceBytes(qwen3moe, true)), 62918656.0, kVulkanAlignmentSlack);
     // Offloaded experts would copy expert weights in: not measured, so not replayed.
-    EXPECT_FALSE(offloadedAttentionShape(qwen3moe, f16Cache(qwen3moe), onHost(qwen3moe), false).has_value());
+    EXPECT_FALSE(offloadedAttentionShape(qwen3moe, f16Cache(qwen3moe), onHost(qwen3moe), {true, false, {}})
+                     .has_value());
 }
 
 // The shape of a model with a sliding-window cache, as -c 4096 -np 1 sizes its caches.
@@ -71,7 +74,7 @@ std::optional<OffloadedAttentionShape> slidingWindowShape(const ModelInfo& model
     const ResolvedContext context = resolveContext(model, settings).value();
     const KvPlan kv = sizeKvCaches(model, settings, context);
     EXPECT_EQ(kv.caches.size(), 2u);
-    return offloadedAttentionShape(model, kv, onHost(model), false);
+    return offloadedAttentionShape(model, kv, onHost(model), {true, false, {}});
 }
 
 TEST(OffloadedAttention, GemmaCopiesEachCachesMaskAtItsFirstLayer) {
@@ -96,11 +99,35 @@ TEST(OffloadedAttention, TheFinalLayerStopsAtItsOutputProjection) {
                 kVulkanAlignmentSlack);
 }
 
+TEST(OffloadedAttention, WithoutFlashAttentionTheGpuAttendsUnlessItRefusesKq) {
+    const DeviceLimits lavapipe = test::lavapipeDevice().limits;
+    // gemma3_ngl0_np1_faoff: KQ (at most 32 MiB) fits lavapipe's storage range, so the GPU
+    // attends with copies of K, V and the f32 mask: "Vulkan0 compute buffer size = 69.82 MiB".
+    const ModelInfo gemma3 = test::interpretedShape("gemma3.json");
+    ServerSettings settings;
+    settings.contextTokens = kCells;
+    settings.parallelSlots = 1;
+    const ResolvedContext context = resolveContext(gemma3, settings).value();
+    const auto gemma = offloadedAttentionShape(gemma3, sizeKvCaches(gemma3, settings, context),
+                                               onHost(gemma3), {false, false, lavapipe});
+    ASSERT_TRUE(gemma.has_value());
+    EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*gemma, 512)), 73216000.0,
+                kVulkanAlignmentSlack);
+    // llama_l4_ngl0_np1_faoff: KQ is 256 MiB, so the CPU attends and only the attention's output
+    // comes back: "80.00 MiB".
+    const ModelInfo llama = test::llama1B();
+    const auto refused =
+        offloadedAttentionShape(llama, f16Cache(llama), onHost(llama), {false, false, lavapipe});
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*refused, 512)), 83890176.0,
+                kVulkanAlignmentSlack);
+}
+
 TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
     // qwen3_ngl_part_np1 (-ngl 14: blocks 0-13 on the host) logs the -ngl 0 figure: the first
     // host block holds the peak.
     const ModelInfo qwen3 = test::interpretedShape("qwen3.json");
-    const auto shape = offloadedAttentionShape(qwen3, f16Cache(qwen3), onHost(qwen3, 14), false);
+    const auto shape = offloadedAttentionShape(qwen3, f16Cache(qwen3), onHost(qwen3, 14), {true, false, {}});
     ASSERT_TRUE(shape.has_value());
     EXPECT_EQ(shape->hostBlocks.size(), 14u);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 39981056.0,
@@ -109,10 +136,11 @@ TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
 
 TEST(OffloadedAttention, OtherGraphsAndFullOffloadAreNotReplayed) {
     const ModelInfo mla = test::deepseekMlaLite();
-    EXPECT_FALSE(offloadedAttentionShape(mla, f16Cache(mla), onHost(mla), true).has_value());
+    EXPECT_FALSE(offloadedAttentionShape(mla, f16Cache(mla), onHost(mla), {true, true, {}}).has_value());
     const ModelInfo llama = test::llama1B();
-    EXPECT_FALSE(offloadedAttentionShape(llama, f16Cache(llama), onHost(llama, llama.layers.size()), false)
-                     .has_value());
+    EXPECT_FALSE(
+        offloadedAttentionShape(llama, f16Cache(llama), onHost(llama, llama.layers.size()), {true, false, {}})
+            .has_value());
     EXPECT_EQ(offloadedAttentionComputeBytes(OffloadedAttentionShape{}, 512), 0u);
 }
 
