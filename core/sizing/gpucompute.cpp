@@ -206,10 +206,9 @@ int cacheDevice(const ServerSettings& settings, const LayerPlacement& layers, st
     return settings.kvOffload && il < layers.layerDevice.size() ? layers.layerDevice[il] : kHostDevice;
 }
 
-// Ops that read a cache in host memory run on the CPU: the scheduler keeps an op with a source in a
-// buffer no GPU backend accepts (ggml_backend_sched_backend_from_buffer) where that buffer is, and
-// op offload does not move it. Flash attention is the exception (ggml_backend_sched_backend_id_from_cur
-// skips FLASH_ATTN_EXT): it runs on the GPU with copies of K and V.
+// Which caches are in host memory. Measured on hybrid models: the recurrent ops and, without flash
+// attention, KQ of layers with a host cache run on the CPU. The attention models of
+// offloadedattention.h attend on the GPU with copies of K and V instead, unless the GPU refuses KQ.
 struct HostCaches {
     bool attention = false; // a KV layer whose cache is in host memory
     bool allAttention = true;
