@@ -4,6 +4,7 @@
 #include "core/sizing/gpucompute.h"
 
 #include "core/sizing/backendcompute.h"
+#include "core/sizing/deltanetondevice.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/pipelinecopies.h"
@@ -442,6 +443,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         static_cast<std::uint32_t>(model.layers.size()),
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
+        }
+        if (refused.experts && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
+            settings.generation == LlamaGeneration::Current) {
+            if (const auto deltaNet = deltaNetOnDeviceShape(model)) {
+                // The experts' outputs come back each block and leave holes (deltanetondevice.h).
+                bytes =
+                    std::max(deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax,
+                                                          kv.caches.empty() ? 0 : kv.caches.front().cells),
+                             block.outputBytes);
+            }
         }
         out.deviceBytes[i] = bytes;
     }

@@ -1,0 +1,190 @@
+// The sequence below was read from Vulkan0's plan of llama-server 0.7.0 (b11669) on lavapipe,
+// qwen35moe_l8 -c 4096 -np 1 -fa on -ngl all ("Vulkan0 compute buffer size = 72.10 MiB"), with
+// galloc_replay.py. The allocation rules are recurrentreplay.h's.
+#include "core/sizing/deltanetondevice.h"
+
+#include "core/gguf/ggmltype.h"
+#include "core/sizing/recurrentreplay.h"
+#include "core/sizing/reservetokens.h"
+
+#include <algorithm>
+
+namespace llamafit {
+namespace {
+
+using Block = AllocatorReplay::Block;
+
+// The shared expert's n_ff, from blk.N.ffn_up_shexp ([n_embd, n_ff]).
+std::uint64_t sharedExpertFeedForward(const ModelInfo& model) {
+    for (const auto& tensor : model.tensors) {
+        if (tensor.name.ends_with(".ffn_up_shexp.weight") && tensor.rowValues > 0) {
+            return tensor.bytes / ggmlRowBytes(tensor.type, tensor.rowValues);
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& model) {
+    const RecurrentBlockShape block = recurrentBlockShape(model);
+    if (model.architecture != "qwen35moe" || block.kind != RecurrentBlockKind::DeltaNet ||
+        model.expertCount == 0 || model.expertUsedCount == 0) {
+        return std::nullopt;
+    }
+    DeltaNetOnDeviceShape shape;
+    shape.block = block;
+    shape.experts = model.expertCount;
+    shape.expertsUsed = model.expertUsedCount;
+    shape.sharedFeedForward = sharedExpertFeedForward(model);
+    const std::uint32_t blocks = model.blockCount - model.nextnLayerCount;
+    for (std::uint32_t il = 0; il < blocks && il < model.layers.size(); ++il) {
+        const LayerInfo& layer = model.layers[il];
+        const bool attention = !layer.recurrent && layer.hasKv;
+        shape.attentionBlocks.push_back(attention);
+        if (attention && shape.queryValues == 0) {
+            shape.queryValues = std::uint64_t{layer.headCount} * layer.keyHeadDim;
+            shape.keyValues = std::uint64_t{layer.headCountKv} * layer.keyHeadDim;
+        }
+    }
+    if (shape.sharedFeedForward == 0 || shape.queryValues == 0) {
+        return std::nullopt;
+    }
+    return shape;
+}
+
+std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, std::uint32_t ubatchTokens,
+                                           std::uint32_t sequences, std::uint64_t cells) {
+    const RecurrentBlockShape& s = shape.block;
+    if (shape.attentionBlocks.empty() || ubatchTokens == 0) {
+        return 0;
+    }
+    RecurrentReplay r;
+    r.seqs = std::max<std::uint64_t>(sequences, 1);
+    r.tokens = reserveTokens(ubatchTokens, r.seqs);
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t conv = s.inner + 2 * s.groups * s.state;
+    const std::uint64_t blocks = shape.attentionBlocks.size();
+    const auto firstAttention = std::find(shape.attentionBlocks.begin(), shape.attentionBlocks.end(), true);
+    const std::uint64_t firstAttentionBlock =
+        static_cast<std::uint64_t>(firstAttention - shape.attentionBlocks.begin());
+
+    // The graph start as in mambaondevice.cpp, with the state-copy ids.
+    const Block mixed = r.take(s.embd * t);
+    const Block mixedRows = r.take(s.embd * t);
+    const Block slots = r.alloc.allocate(8 * t);
+    Block residual = r.take(s.embd * t);
+    r.alloc.allocate(4 * r.seqs); // rs_s_copy
+    r.take(s.embd * t);           // DUP
+    r.drop(mixed);
+
+    Block convRows{}; // a delta-net block's conv states (get_rows), taken in the block before
+    bool convRowsTaken = false;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        const bool last = b + 1 == blocks;
+        const Block norm = r.take(s.embd * t); // attn_norm, its weight's MUL in place
+        if (b == 0) {
+            r.drop(mixedRows);
+            r.alloc.release(slots);
+        }
+        if (shape.attentionBlocks[b]) {
+            // Gated attention: Q with its gate in one projection, q/k norms, flash attention, the
+            // sigmoid gate in place on the contiguous gate, the output projection.
+            const Block queryAndGate = r.take(2 * shape.queryValues * t);
+            const Block v = r.take(shape.keyValues * t);
+            const Block k = r.take(shape.keyValues * t);
+            r.drop(norm);
+            const Block q = r.take(shape.queryValues * t);
+            r.drop(v); // stored into the cache
+            const Block kNormed = r.take(shape.keyValues * t);
+            r.drop(k, kNormed);
+            const Block attended = r.take(shape.queryValues * t);
+            r.drop(q);
+            const Block gate = r.take(shape.queryValues * t);
+            r.drop(queryAndGate, attended);
+            const Block projected = r.take(s.embd * t);
+            r.drop(gate);
+            r.drop(residual); // the residual add runs in place on the projection
+            residual = projected;
+            if (last) {
+                break; // the rest runs on the output rows
+            }
+        } else {
+            const Block qkv = r.take(conv * t);
+            if (!convRowsTaken) {
+                convRows = r.take((s.convKernel - 1) * conv * r.seqs);
+            }
+            const Block convX = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
+            r.drop(convRows, qkv);
+            convRowsTaken = false;
+            const Block states = r.take(s.state * s.inner * r.seqs);
+            const Block convOut = r.take(conv * t);
+            r.drop(convX);
+            const Block alpha = r.take(s.heads * t);
+            const Block q = r.take(s.groups * s.state * t); // l2 norms, scale in place
+            const Block k = r.take(s.groups * s.state * t);
+            const Block gate = r.take(s.heads * t); // alpha + dt bias; softplus, * A in place
+            r.drop(alpha);
+            const Block betaRaw = r.take(s.heads * t);
+            const Block beta = r.take(s.heads * t);
+            r.drop(betaRaw);
+            const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
+            r.drop(q, k, convOut, gate, beta, states);
+            const Block z = r.take(s.inner * t);
+            r.drop(norm);
+            const Block normed = r.take(s.inner * t);
+            r.drop(out);
+            const Block zSilu = r.take(s.inner * t);
+            r.drop(z, zSilu); // the product goes in place into `normed`
+            const Block projected = r.take(s.embd * t);
+            r.drop(normed);
+            r.drop(projected); // a reshaped view: the residual add takes over the residual
+            if (last) {
+                break;
+            }
+        }
+
+        // The MoE block: routing on the GPU, the experts on the CPU, the shared expert on the GPU.
+        const Block postNorm = r.take(s.embd * t);
+        const Block logits = r.take(shape.experts * t);
+        const Block probabilities = r.take(shape.experts * t);
+        const Block order = r.take(shape.experts * t);
+        const Block chosen = r.take(shape.expertsUsed * t);
+        r.drop(probabilities);
+        const Block sum = r.take(t);
+        const Block clamped = r.take(t);
+        r.drop(sum);
+        const Block weights = r.take(shape.expertsUsed * t);
+        r.drop(chosen, clamped, logits, order);
+        const Block expertOutputs = r.take(shape.expertsUsed * s.embd * t); // the next split's input
+        if (b + 1 == firstAttentionBlock) {
+            // The split that reaches the first attention block copies its inputs in too:
+            // positions (M-RoPE), K and V row indices, the f16 KQ mask.
+            r.alloc.allocate(4 * shape.positionsPerToken * t);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(2 * cells * t);
+        }
+        r.drop(weights);
+        const Block sharedGate = r.take(shape.sharedFeedForward * t);
+        const Block sharedUp = r.take(shape.sharedFeedForward * t);
+        const Block expertSum = r.take(s.embd * t);
+        r.drop(expertOutputs);
+        const Block sharedGlu = r.take(shape.sharedFeedForward * t);
+        r.drop(sharedGate, sharedUp);
+        const Block sharedWeight = r.take(t); // shared_expert_gate; sigmoid in place
+        r.drop(postNorm);
+        const Block shared = r.take(s.embd * t);
+        r.drop(sharedGlu, sharedWeight);
+        if (!shape.attentionBlocks[b + 1]) {
+            convRows = r.take((s.convKernel - 1) * conv * r.seqs);
+            convRowsTaken = true;
+        }
+        r.drop(shared); // added in place into the experts' sum, as is the residual
+        r.drop(residual);
+        residual = expertSum;
+    }
+    return r.alloc.peakBytes();
+}
+
+} // namespace llamafit

@@ -1,0 +1,37 @@
+// The Vulkan GPU's compute buffer of a fully offloaded Qwen3.5 MoE model whose expert tensors the
+// GPU refuses (core/sizing/deltanetondevice.h), against llama-server 0.7.0 on lavapipe
+// (tests/data/shapes/qwen35moe.json cut to 8 blocks as the Vulkan matrix runs it; -c 4096 -fa on
+// -ngl all).
+#include "core/sizing/deltanetondevice.h"
+
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+
+TEST(DeltaNetOnDevice, TheGpuPlanIsTheServersOwn) {
+    const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen35moe.json", 8));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(shape->attentionBlocks, (std::vector<bool>{false, false, false, true, false, false, false, true}));
+    // qwen35moe_l8_ngl_all_np1_faon: the peak is block 4's conv input above block 3's expert
+    // outputs' hole, "Vulkan0 compute buffer size = 72.10 MiB" (ggml-alloc's plan: 75599936 B).
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096)), 75599936.0,
+                kVulkanAlignmentSlack);
+    // qwen35moe_l8_ngl_all (4 slots) and _np1_ub1024: "72.38 MiB", "144.10 MiB".
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB, 72.38, 0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB, 144.10, 0.005);
+}
+
+TEST(DeltaNetOnDevice, OnlyQwen35Moe) {
+    EXPECT_FALSE(deltaNetOnDeviceShape(test::interpretedShape("qwen3next.json")).has_value());
+    EXPECT_FALSE(deltaNetOnDeviceShape(test::llama1B()).has_value());
+    EXPECT_EQ(deltaNetOnDeviceComputeBytes(DeltaNetOnDeviceShape{}, 512, 1, 4096), 0u);
+}
+
+} // namespace
+} // namespace llamafit
