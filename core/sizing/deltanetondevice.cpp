@@ -24,16 +24,106 @@ std::uint64_t sharedExpertFeedForward(const ModelInfo& model) {
     return 0;
 }
 
+// Qwen3.5's delta net (separate qkv and z projections) from its block input `norm` to the
+// output projection; `convRows` were taken in the block before, unless invalid.
+void separateProjections(RecurrentReplay& r, const RecurrentBlockShape& s, Block norm, Block convRows,
+                         bool convRowsTaken) {
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t conv = s.inner + 2 * s.groups * s.state;
+    const Block qkv = r.take(conv * t);
+    if (!convRowsTaken) {
+        convRows = r.take((s.convKernel - 1) * conv * r.seqs);
+    }
+    const Block convX = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
+    r.drop(convRows, qkv);
+    const Block states = r.take(s.state * s.inner * r.seqs);
+    const Block convOut = r.take(conv * t);
+    r.drop(convX);
+    const Block alpha = r.take(s.heads * t);
+    const Block q = r.take(s.groups * s.state * t); // l2 norms, scale in place
+    const Block k = r.take(s.groups * s.state * t);
+    const Block gate = r.take(s.heads * t); // alpha + dt bias; softplus, * A in place
+    r.drop(alpha);
+    const Block betaRaw = r.take(s.heads * t);
+    const Block beta = r.take(s.heads * t);
+    r.drop(betaRaw);
+    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
+    r.drop(q, k, convOut, gate, beta, states);
+    const Block z = r.take(s.inner * t);
+    r.drop(norm);
+    const Block normed = r.take(s.inner * t);
+    r.drop(out);
+    const Block zSilu = r.take(s.inner * t);
+    r.drop(z, zSilu); // the product goes in place into `normed`
+    const Block projected = r.take(s.embd * t);
+    r.drop(normed);
+    r.drop(projected); // a reshaped view: the residual add takes over the residual
+}
+
+// Qwen3-Next's delta net: one qkvz projection whose q, k and v are made contiguous and
+// concatenated again; q and k are repeated from the key heads to the value heads.
+void fusedProjection(RecurrentReplay& r, const RecurrentBlockShape& s, Block norm, Block convRows,
+                     bool convRowsTaken) {
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t qk = s.groups * s.state;
+    const std::uint64_t conv = s.inner + 2 * qk;
+    const Block qkvz = r.take((2 * qk + 2 * s.inner) * t); // z stays a view of it
+    if (!convRowsTaken) {
+        convRows = r.take((s.convKernel - 1) * conv * r.seqs);
+    }
+    const Block qFlat = r.take(qk * t);
+    const Block kFlat = r.take(qk * t);
+    const Block vFlat = r.take(s.inner * t);
+    const Block qkPair = r.take(2 * qk * t);
+    r.drop(qFlat, kFlat);
+    // The slots' states: here when the conv rows came with the block before (Vulkan's node order).
+    Block states = convRowsTaken ? r.take(s.state * s.inner * r.seqs) : Block{};
+    const Block qkv = r.take(conv * t);
+    r.drop(qkPair, vFlat);
+    const Block convX = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
+    r.drop(convRows, qkv);
+    if (!convRowsTaken) {
+        states = r.take(s.state * s.inner * r.seqs);
+    }
+    const Block convOut = r.take(conv * t);
+    r.drop(convX);
+    const Block qNorm = r.take(qk * t);
+    const Block kNorm = r.take(qk * t);
+    const Block ba = r.take(2 * s.heads * t);
+    r.drop(norm);
+    const Block gate = r.take(s.heads * t); // cont(a); + dt bias, softplus, * A in place
+    const Block q = r.take(s.state * s.heads * t);
+    r.drop(qNorm);
+    const Block k = r.take(s.state * s.heads * t);
+    r.drop(kNorm);
+    const Block beta = r.take(s.heads * t);
+    r.drop(ba);
+    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
+    r.drop(q, k, convOut, gate, beta, states);
+    const Block z = r.take(s.inner * t);
+    r.drop(qkvz);
+    const Block normed = r.take(s.inner * t);
+    r.drop(out);
+    const Block zSilu = r.take(s.inner * t);
+    r.drop(z, zSilu);
+    const Block projected = r.take(s.embd * t);
+    r.drop(normed, projected);
+}
+
 } // namespace
 
 std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& model) {
     const RecurrentBlockShape block = recurrentBlockShape(model);
-    if (model.architecture != "qwen35moe" || block.kind != RecurrentBlockKind::DeltaNet ||
-        model.expertCount == 0 || model.expertUsedCount == 0) {
+    const bool qwen35 = model.architecture == "qwen35moe" && block.kind == RecurrentBlockKind::DeltaNet;
+    const bool qwen3Next =
+        model.architecture == "qwen3next" && block.kind == RecurrentBlockKind::DeltaNetFusedQkvz;
+    if ((!qwen35 && !qwen3Next) || model.expertCount == 0 || model.expertUsedCount == 0) {
         return std::nullopt;
     }
     DeltaNetOnDeviceShape shape;
     shape.block = block;
+    shape.positionsPerToken = qwen35 ? 4 : 1;
+    shape.expertSumFirst = qwen3Next;
     shape.experts = model.expertCount;
     shape.expertsUsed = model.expertUsedCount;
     shape.sharedFeedForward = sharedExpertFeedForward(model);
@@ -63,7 +153,7 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
     r.seqs = std::max<std::uint64_t>(sequences, 1);
     r.tokens = reserveTokens(ubatchTokens, r.seqs);
     const std::uint64_t t = r.tokens;
-    const std::uint64_t conv = s.inner + 2 * s.groups * s.state;
+    const std::uint64_t conv = s.inner + 2 * s.groups * s.state; // the conv channels
     const std::uint64_t blocks = shape.attentionBlocks.size();
     const auto firstAttention = std::find(shape.attentionBlocks.begin(), shape.attentionBlocks.end(), true);
     const std::uint64_t firstAttentionBlock =
@@ -110,35 +200,12 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
                 break; // the rest runs on the output rows
             }
         } else {
-            const Block qkv = r.take(conv * t);
-            if (!convRowsTaken) {
-                convRows = r.take((s.convKernel - 1) * conv * r.seqs);
+            if (s.kind == RecurrentBlockKind::DeltaNetFusedQkvz) {
+                fusedProjection(r, s, norm, convRows, convRowsTaken);
+            } else {
+                separateProjections(r, s, norm, convRows, convRowsTaken);
             }
-            const Block convX = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
-            r.drop(convRows, qkv);
             convRowsTaken = false;
-            const Block states = r.take(s.state * s.inner * r.seqs);
-            const Block convOut = r.take(conv * t);
-            r.drop(convX);
-            const Block alpha = r.take(s.heads * t);
-            const Block q = r.take(s.groups * s.state * t); // l2 norms, scale in place
-            const Block k = r.take(s.groups * s.state * t);
-            const Block gate = r.take(s.heads * t); // alpha + dt bias; softplus, * A in place
-            r.drop(alpha);
-            const Block betaRaw = r.take(s.heads * t);
-            const Block beta = r.take(s.heads * t);
-            r.drop(betaRaw);
-            const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
-            r.drop(q, k, convOut, gate, beta, states);
-            const Block z = r.take(s.inner * t);
-            r.drop(norm);
-            const Block normed = r.take(s.inner * t);
-            r.drop(out);
-            const Block zSilu = r.take(s.inner * t);
-            r.drop(z, zSilu); // the product goes in place into `normed`
-            const Block projected = r.take(s.embd * t);
-            r.drop(normed);
-            r.drop(projected); // a reshaped view: the residual add takes over the residual
             if (last) {
                 break;
             }
@@ -166,14 +233,28 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
             r.alloc.allocate(2 * cells * t);
         }
         r.drop(weights);
-        const Block sharedGate = r.take(shape.sharedFeedForward * t);
-        const Block sharedUp = r.take(shape.sharedFeedForward * t);
-        const Block expertSum = r.take(s.embd * t);
-        r.drop(expertOutputs);
-        const Block sharedGlu = r.take(shape.sharedFeedForward * t);
-        r.drop(sharedGate, sharedUp);
-        const Block sharedWeight = r.take(t); // shared_expert_gate; sigmoid in place
-        r.drop(postNorm);
+        Block expertSum{};
+        Block sharedGlu{};
+        Block sharedWeight{}; // shared_expert_gate; sigmoid in place
+        if (shape.expertSumFirst) {
+            expertSum = r.take(s.embd * t);
+            r.drop(expertOutputs);
+            const Block sharedGate = r.take(shape.sharedFeedForward * t);
+            const Block sharedUp = r.take(shape.sharedFeedForward * t);
+            sharedWeight = r.take(t);
+            r.drop(postNorm);
+            sharedGlu = r.take(shape.sharedFeedForward * t);
+            r.drop(sharedGate, sharedUp);
+        } else {
+            const Block sharedGate = r.take(shape.sharedFeedForward * t);
+            const Block sharedUp = r.take(shape.sharedFeedForward * t);
+            expertSum = r.take(s.embd * t);
+            r.drop(expertOutputs);
+            sharedGlu = r.take(shape.sharedFeedForward * t);
+            r.drop(sharedGate, sharedUp);
+            sharedWeight = r.take(t);
+            r.drop(postNorm);
+        }
         const Block shared = r.take(s.embd * t);
         r.drop(sharedGlu, sharedWeight);
         if (!shape.attentionBlocks[b + 1]) {

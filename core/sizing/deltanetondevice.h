@@ -1,15 +1,16 @@
 #pragma once
-// A Qwen3.5 MoE model (gated delta-net blocks, a gated attention block every few, routed experts
-// beside a shared expert) whose blocks all sit on one Vulkan GPU that refuses the expert tensors
-// (over its storage-buffer range, as lavapipe's 128 MiB): the GPU's compute buffer. The CPU runs
-// each block's experts, so the scheduler (ggml-backend.cpp ggml_backend_sched_split_graph) splits
-// the graph there and every block's n_used expert outputs come back as one copy at the start of
-// the next split, with that split's other inputs (the attention layer's positions, K/V row
-// indices and KQ mask come with the expert outputs of the block before the first attention
-// block). Where that 32 MiB-scale copy leaves holes decides the peak, which the closed form
-// missed by up to 25 %. The sequence was read tensor by tensor from the server's own plans on
-// lavapipe (scripts/alloc-plan/run-case.sh qwen35moe_l8_ngl_all_np1_faon); graphs:
-// src/models/qwen35moe.cpp, delta-net-base.cpp, build_moe_ffn in src/llama-graph.cpp. Flash
+// A Qwen3.5 MoE or Qwen3-Next model (gated delta-net blocks, a gated attention block every few,
+// routed experts beside a shared expert) whose blocks all sit on one Vulkan GPU that refuses the expert
+// tensors (over its storage-buffer range, as lavapipe's 128 MiB): the GPU's compute buffer. The CPU runs each
+// block's experts, so the scheduler (ggml-backend.cpp ggml_backend_sched_split_graph) splits the graph there
+// and every block's n_used expert outputs come back as one copy at the start of the next split, with that
+// split's other inputs (the attention layer's positions, K/V row indices and KQ mask come with the expert
+// outputs of the block before the first attention block). Where that 32 MiB-scale copy leaves holes decides
+// the peak, which the closed form missed by up to 25 %. The sequence was read tensor by tensor from the
+// server's own plans on lavapipe (scripts/alloc-plan/run-case.sh qwen35moe_l8_ngl_all_np1_faon,
+// qwen3next_l8_ngl_all_np1_faon); graphs: src/models/qwen35moe.cpp, qwen3next.cpp,
+// delta-net-base.cpp, build_moe_ffn in src/llama-graph.cpp. The two differ in the delta net's
+// projections and, through ggml-vulkan's node reordering, in where a few tensors fall. Flash
 // attention only. Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
@@ -22,17 +23,19 @@
 namespace llamafit {
 
 struct DeltaNetOnDeviceShape {
-    RecurrentBlockShape block;       // the delta-net geometry
-    std::vector<bool> attentionBlocks; // per block: a gated attention block (else delta net)
-    std::uint64_t queryValues = 0;   // n_head * head_dim per token
-    std::uint64_t keyValues = 0;     // n_head_kv * head_dim
+    RecurrentBlockShape block;           // the delta-net geometry
+    std::vector<bool> attentionBlocks;   // per block: a gated attention block (else delta net)
+    std::uint64_t queryValues = 0;       // n_head * head_dim per token
+    std::uint64_t keyValues = 0;         // n_head_kv * head_dim
     std::uint64_t positionsPerToken = 4; // M-RoPE: four positions per token
-    std::uint64_t experts = 0;       // n_expert
-    std::uint64_t expertsUsed = 0;   // n_expert_used
+    std::uint64_t experts = 0;           // n_expert
+    std::uint64_t expertsUsed = 0;       // n_expert_used
     std::uint64_t sharedFeedForward = 0; // the shared expert's n_ff
+    bool expertSumFirst = false;         // the experts' outputs are summed before the shared expert runs
+                                         // (Qwen3-Next's node order on Vulkan)
 };
 
-// The shape for a qwen35moe model; nullopt for anything else.
+// The shape for a qwen35moe or qwen3next model; nullopt for anything else.
 std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& model);
 
 // `cells` = the KV cache's cells (the KQ mask's columns); `outputs` = the logits rows the reserve

@@ -17,18 +17,40 @@ constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 TEST(DeltaNetOnDevice, TheGpuPlanIsTheServersOwn) {
     const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen35moe.json", 8));
     ASSERT_TRUE(shape.has_value());
-    EXPECT_EQ(shape->attentionBlocks, (std::vector<bool>{false, false, false, true, false, false, false, true}));
+    EXPECT_EQ(shape->attentionBlocks,
+              (std::vector<bool>{false, false, false, true, false, false, false, true}));
     // qwen35moe_l8_ngl_all_np1_faon: the peak is block 4's conv input above block 3's expert
     // outputs' hole, "Vulkan0 compute buffer size = 72.10 MiB" (ggml-alloc's plan: 75599936 B).
     EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096)), 75599936.0,
                 kVulkanAlignmentSlack);
     // qwen35moe_l8_ngl_all (4 slots) and _np1_ub1024: "72.38 MiB", "144.10 MiB".
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB, 72.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB, 144.10, 0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB, 72.38,
+                0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB,
+                144.10, 0.005);
 }
 
-TEST(DeltaNetOnDevice, OnlyQwen35Moe) {
-    EXPECT_FALSE(deltaNetOnDeviceShape(test::interpretedShape("qwen3next.json")).has_value());
+TEST(DeltaNetOnDevice, QwenNextFusesItsProjections) {
+    const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen3next.json", 8));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(shape->block.kind, RecurrentBlockKind::DeltaNetFusedQkvz);
+    EXPECT_TRUE(shape->expertSumFirst);
+    EXPECT_EQ(shape->positionsPerToken, 1u);
+    // qwen3next_l8_ngl_all_np1_faon: "104.10 MiB" (ggml-alloc's plan: 109154368 B); 4 slots in one
+    // unified cache (-np unset), 4 slots of 1024 cells each (-np 4) and -ub 1024: "112.38 MiB",
+    // "108.38 MiB", "208.10 MiB".
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096)), 109154368.0,
+                kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB,
+                112.38, 0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 1024)) / kBytesPerMiB,
+                108.38, 0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB,
+                208.10, 0.005);
+}
+
+TEST(DeltaNetOnDevice, OnlyTheQwenDeltaNetMixturesOfExperts) {
+    EXPECT_FALSE(deltaNetOnDeviceShape(test::interpretedShape("mamba2.json")).has_value());
     EXPECT_FALSE(deltaNetOnDeviceShape(test::llama1B()).has_value());
     EXPECT_EQ(deltaNetOnDeviceComputeBytes(DeltaNetOnDeviceShape{}, 512, 1, 4096), 0u);
 }
