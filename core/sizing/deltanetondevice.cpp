@@ -133,6 +133,7 @@ std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& mode
         const bool attention = !layer.recurrent && layer.hasKv;
         shape.attentionBlocks.push_back(attention);
         if (attention && shape.queryValues == 0) {
+            shape.heads = layer.headCount;
             shape.queryValues = std::uint64_t{layer.headCount} * layer.keyHeadDim;
             shape.keyValues = std::uint64_t{layer.headCountKv} * layer.keyHeadDim;
         }
@@ -144,7 +145,8 @@ std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& mode
 }
 
 std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, std::uint32_t ubatchTokens,
-                                           std::uint32_t sequences, std::uint64_t cells) {
+                                           std::uint32_t sequences, std::uint64_t cells,
+                                           bool flashAttention) {
     const RecurrentBlockShape& s = shape.block;
     if (shape.attentionBlocks.empty() || ubatchTokens == 0) {
         return 0;
@@ -188,12 +190,25 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
             r.drop(v); // stored into the cache
             const Block kNormed = r.take(shape.keyValues * t);
             r.drop(k, kNormed);
-            const Block attended = r.take(shape.queryValues * t);
-            r.drop(q);
-            const Block gate = r.take(shape.queryValues * t);
-            r.drop(queryAndGate, attended);
+            Block gated;
+            if (flashAttention) {
+                const Block attended = r.take(shape.queryValues * t);
+                r.drop(q);
+                gated = r.take(shape.queryValues * t); // the gate, made contiguous
+                r.drop(queryAndGate, attended);
+            } else {
+                // KQ over every cell, soft_max in place, KQV, made contiguous; the gate beside it.
+                const Block scores = r.take(cells * t * shape.heads);
+                r.drop(q);
+                const Block gate = r.take(shape.queryValues * t);
+                r.drop(queryAndGate);
+                const Block weighted = r.take(shape.queryValues * t);
+                r.drop(scores);
+                gated = r.take(shape.queryValues * t);
+                r.drop(weighted, gate);
+            }
             const Block projected = r.take(s.embd * t);
-            r.drop(gate);
+            r.drop(gated);
             r.drop(residual); // the residual add runs in place on the projection
             residual = projected;
             if (last) {
@@ -226,11 +241,12 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
         const Block expertOutputs = r.take(shape.expertsUsed * s.embd * t); // the next split's input
         if (b + 1 == firstAttentionBlock) {
             // The split that reaches the first attention block copies its inputs in too:
-            // positions (M-RoPE), K and V row indices, the f16 KQ mask.
+            // positions (four per token with M-RoPE), K and V row indices, the KQ mask.
+            // Without flash attention the V store takes an index per value and the mask is f32.
             r.alloc.allocate(4 * shape.positionsPerToken * t);
             r.alloc.allocate(8 * t);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(2 * cells * t);
+            r.alloc.allocate(8 * t * (flashAttention ? 1 : shape.keyValues));
+            r.alloc.allocate((flashAttention ? 2 : 4) * cells * t);
         }
         r.drop(weights);
         Block expertSum{};

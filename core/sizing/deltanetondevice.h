@@ -25,6 +25,7 @@ namespace llamafit {
 struct DeltaNetOnDeviceShape {
     RecurrentBlockShape block;           // the delta-net geometry
     std::vector<bool> attentionBlocks;   // per block: a gated attention block (else delta net)
+    std::uint64_t heads = 0;             // n_head of the attention blocks
     std::uint64_t queryValues = 0;       // n_head * head_dim per token
     std::uint64_t keyValues = 0;         // n_head_kv * head_dim
     std::uint64_t positionsPerToken = 4; // M-RoPE: four positions per token
@@ -38,9 +39,9 @@ struct DeltaNetOnDeviceShape {
 // The shape for a qwen35moe or qwen3next model; nullopt for anything else.
 std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& model);
 
-// `cells` = the KV cache's cells (the KQ mask's columns); `outputs` = the logits rows the reserve
-// asks for.
+// `cells` = the KV cache's cells per stream (the KQ mask's columns). Without flash attention the
+// GPU must accept KQ (cells x tokens x n_head f32; the caller checks its limits).
 std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, std::uint32_t ubatchTokens,
-                                           std::uint32_t sequences, std::uint64_t cells);
+                                           std::uint32_t sequences, std::uint64_t cells, bool flashAttention);
 
 } // namespace llamafit

@@ -444,14 +444,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
         }
-        if (refused.experts && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
+        if (refused.experts && !refused.kq && !hostHasBlocks && gpus.size() == 1 &&
             settings.generation == LlamaGeneration::Current) {
             if (const auto deltaNet = deltaNetOnDeviceShape(model)) {
                 // The experts' outputs come back each block and leave holes (deltanetondevice.h).
-                bytes =
-                    std::max(deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax,
-                                                          kv.caches.empty() ? 0 : kv.caches.front().cells),
-                             block.outputBytes);
+                const std::uint64_t cells = kv.caches.empty() ? 0 : kv.caches.front().cells;
+                bytes = std::max(deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax,
+                                                              cells, context.flashAttention),
+                                 block.outputBytes);
             }
         }
         out.deviceBytes[i] = bytes;

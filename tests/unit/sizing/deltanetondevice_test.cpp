@@ -21,13 +21,23 @@ TEST(DeltaNetOnDevice, TheGpuPlanIsTheServersOwn) {
               (std::vector<bool>{false, false, false, true, false, false, false, true}));
     // qwen35moe_l8_ngl_all_np1_faon: the peak is block 4's conv input above block 3's expert
     // outputs' hole, "Vulkan0 compute buffer size = 72.10 MiB" (ggml-alloc's plan: 75599936 B).
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096)), 75599936.0,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, true)), 75599936.0,
                 kVulkanAlignmentSlack);
     // qwen35moe_l8_ngl_all (4 slots) and _np1_ub1024: "72.38 MiB", "144.10 MiB".
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB, 72.38,
-                0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)) / kBytesPerMiB,
+                72.38, 0.005);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)) / kBytesPerMiB,
                 144.10, 0.005);
+}
+
+TEST(DeltaNetOnDevice, WithoutFlashAttentionKqPeaksInTheAttentionBlock) {
+    // qwen35moe_l8_ngl_all_np1_faoff: KQ (4096 cells x 512 tokens x 16 heads, f32: 128 MiB, just
+    // inside lavapipe's storage range) on top of the f32 mask and the per-value V indices the
+    // split before it brought: "189.00 MiB" (ggml-alloc's plan: 198185024 B).
+    const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen35moe.json", 8));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, false)), 198185024.0,
+                kVulkanAlignmentSlack);
 }
 
 TEST(DeltaNetOnDevice, QwenNextFusesItsProjections) {
@@ -39,20 +49,20 @@ TEST(DeltaNetOnDevice, QwenNextFusesItsProjections) {
     // qwen3next_l8_ngl_all_np1_faon: "104.10 MiB" (ggml-alloc's plan: 109154368 B); 4 slots in one
     // unified cache (-np unset), 4 slots of 1024 cells each (-np 4) and -ub 1024: "112.38 MiB",
     // "108.38 MiB", "208.10 MiB".
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096)), 109154368.0,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, true)), 109154368.0,
                 kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096)) / kBytesPerMiB,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)) / kBytesPerMiB,
                 112.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 1024)) / kBytesPerMiB,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 1024, true)) / kBytesPerMiB,
                 108.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096)) / kBytesPerMiB,
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)) / kBytesPerMiB,
                 208.10, 0.005);
 }
 
 TEST(DeltaNetOnDevice, OnlyTheQwenDeltaNetMixturesOfExperts) {
     EXPECT_FALSE(deltaNetOnDeviceShape(test::interpretedShape("mamba2.json")).has_value());
     EXPECT_FALSE(deltaNetOnDeviceShape(test::llama1B()).has_value());
-    EXPECT_EQ(deltaNetOnDeviceComputeBytes(DeltaNetOnDeviceShape{}, 512, 1, 4096), 0u);
+    EXPECT_EQ(deltaNetOnDeviceComputeBytes(DeltaNetOnDeviceShape{}, 512, 1, 4096, true), 0u);
 }
 
 } // namespace
