@@ -444,6 +444,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
         }
+        if (model.architecture == "mamba2" && gpu.backend == Backend::Vulkan && !hostHasBlocks &&
+            gpus.size() == 1 && settings.generation == LlamaGeneration::Current) {
+            // ggml-vulkan's node order changes the plan (mambaondevice.h).
+            bytes = std::max(mambaTwoDeviceComputeBytes(widths.recurrentBlock,
+                                                        static_cast<std::uint32_t>(model.layers.size()),
+                                                        context.nUbatch, context.nSeqMax),
+                             block.outputBytes);
+        }
         if (refused.experts && !refused.kq && !hostHasBlocks && gpus.size() == 1 &&
             settings.generation == LlamaGeneration::Current) {
             if (const auto deltaNet = deltaNetOnDeviceShape(model)) {

@@ -88,4 +88,85 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
     return r.alloc.peakBytes();
 }
 
+std::uint64_t mambaTwoDeviceComputeBytes(const RecurrentBlockShape& s, std::uint32_t blocks,
+                                         std::uint32_t ubatchTokens, std::uint32_t sequences) {
+    if (s.kind != RecurrentBlockKind::Mamba2 || blocks == 0 || ubatchTokens == 0) {
+        return 0;
+    }
+    using Block = AllocatorReplay::Block;
+    RecurrentReplay r;
+    r.seqs = std::max<std::uint64_t>(sequences, 1);
+    r.tokens = reserveTokens(ubatchTokens, r.seqs);
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t di = s.inner;
+    const std::uint64_t conv = di + 2 * s.groups * s.state;
+    const std::uint64_t convStates = (s.convKernel - 1) * conv;
+    const std::uint64_t ssmState = s.state * di;
+
+    // The graph start: the mixed path's rows and slot ids, the state-copy ids and two views of
+    // them, the token embeddings (the residual), the output ids, the DUP.
+    const Block mixed = r.take(s.embd * t);
+    const Block mixedRows = r.take(s.embd * t);
+    const Block slots = r.alloc.allocate(8 * t);
+    r.alloc.allocate(4 * r.seqs);
+    Block residual = r.take(s.embd * t);
+    r.alloc.allocate(4 * r.seqs);
+    r.alloc.allocate(4 * r.seqs);
+    r.alloc.allocate(4);
+    r.take(s.embd * t); // DUP
+    r.drop(mixed);
+
+    Block convRows{};
+    for (std::uint32_t block = 0; block < blocks; ++block) {
+        const Block norm = r.take(s.embd * t);
+        if (block == 0) {
+            r.drop(mixedRows);
+            r.alloc.release(slots);
+        }
+        const Block zxBCdt = r.take((2 * di + 2 * s.groups * s.state + s.heads) * t); // ssm_in
+        r.drop(norm);
+        if (block == 0) {
+            convRows = r.take(convStates * r.seqs);
+        }
+        const Block convX = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
+        r.drop(convRows);
+        Block dt;
+        Block gathered; // build_rs: the other slots' states
+        Block xBC;      // ssm_conv; bias add and silu in place
+        if (block == 0) {
+            xBC = r.take(conv * t);
+            r.drop(convX);
+            gathered = r.take(ssmState * (r.seqs - 1));
+            dt = r.take(s.heads * t);
+        } else {
+            dt = r.take(s.heads * t);
+            gathered = r.take(ssmState * (r.seqs - 1));
+            xBC = r.take(conv * t);
+            r.drop(convX);
+        }
+        const Block y = r.take(di * t + ssmState * r.seqs); // ssm_scan: y and the final states
+        r.drop(dt);
+        if (block == 0) {
+            convRows = r.take(convStates * r.seqs); // the next block's conv states
+            r.drop(gathered);
+        } else {
+            r.drop(gathered);
+            convRows = r.take(convStates * r.seqs);
+        }
+        const Block z = r.take(di * t); // cont(z)
+        r.drop(zxBCdt);
+        const Block yD = r.take(di * t); // x * D; y + x * D in place
+        r.drop(xBC, y);
+        const Block gated = r.take(di * t); // swiglu(z, y)
+        r.drop(z, yD);
+        const Block normed = r.take(di * t); // grouped RMS norm, weight in place
+        r.drop(gated);
+        const Block out = r.take(s.embd * t); // ssm_out; the residual add in place into it
+        r.drop(normed);
+        r.drop(residual);
+        residual = out;
+    }
+    return r.alloc.peakBytes();
+}
+
 } // namespace llamafit

@@ -19,4 +19,12 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& shape, std::
                                          std::uint32_t ubatchTokens, std::uint32_t sequences,
                                          std::uint32_t outputs);
 
+// A Mamba-2 stack (arch mamba2) with every block on a Vulkan GPU, which scans Mamba-2 itself: the
+// block of mambareplay.cpp in ggml-vulkan's node order (it reorders each split's nodes, so the
+// first block differs from the rest), every block replayed. Read from the server's own plan on
+// lavapipe (scripts/alloc-plan/run-case.sh mamba2_ngl_all: "Vulkan0 compute buffer size = 27.88
+// MiB", 4 slots).
+std::uint64_t mambaTwoDeviceComputeBytes(const RecurrentBlockShape& shape, std::uint32_t blocks,
+                                         std::uint32_t ubatchTokens, std::uint32_t sequences);
+
 } // namespace llamafit
