@@ -1,5 +1,5 @@
 #pragma once
-// A Mamba-1 model whose blocks all sit on a Vulkan GPU: the GPU's compute buffer. ggml-vulkan
+// Mamba models whose blocks all sit on a Vulkan GPU: the GPU's compute buffer. Mamba-1: ggml-vulkan
 // has no selective-scan kernel for Mamba-1's state size, so llama.cpp keeps blk.N.ssm_a in host
 // memory and the scheduler runs each block's SSM_SCAN on the CPU backend
 // (ggml/src/ggml-backend.cpp ggml_backend_sched_split_graph): the scan's inputs leave the GPU
