@@ -5,6 +5,7 @@
 
 #include "core/sizing/backendcompute.h"
 #include "core/sizing/deltanetondevice.h"
+#include "core/sizing/hostattention.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/pipelinecopies.h"
@@ -185,6 +186,25 @@ bool refusesOutputMatrix(const ModelInfo& model, const GpuDevice& gpu) {
     return output != model.tensors.end() && !gpu.limits.allowsTensor(output->bytes);
 }
 
+// The attention the CPU takes over from a GPU that refuses KQ: the first KV layer's widths and the
+// (one) cache's per-layer tensors.
+HostAttentionShape hostAttentionShape(const ModelInfo& model, const KvPlan& kv, std::uint64_t kqBytes) {
+    HostAttentionShape shape;
+    shape.embd = model.embeddingLength;
+    const auto layer =
+        std::find_if(model.layers.begin(), model.layers.end(), [](const LayerInfo& l) { return l.hasKv; });
+    if (layer != model.layers.end()) {
+        shape.queryValues = std::uint64_t{layer->headCount} * layer->keyHeadDim;
+    }
+    shape.valueRowValues = widestValueRow(model, false);
+    const KvCacheEstimate& cache = kv.caches.front();
+    shape.cells = cache.cells;
+    shape.keyCopyBytes = cache.layers > 0 ? cache.kBytes / cache.layers : 0;
+    shape.valueCopyBytes = cache.layers > 0 ? cache.vBytes / cache.layers : 0;
+    shape.kqBytes = kqBytes;
+    return shape;
+}
+
 // The largest block weight left on the host that the GPU accepts: with op offload
 // (ggml-backend.cpp, batches of GGML_OP_OFFLOAD_MIN_BATCH = 32 tokens or more) the scheduler copies
 // it into the GPU's compute buffer for its matrix multiplication.
@@ -299,7 +319,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         out.hostBytes = std::max(out.hostBytes, cpuBlock.totalBytes);
     }
 
-    std::uint64_t hostRefused = 0;
+    std::uint64_t hostRefused = 0; // on top of the inputs
+    std::uint64_t hostPeak = 0;    // a whole host plan replayed (inputs included)
     const HostCaches cachesOnHost = hostCaches(model, settings, layers);
     // Hybrid models only: there KQ, soft_max and KQV of layers with a host cache run on the CPU
     // (measured: granitehybrid -fa off -ngl 2, "Vulkan_Host compute buffer size = 112.51 MiB",
@@ -357,7 +378,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
-        if (refused.kq) {
+        if (refused.kq && kv.caches.size() == 1 && !cachesOnHost.attention) {
+            // KQ, soft_max and KQV run on the CPU over copies of a layer's K, V and Q
+            // (hostattention.h).
+            hostPeak = std::max(hostPeak, hostAttentionBytes(hostAttentionShape(model, kv, refused.kqBytes),
+                                                             ub, context.nOutputs));
+        } else if (refused.kq) {
             // The KQ product and its soft_max run on the CPU (measured: llama 4 blocks, -fa off
             // -c 4096: "Vulkan_Host compute buffer size = 282.01 MiB", 256 of it KQ).
             hostRefused = std::max(hostRefused, refused.kqBytes);
@@ -465,7 +491,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         out.deviceBytes[i] = bytes;
     }
     (void)weights;
-    out.hostBytes += hostRefused;
+    out.hostBytes = std::max(out.hostBytes + hostRefused, hostPeak);
     const PipelineCopyBytes pipeline =
         pipelineCopyBytes(model, widths.recurrentBlock, context, kv, layers, gpus.size(), copies);
     for (std::size_t i = 0; i < gpus.size(); ++i) {
