@@ -8,6 +8,7 @@
 #include "core/sizing/hostattention.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/offloadedattention.h"
+#include "core/sizing/parallelblockondevice.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
@@ -469,6 +470,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         static_cast<std::uint32_t>(model.layers.size()),
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
+        }
+        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
+            settings.generation == LlamaGeneration::Current &&
+            !ggmlTypeTraits(settings.cacheTypeK).quantized) {
+            if (const auto parallel = parallelBlockShape(model, kv)) {
+                // ggml-vulkan's node order puts the FFN beside flash attention (parallelblockondevice.h).
+                bytes =
+                    std::max(parallelBlockDeviceBytes(*parallel, ub, context.nOutputs), block.outputBytes);
+            }
         }
         if (model.architecture == "mamba2" && gpu.backend == Backend::Vulkan && !hostHasBlocks &&
             gpus.size() == 1 && settings.generation == LlamaGeneration::Current) {

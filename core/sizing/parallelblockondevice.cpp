@@ -1,0 +1,167 @@
+// The sequence below is Vulkan0's plan of llama-server 0.7.0 (b11669) on lavapipe for
+// cohere2_l4_ngl_all, read with scripts/alloc-plan/galloc_replay.py; the rules are
+// recurrentreplay.h's (a norm and a ROPE of a matmul result are new tensors, adds run in place).
+#include "core/sizing/parallelblockondevice.h"
+
+#include "core/sizing/allocatorreplay.h"
+
+#include <algorithm>
+
+namespace llamafit {
+
+std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv) {
+    const std::size_t blocks = model.blockCount - model.nextnLayerCount;
+    if (model.architecture != "cohere2" || model.layers.size() < blocks || blocks == 0 || kv.caches.empty() ||
+        kv.layerInSwaCache.size() < blocks) {
+        return std::nullopt;
+    }
+    const LayerInfo& first = model.layers.front();
+    ParallelBlockShape shape;
+    shape.embd = model.embeddingLength;
+    shape.queryValues = std::uint64_t{first.headCount} * first.keyHeadDim;
+    shape.keyValues = std::uint64_t{first.headCountKv} * first.keyHeadDim;
+    shape.feedForward = first.feedForwardLength;
+    for (const auto& cache : kv.caches) {
+        shape.maskCells.push_back(cache.cells);
+        shape.attentionFirst = shape.attentionFirst || cache.streams > 1;
+    }
+    for (std::size_t il = 0; il < blocks; ++il) {
+        const LayerInfo& layer = model.layers[il];
+        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(), [&](const KvCacheEstimate& c) {
+            return c.swa == kv.layerInSwaCache[il];
+        });
+        if (!layer.hasKv || cache == kv.caches.end() || layer.headCount != first.headCount ||
+            layer.headCountKv != first.headCountKv || layer.feedForwardLength != first.feedForwardLength) {
+            return std::nullopt;
+        }
+        shape.layerCache.push_back(static_cast<std::size_t>(cache - kv.caches.begin()));
+        shape.layerRoped.push_back(kv.layerInSwaCache[il]); // the global layers have no positions
+    }
+    return shape;
+}
+
+std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_t tokens, std::uint64_t outputs) {
+    const std::size_t blocks = s.layerCache.size();
+    if (blocks == 0 || tokens == 0) {
+        return 0;
+    }
+    using Block = AllocatorReplay::Block;
+    const std::uint64_t t = tokens;
+    AllocatorReplay alloc;
+    const auto rows = [&](std::uint64_t values) { return alloc.allocate(4 * values * t); };
+    const auto lastUse = [&](auto&& uses) {
+        std::size_t last = 0;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            last = uses(b) ? b : last;
+        }
+        return last;
+    };
+    const std::size_t lastRoped = lastUse([&](std::size_t b) { return static_cast<bool>(s.layerRoped[b]); });
+
+    // The graph inputs, all copied at the start of the one split: the mixed path's rows and slot
+    // ids, the token embeddings (the residual), positions, per cache the K and V row indices and the
+    // f16 mask, the output ids; then the DUP the mixed path keeps.
+    const Block mixed = rows(s.embd);
+    const Block mixedRows = rows(s.embd);
+    const Block slots = alloc.allocate(8 * t);
+    Block residual = rows(s.embd);
+    const Block positions = alloc.allocate(4 * t);
+    std::vector<Block> keyIndices;
+    std::vector<Block> valueIndices;
+    std::vector<Block> masks;
+    std::vector<std::size_t> cacheLastLayer;
+    for (std::size_t c = 0; c < s.maskCells.size(); ++c) {
+        keyIndices.push_back(alloc.allocate(8 * t));
+        valueIndices.push_back(alloc.allocate(8 * t));
+        masks.push_back(alloc.allocate(2 * s.maskCells[c] * t));
+        cacheLastLayer.push_back(lastUse([&](std::size_t b) { return s.layerCache[b] == c; }));
+    }
+    alloc.allocate(4 * outputs);
+    rows(s.embd); // DUP
+    alloc.release(mixed);
+
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t cache = s.layerCache[b];
+        const bool lastOfCache = cacheLastLayer[cache] == b;
+        const bool last = b + 1 == blocks;
+        const Block norm = rows(s.embd); // its weight's MUL in place
+        if (b == 0) {
+            alloc.release(mixedRows);
+            alloc.release(slots);
+        }
+        Block q = rows(s.queryValues);
+        const Block k = rows(s.keyValues);
+        const Block v = rows(s.keyValues);
+        if (s.layerRoped[b]) {
+            const Block qRoped = rows(s.queryValues);
+            alloc.release(q);
+            q = qRoped;
+            const Block kRoped = rows(s.keyValues);
+            alloc.release(k);
+            if (b == lastRoped) {
+                alloc.release(positions);
+            }
+            alloc.release(kRoped); // stored into the cache
+        } else {
+            alloc.release(k);
+        }
+        if (lastOfCache) {
+            alloc.release(keyIndices[cache]);
+        }
+        alloc.release(v);
+        if (lastOfCache) {
+            alloc.release(valueIndices[cache]);
+        }
+        if (last) {
+            // Only the output rows go on to the FFN, on this device; attention keeps every token.
+            const Block outputRows = alloc.allocate(4 * s.embd * outputs);
+            alloc.release(norm);
+            const Block attended = rows(s.queryValues);
+            alloc.release(q);
+            alloc.release(outputRows);
+            rows(s.embd); // the attention's output projection
+            alloc.release(attended);
+            break;
+        }
+        Block attended{};
+        const auto attend = [&] {
+            attended = rows(s.queryValues);
+            alloc.release(q);
+            if (lastOfCache) {
+                alloc.release(masks[cache]);
+            }
+        };
+        if (s.attentionFirst) {
+            attend();
+        }
+        const Block gate = rows(s.feedForward);
+        const Block up = rows(s.feedForward);
+        alloc.release(norm);
+        if (!s.attentionFirst) {
+            attend();
+        }
+        const Block glu = rows(s.feedForward);
+        alloc.release(gate);
+        alloc.release(up);
+        Block out{};
+        Block projected{};
+        if (s.attentionFirst) {
+            projected = rows(s.embd);
+            alloc.release(attended);
+            out = rows(s.embd); // ffn_out; the residual and the attention added in place
+            alloc.release(glu);
+            alloc.release(residual);
+        } else {
+            out = rows(s.embd);
+            alloc.release(glu);
+            alloc.release(residual);
+            projected = rows(s.embd);
+            alloc.release(attended);
+        }
+        alloc.release(projected);
+        residual = out;
+    }
+    return alloc.peakBytes();
+}
+
+} // namespace llamafit

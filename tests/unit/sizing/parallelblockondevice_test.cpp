@@ -1,0 +1,53 @@
+// Cohere 2 fully offloaded on Vulkan with flash attention (core/sizing/parallelblockondevice.h),
+// against Vulkan0's plans in llama-server 0.7.0 on lavapipe (tests/data/shapes/cohere2.json cut
+// to 4 blocks as the Vulkan matrix runs it; -c 4096 -ngl all).
+#include "core/sizing/parallelblockondevice.h"
+
+#include "core/sizing/estimator.h"
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+namespace llamafit {
+namespace {
+
+constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
+
+std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots) {
+    const ModelInfo model = test::interpretedShape("cohere2.json", 4);
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = slots;
+    const ResolvedContext context = resolveContext(model, settings).value();
+    return parallelBlockShape(model, sizeKvCaches(model, settings, context));
+}
+
+TEST(ParallelBlockOnDevice, TheFfnMeetsFlashAttention) {
+    // cohere2_l4_ngl_all (4 slots, one unified cache): "Vulkan0 compute buffer size = 136.02 MiB"
+    // (ggml-alloc's plan: 142628928 B).
+    const auto shape = cohere2(std::nullopt);
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_FALSE(shape->attentionFirst);
+    EXPECT_EQ(shape->layerRoped, (std::vector<bool>{true, true, true, false}));
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 142628928.0, kVulkanAlignmentSlack);
+}
+
+TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
+    // cohere2_l4_ngl_all_np4 (four streams of 1024 cells): "118.02 MiB" (123754560 B).
+    const auto shape = cohere2(4);
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_TRUE(shape->attentionFirst);
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 123754560.0, kVulkanAlignmentSlack);
+}
+
+TEST(ParallelBlockOnDevice, OnlyCohere2) {
+    const ModelInfo llama = test::llama1B();
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    const ResolvedContext context = resolveContext(llama, settings).value();
+    EXPECT_FALSE(parallelBlockShape(llama, sizeKvCaches(llama, settings, context)).has_value());
+    EXPECT_EQ(parallelBlockDeviceBytes(ParallelBlockShape{}, 512, 1), 0u);
+}
+
+} // namespace
+} // namespace llamafit
