@@ -391,6 +391,23 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         if (refused.kq || (runsOffloaded && hostAttentionOnCpu && cachesOnHost.allAttention)) {
             block.attentionBytes -= std::min(block.attentionBytes, kq);
+            if (refused.kq) {
+                // A cache whose KQ the GPU accepts keeps its layers' attention there (measured:
+                // gpt-oss -fa off, the 768-cell window's 96 MiB KQ on the device, "Vulkan0 compute
+                // buffer size = 138.01 MiB", the full cache's 512 MiB on the host): that block's
+                // attention as if the accepted caches were the only ones.
+                KvPlan accepted = kv;
+                std::erase_if(accepted.caches, [&](const KvCacheEstimate& cache) {
+                    const std::uint64_t heads = cache.swa ? widths.swaCacheHeads : widths.fullCacheHeads;
+                    return !gpu.limits.allowsTensor(std::uint64_t{cache.cells} * ub * heads * 4);
+                });
+                if (!accepted.caches.empty()) {
+                    block.attentionBytes =
+                        std::max(block.attentionBytes, blockComputeBytes(model, widths, settings, context,
+                                                                         accepted, {gpu.backend, copies, 0})
+                                                           .attentionBytes);
+                }
+            }
         }
         if (refused.kq) {
             // The soft_max that reads a refused cache's mask runs on the CPU, so the scheduler

@@ -46,6 +46,16 @@ TEST(GpuCompute, FullOffloadKeepsTheInputsInHostMemory) {
     expectWithin2Percent(hostCompute(big), 48.07, "host at -ub 1024");
 }
 
+TEST(GpuCompute, ACacheWhoseKqFitsKeepsItsAttentionOnTheGpu) {
+    // gpt-oss 8 blocks, -c 4096 -np 1 -fa off -ngl all: the full cache's KQ (4096 x 512 x 64 heads
+    // x 4 B = 512 MiB) goes to the CPU, the 768-cell window's (96 MiB) stays on the device:
+    // "Vulkan0 compute buffer size = 138.01 MiB", "Vulkan_Host ... = 544.77 MiB".
+    const MemoryEstimate e = estimateWith(
+        shapeWithBlocks("gpt-oss", 8), {"-c", "4096", "-np", "1", "-fa", "off", "-ngl", "all"}, {lavapipe()});
+    expectWithin2Percent(deviceCompute(e), 138.01, "device");
+    expectWithin2Percent(hostCompute(e), 544.77, "host");
+}
+
 TEST(GpuCompute, KqOverTheStorageRangeRunsOnTheCpu) {
     // llama 4 blocks, -c 4096 -np 1 -fa off -ngl 2: KQ is 4096 x 512 x 32 heads x 4 B = 256 MiB,
     // twice lavapipe's range: "Vulkan_Host compute buffer size = 282.01 MiB".
