@@ -8,6 +8,7 @@
 #include "core/sizing/reservetokens.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace llamafit {
 namespace {
@@ -22,6 +23,26 @@ std::uint64_t sharedExpertFeedForward(const ModelInfo& model) {
         }
     }
     return 0;
+}
+
+// The fused op over its `inputs` (which die there), then z (`dropBeforeZ` dies as it is
+// projected), the gated RMS norm of y with silu(z) and the output projection, in Vulkan's order.
+void opAndOutput(RecurrentReplay& r, const RecurrentBlockShape& s, std::initializer_list<Block> inputs,
+                 Block dropBeforeZ) {
+    const std::uint64_t t = r.tokens;
+    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs); // y and the final states
+    for (const Block input : inputs) {
+        r.drop(input);
+    }
+    const Block z = r.take(s.inner * t);
+    r.drop(dropBeforeZ);
+    const Block normed = r.take(s.inner * t);
+    r.drop(out);
+    const Block zSilu = r.take(s.inner * t);
+    r.drop(z, zSilu); // the product goes in place into `normed`
+    const Block projected = r.take(s.embd * t);
+    r.drop(normed);
+    r.drop(projected); // a reshaped view: the residual add takes over the residual
 }
 
 // Qwen3.5's delta net (separate qkv and z projections) from its block input `norm` to the
@@ -47,17 +68,7 @@ void separateProjections(RecurrentReplay& r, const RecurrentBlockShape& s, Block
     const Block betaRaw = r.take(s.heads * t);
     const Block beta = r.take(s.heads * t);
     r.drop(betaRaw);
-    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
-    r.drop(q, k, convOut, gate, beta, states);
-    const Block z = r.take(s.inner * t);
-    r.drop(norm);
-    const Block normed = r.take(s.inner * t);
-    r.drop(out);
-    const Block zSilu = r.take(s.inner * t);
-    r.drop(z, zSilu); // the product goes in place into `normed`
-    const Block projected = r.take(s.embd * t);
-    r.drop(normed);
-    r.drop(projected); // a reshaped view: the residual add takes over the residual
+    opAndOutput(r, s, {q, k, convOut, gate, beta, states}, norm);
 }
 
 // Qwen3-Next's delta net: one qkvz projection whose q, k and v are made contiguous and
@@ -98,16 +109,7 @@ void fusedProjection(RecurrentReplay& r, const RecurrentBlockShape& s, Block nor
     r.drop(kNorm);
     const Block beta = r.take(s.heads * t);
     r.drop(ba);
-    const Block out = r.take(s.inner * t + s.state * s.inner * r.seqs);
-    r.drop(q, k, convOut, gate, beta, states);
-    const Block z = r.take(s.inner * t);
-    r.drop(qkvz);
-    const Block normed = r.take(s.inner * t);
-    r.drop(out);
-    const Block zSilu = r.take(s.inner * t);
-    r.drop(z, zSilu);
-    const Block projected = r.take(s.embd * t);
-    r.drop(normed, projected);
+    opAndOutput(r, s, {q, k, convOut, gate, beta, states}, qkvz);
 }
 
 } // namespace
@@ -151,9 +153,7 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
     if (shape.attentionBlocks.empty() || ubatchTokens == 0) {
         return 0;
     }
-    RecurrentReplay r;
-    r.seqs = std::max<std::uint64_t>(sequences, 1);
-    r.tokens = reserveTokens(ubatchTokens, r.seqs);
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
     const std::uint64_t t = r.tokens;
     const std::uint64_t conv = s.inner + 2 * s.groups * s.state; // the conv channels
     const std::uint64_t blocks = shape.attentionBlocks.size();
@@ -162,13 +162,12 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
         static_cast<std::uint64_t>(firstAttention - shape.attentionBlocks.begin());
 
     // The graph start as in mambaondevice.cpp, with the state-copy ids.
-    const Block mixed = r.take(s.embd * t);
-    const Block mixedRows = r.take(s.embd * t);
-    const Block slots = r.alloc.allocate(8 * t);
-    Block residual = r.take(s.embd * t);
-    r.alloc.allocate(4 * r.seqs); // rs_s_copy
-    r.take(s.embd * t);           // DUP
-    r.drop(mixed);
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd, [] {},
+        [&] {
+            r.alloc.allocate(4 * r.seqs); /* rs_s_copy */
+        });
+    Block residual = start.residual;
 
     Block convRows{}; // a delta-net block's conv states (get_rows), taken in the block before
     bool convRowsTaken = false;
@@ -176,8 +175,8 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
         const bool last = b + 1 == blocks;
         const Block norm = r.take(s.embd * t); // attn_norm, its weight's MUL in place
         if (b == 0) {
-            r.drop(mixedRows);
-            r.alloc.release(slots);
+            r.drop(start.mixedRows);
+            r.alloc.release(start.slots);
         }
         if (shape.attentionBlocks[b]) {
             // Gated attention: Q with its gate in one projection, q/k norms, flash attention, the

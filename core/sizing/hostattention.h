@@ -24,6 +24,7 @@ struct HostAttentionShape {
 };
 
 // `tokens` = the reserve's token count; `outputs` = the output rows it asks for.
-std::uint64_t hostAttentionBytes(const HostAttentionShape& shape, std::uint64_t tokens, std::uint64_t outputs);
+std::uint64_t hostAttentionBytes(const HostAttentionShape& shape, std::uint64_t tokens,
+                                 std::uint64_t outputs);
 
 } // namespace llamafit

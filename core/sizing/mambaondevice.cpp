@@ -17,9 +17,7 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
         return 0;
     }
     using Block = AllocatorReplay::Block;
-    RecurrentReplay r;
-    r.seqs = std::max<std::uint64_t>(sequences, 1);
-    r.tokens = reserveTokens(ubatchTokens, r.seqs);
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
     const std::uint64_t t = r.tokens;
     const std::uint64_t di = s.inner;
     const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
@@ -27,13 +25,13 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
     // The host's inputs arrive first: the mixed-embedding path's two rows and its slot ids, the
     // state-copy ids, the token embeddings (the residual, added to in place) and the DUP the
     // mixed path keeps alive to the end.
-    const Block mixed = r.take(s.embd * t);
-    const Block mixedRows = r.take(s.embd * t);
-    const Block slots = r.alloc.allocate(8 * t);
-    r.alloc.allocate(4 * r.seqs); // rs_s_copy
-    const Block residual = r.take(s.embd * t);
-    r.take(s.embd * t); // DUP
-    r.drop(mixed);
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd,
+        [&] {
+            r.alloc.allocate(4 * r.seqs); /* rs_s_copy */
+        },
+        [] {});
+    const Block residual = start.residual;
 
     Block convRows;       // the block's conv states (get_rows), taken during the block before
     Block stateCopyIds{}; // the s_copy view the scan's state rows follow
@@ -41,8 +39,8 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
         const bool last = block + 1 == blocks;
         const Block norm = r.take(s.embd * t); // the weight's MUL in place
         if (block == 0) {
-            r.drop(mixedRows);
-            r.alloc.release(slots);
+            r.drop(start.mixedRows);
+            r.alloc.release(start.slots);
         }
         const Block xz = r.take(2 * di * t); // ssm_in
         r.drop(norm);
@@ -94,9 +92,7 @@ std::uint64_t mambaTwoDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
         return 0;
     }
     using Block = AllocatorReplay::Block;
-    RecurrentReplay r;
-    r.seqs = std::max<std::uint64_t>(sequences, 1);
-    r.tokens = reserveTokens(ubatchTokens, r.seqs);
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
     const std::uint64_t t = r.tokens;
     const std::uint64_t di = s.inner;
     const std::uint64_t conv = di + 2 * s.groups * s.state;
@@ -105,23 +101,21 @@ std::uint64_t mambaTwoDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
 
     // The graph start: the mixed path's rows and slot ids, the state-copy ids and two views of
     // them, the token embeddings (the residual), the output ids, the DUP.
-    const Block mixed = r.take(s.embd * t);
-    const Block mixedRows = r.take(s.embd * t);
-    const Block slots = r.alloc.allocate(8 * t);
-    r.alloc.allocate(4 * r.seqs);
-    Block residual = r.take(s.embd * t);
-    r.alloc.allocate(4 * r.seqs);
-    r.alloc.allocate(4 * r.seqs);
-    r.alloc.allocate(4);
-    r.take(s.embd * t); // DUP
-    r.drop(mixed);
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd, [&] { r.alloc.allocate(4 * r.seqs); },
+        [&] {
+            r.alloc.allocate(4 * r.seqs);
+            r.alloc.allocate(4 * r.seqs);
+            r.alloc.allocate(4);
+        });
+    Block residual = start.residual;
 
     Block convRows{};
     for (std::uint32_t block = 0; block < blocks; ++block) {
         const Block norm = r.take(s.embd * t);
         if (block == 0) {
-            r.drop(mixedRows);
-            r.alloc.release(slots);
+            r.drop(start.mixedRows);
+            r.alloc.release(start.slots);
         }
         const Block zxBCdt = r.take((2 * di + 2 * s.groups * s.state + s.heads) * t); // ssm_in
         r.drop(norm);
@@ -153,18 +147,7 @@ std::uint64_t mambaTwoDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
             r.drop(gathered);
             convRows = r.take(convStates * r.seqs);
         }
-        const Block z = r.take(di * t); // cont(z)
-        r.drop(zxBCdt);
-        const Block yD = r.take(di * t); // x * D; y + x * D in place
-        r.drop(xBC, y);
-        const Block gated = r.take(di * t); // swiglu(z, y)
-        r.drop(z, yD);
-        const Block normed = r.take(di * t); // grouped RMS norm, weight in place
-        r.drop(gated);
-        const Block out = r.take(s.embd * t); // ssm_out; the residual add in place into it
-        r.drop(normed);
-        r.drop(residual);
-        residual = out;
+        residual = replayMamba2Output(r, s, zxBCdt, xBC, y, residual);
     }
     return r.alloc.peakBytes();
 }

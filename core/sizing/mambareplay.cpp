@@ -111,20 +111,26 @@ void replayMamba2(RecurrentReplay& r, const RecurrentBlockShape& s, Block residu
         r.drop(dt);
         r.drop(r.take(ssmState * (r.seqs - 1))); // build_rs: the other slots' states
         convRows = r.take(convStates * r.seqs);  // the next layer's conv states
-        const Block z = r.take(di * t);          // cont(z)
-        r.drop(zxBCdt);
-        const Block yD = r.take(di * t); // x * D; y + x * D in place
-        r.drop(xBC, y);
-        const Block gated = r.take(di * t); // swiglu(z, y)
-        r.drop(z, yD);
-        const Block normed = r.take(di * t); // grouped RMS norm, weight in place
-        r.drop(gated);
-        const Block out = r.take(s.embd * t); // ssm_out
-        r.drop(normed);
-        // The residual add reads ssm_out directly: in place into it, and the old residual dies.
-        r.drop(residual);
-        residual = out;
+        residual = replayMamba2Output(r, s, zxBCdt, xBC, y, residual);
     }
+}
+
+Block replayMamba2Output(RecurrentReplay& r, const RecurrentBlockShape& s, Block zxBCdt, Block xBC, Block y,
+                         Block residual) {
+    const std::uint64_t t = r.tokens;
+    const Block z = r.take(s.inner * t); // cont(z)
+    r.drop(zxBCdt);
+    const Block yD = r.take(s.inner * t);
+    r.drop(xBC, y);
+    const Block gated = r.take(s.inner * t);
+    r.drop(z, yD);
+    const Block normed = r.take(s.inner * t);
+    r.drop(gated);
+    const Block out = r.take(s.embd * t);
+    r.drop(normed);
+    // The residual add reads ssm_out directly: in place into it, and the old residual dies.
+    r.drop(residual);
+    return out;
 }
 
 } // namespace llamafit

@@ -41,6 +41,27 @@ class Sequence {
     std::uint64_t m_tokens;
 };
 
+// Gate and up (each weight copied in for its product), the GLU, down; `input` dies at the up
+// product. Returns the FFN's output.
+Block denseFeedForward(Sequence& g, const OffloadedAttentionShape& s, const OffloadedBlockTensors& t,
+                       Block input) {
+    const Block gateWeight = g.bytes(t.gate);
+    const Block gate = g.rows(s.feedForward);
+    g.free(gateWeight);
+    const Block upWeight = g.bytes(t.up);
+    const Block up = g.rows(s.feedForward);
+    g.free(upWeight);
+    g.free(input);
+    const Block glu = g.rows(s.feedForward);
+    g.free(gate);
+    g.free(up);
+    const Block downWeight = g.bytes(t.down);
+    const Block out = g.rows(s.embd);
+    g.free(downWeight);
+    g.free(glu);
+    return out;
+}
+
 } // namespace
 
 std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& model, const KvPlan& kv,
@@ -284,20 +305,7 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         if (s.order.parallelFeedForward) {
             // The FFN on the attention's norm, the residual added in place on its output, then
             // the attention's output projection added in place too.
-            const Block gateWeight = g.bytes(t.gate);
-            const Block gate = g.rows(s.feedForward);
-            g.free(gateWeight);
-            const Block upWeight = g.bytes(t.up);
-            const Block up = g.rows(s.feedForward);
-            g.free(upWeight);
-            g.free(norm);
-            const Block glu = g.rows(s.feedForward);
-            g.free(gate);
-            g.free(up);
-            const Block downWeight = g.bytes(t.down);
-            const Block out = g.rows(s.embd);
-            g.free(downWeight);
-            g.free(glu);
+            const Block out = denseFeedForward(g, s, t, norm);
             g.free(residual);
             residual = out;
             const Block oWeight = g.bytes(t.attentionOutput);
@@ -348,20 +356,7 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         }
         // The feed-forward block: gate, up, the GLU, down; a post-FFN norm and the residual add
         // in place on its output.
-        const Block gateWeight = g.bytes(t.gate);
-        const Block gate = g.rows(s.feedForward);
-        g.free(gateWeight);
-        const Block upWeight = g.bytes(t.up);
-        const Block up = g.rows(s.feedForward);
-        g.free(upWeight);
-        g.free(ffnNorm);
-        const Block glu = g.rows(s.feedForward);
-        g.free(gate);
-        g.free(up);
-        const Block downWeight = g.bytes(t.down);
-        residual = g.rows(s.embd);
-        g.free(downWeight);
-        g.free(glu);
+        residual = denseFeedForward(g, s, t, ffnNorm);
         g.passing(t.postFeedForwardNorm);
         g.free(ffnInput);
     }

@@ -40,7 +40,8 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
     return shape;
 }
 
-std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_t tokens, std::uint64_t outputs) {
+std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_t tokens,
+                                       std::uint64_t outputs) {
     const std::size_t blocks = s.layerCache.size();
     if (blocks == 0 || tokens == 0) {
         return 0;

@@ -20,14 +20,14 @@ namespace llamafit {
 
 struct ParallelBlockShape {
     std::uint64_t embd = 0;
-    std::uint64_t queryValues = 0; // n_head * head_dim per token
-    std::uint64_t keyValues = 0;   // n_head_kv * head_dim
-    std::uint64_t feedForward = 0; // n_ff
+    std::uint64_t queryValues = 0;        // n_head * head_dim per token
+    std::uint64_t keyValues = 0;          // n_head_kv * head_dim
+    std::uint64_t feedForward = 0;        // n_ff
     std::vector<std::uint64_t> maskCells; // per cache (KvPlan order): cells per stream
     std::vector<std::size_t> layerCache;  // per block: its cache
     std::vector<bool> layerRoped;         // per block: RoPE on Q and K
-    bool attentionFirst = false; // several streams (-np N): flash attention comes before the FFN's
-                                 // gate and up, and the output projection before ffn_out
+    bool attentionFirst = false;          // several streams (-np N): flash attention comes before the FFN's
+                                          // gate and up, and the output projection before ffn_out
 };
 
 // The shape of a cohere2 model whose layers all have a KV cache; nullopt otherwise.
@@ -35,6 +35,7 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
 
 // `tokens` = the reserve's token count; `outputs` = the output rows, to which the last block's FFN
 // is cut.
-std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& shape, std::uint64_t tokens, std::uint64_t outputs);
+std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& shape, std::uint64_t tokens,
+                                       std::uint64_t outputs);
 
 } // namespace llamafit

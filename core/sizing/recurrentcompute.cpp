@@ -154,10 +154,8 @@ std::uint64_t recurrentBlockBytes(const RecurrentBlockShape& shape, std::uint32_
     if (shape.kind == RecurrentBlockKind::None || ubatchTokens == 0) {
         return 0;
     }
-    RecurrentReplay r;
-    r.seqs = std::max<std::uint64_t>(sequences, 1);
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
     r.stateRows = r.seqs * std::max<std::uint64_t>(stateRowsPerSequence, 1);
-    r.tokens = reserveTokens(ubatchTokens, r.seqs);
     const AllocatorReplay::Block embeddings = replayGraphStart(r, shape.embd);
     switch (shape.kind) {
     case RecurrentBlockKind::Mamba1:

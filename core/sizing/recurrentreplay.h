@@ -12,7 +12,9 @@
 
 #include "core/sizing/allocatorreplay.h"
 #include "core/sizing/recurrentcompute.h"
+#include "core/sizing/reservetokens.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace llamafit {
@@ -26,6 +28,15 @@ struct RecurrentReplay {
     std::uint64_t seqs = 1;      // slots: one recurrent state each
     std::uint64_t stateRows = 1; // states the delta-net op writes: seqs * (1 + n_rs_seq)
 
+    // A replay of llama.cpp's worst-case graph: n_ubatch tokens over `sequences` slots
+    // (reservetokens.h).
+    static RecurrentReplay reserving(std::uint64_t ubatchTokens, std::uint64_t sequences) {
+        RecurrentReplay r;
+        r.seqs = std::max<std::uint64_t>(sequences, 1);
+        r.tokens = reserveTokens(ubatchTokens, r.seqs);
+        return r;
+    }
+
     Block take(std::uint64_t values) { return alloc.allocate(kF32 * values); }
     void drop(Block block) { alloc.release(block); }
     template <typename... Blocks> void drop(Block first, Blocks... rest) {
@@ -37,6 +48,37 @@ struct RecurrentReplay {
 // The graph inputs and embedding slots before the first block; returns the residual (the token
 // embeddings).
 AllocatorReplay::Block replayGraphStart(RecurrentReplay& r, std::uint64_t embd);
+
+// The graph start on a GPU that runs the first block (the *ondevice.cpp replays): the mixed
+// token/embedding input's two rows and slot ids, `beforeResidual()`'s inputs, the token embeddings
+// (the residual), `afterResidual()`'s inputs, the DUP the mixed path keeps to the end; the first
+// row dies. The second row and the slots die where the first block says.
+struct DeviceGraphStart {
+    AllocatorReplay::Block mixedRows;
+    AllocatorReplay::Block slots;
+    AllocatorReplay::Block residual;
+};
+template <typename BeforeResidual, typename AfterResidual>
+DeviceGraphStart replayDeviceGraphStart(RecurrentReplay& r, std::uint64_t embd,
+                                        BeforeResidual&& beforeResidual, AfterResidual&& afterResidual) {
+    const AllocatorReplay::Block mixed = r.take(embd * r.tokens);
+    DeviceGraphStart start;
+    start.mixedRows = r.take(embd * r.tokens);
+    start.slots = r.alloc.allocate(8 * r.tokens);
+    beforeResidual();
+    start.residual = r.take(embd * r.tokens);
+    afterResidual();
+    r.take(embd * r.tokens); // DUP
+    r.drop(mixed);
+    return start;
+}
+
+// Mamba-2's block after the scan: cont(z), x * D (y + x * D in place), swiglu(z, y), the grouped
+// RMS norm (weight in place) and ssm_out; `zxBCdt`, `xBC` and `y` die on the way. The residual
+// add runs in place into ssm_out and the old `residual` dies; returns the new one.
+AllocatorReplay::Block replayMamba2Output(RecurrentReplay& r, const RecurrentBlockShape& s,
+                                          AllocatorReplay::Block zxBCdt, AllocatorReplay::Block xBC,
+                                          AllocatorReplay::Block y, AllocatorReplay::Block residual);
 
 void replayParallelAttention(RecurrentReplay& r, const RecurrentBlockShape& s);
 // Mamba blocks run s.layers times; Mamba-2 adds in place into the block output, so it frees the

@@ -29,7 +29,8 @@ TEST(ParallelBlockOnDevice, TheFfnMeetsFlashAttention) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_FALSE(shape->attentionFirst);
     EXPECT_EQ(shape->layerRoped, (std::vector<bool>{true, true, true, false}));
-    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 142628928.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 142628928.0,
+                kVulkanAlignmentSlack);
 }
 
 TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
@@ -37,7 +38,8 @@ TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
     const auto shape = cohere2(4);
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->attentionFirst);
-    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 123754560.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 123754560.0,
+                kVulkanAlignmentSlack);
 }
 
 TEST(ParallelBlockOnDevice, OnlyCohere2) {
