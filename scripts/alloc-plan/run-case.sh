@@ -5,6 +5,7 @@
 # build/tests/llamafit-make-gguf (--blocks/--vocab cut the shape as the matrix does). Then:
 #   python3 scripts/alloc-plan/galloc_replay.py $OUT/CASE.dump.0 64 64
 #   python3 scripts/alloc-plan/peak.py $OUT/CASE.dump.0 0
+#   python3 scripts/alloc-plan/sequence.py $OUT/CASE.dump.0 0
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=scripts/alloc-plan/stopserver.sh
@@ -15,7 +16,9 @@ out="${OUT:-/tmp/alloc-plan}"
 mkdir -p "$out"
 [ -f "$out/liballocdump.so" ] || gcc -shared -fPIC -O1 -o "$out/liballocdump.so" "$here/allocdump.c" -ldl
 c="$1"
-rec="$repo/tests/data/recorded/vulkan-lavapipe-b11669/$c.txt"
+# REC_DIR: another folder of CASE.txt files (an "argv: llama-server ..." line each), for a run the
+# matrix does not hold (a whole shape, other settings).
+rec="${REC_DIR:-$repo/tests/data/recorded/vulkan-lavapipe-b11669}/$c.txt"
 argv=$(grep "^argv:" "$rec" | sed 's/^argv: llama-server //')
 model=$(echo "$argv" | sed 's/.*\$SCRATCH\/\([^ ]*\)\.gguf.*/\1/')
 stem=$(echo "$model" | sed -E 's/_l[0-9]+//; s/_v[0-9]+//')
