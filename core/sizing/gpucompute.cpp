@@ -497,13 +497,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                     std::max(parallelBlockDeviceBytes(*parallel, ub, context.nOutputs), block.outputBytes);
             }
         }
-        if (model.architecture == "mamba2" && gpu.backend == Backend::Vulkan && !hostHasBlocks &&
-            gpus.size() == 1 && settings.generation == LlamaGeneration::Current) {
-            // ggml-vulkan's node order changes the plan (mambaondevice.h).
-            bytes = std::max(mambaTwoDeviceComputeBytes(widths.recurrentBlock,
-                                                        static_cast<std::uint32_t>(model.layers.size()),
-                                                        context.nUbatch, context.nSeqMax),
-                             block.outputBytes);
+        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 &&
+            settings.generation == LlamaGeneration::Current) {
+            if (const auto stack = mambaTwoStack(model, kv, context.flashAttention)) {
+                // ggml-vulkan's node order changes the plan (mambaondevice.h).
+                bytes = std::max(
+                    mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs),
+                    block.outputBytes);
+            }
         }
         if (refused.experts && !refused.kq && !hostHasBlocks && gpus.size() == 1 &&
             settings.generation == LlamaGeneration::Current) {

@@ -3,9 +3,13 @@
 // allocation plans (scripts/alloc-plan/run-case.sh; tests/data/shapes/mamba.json, 24 blocks).
 #include "core/sizing/mambaondevice.h"
 
+#include "core/sizing/estimator.h"
 #include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
 
 namespace llamafit {
 namespace {
@@ -26,21 +30,69 @@ TEST(MambaOnDevice, TheGpuPlanIsTheServersOwn) {
     EXPECT_NEAR(static_cast<double>(deviceBytes(1024, 1)), 37855248.0, kVulkanAlignmentSlack);
 }
 
+// The stack of `file`'s shape (cut to `blocks` when told) with -c 4096 and `slots` (nullopt: the
+// server's 4 slots in one unified cache).
+std::optional<MambaTwoStack> stackOf(const std::string& file, std::optional<std::uint32_t> blocks,
+                                     std::optional<std::uint32_t> slots) {
+    const ModelInfo model = test::interpretedShape(file, blocks);
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = slots;
+    const ResolvedContext context = resolveContext(model, settings).value();
+    return mambaTwoStack(model, sizeKvCaches(model, settings, context), true);
+}
+
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+
 TEST(MambaOnDevice, MambaTwoFollowsVulkansNodeOrder) {
-    const ModelInfo model = test::interpretedShape("mamba2.json");
-    const RecurrentBlockShape shape = recurrentBlockShape(model);
-    const auto blocks = static_cast<std::uint32_t>(model.layers.size());
+    const auto stack = stackOf("mamba2.json", std::nullopt, std::nullopt);
+    ASSERT_TRUE(stack.has_value());
     // mamba2_ngl_all (4 slots): "Vulkan0 compute buffer size = 27.88 MiB" (ggml-alloc's plan:
     // 29237504 B); -np 1 and -np 1 -ub 1024: "23.32 MiB", "45.89 MiB".
-    EXPECT_NEAR(static_cast<double>(mambaTwoDeviceComputeBytes(shape, blocks, 512, 4)), 29237504.0,
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 4, 4)), 29237504.0,
                 kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(mambaTwoDeviceComputeBytes(shape, blocks, 512, 1)) / (1024.0 * 1024.0),
-                23.32, 0.005);
-    EXPECT_NEAR(static_cast<double>(mambaTwoDeviceComputeBytes(shape, blocks, 1024, 1)) / (1024.0 * 1024.0),
-                45.89, 0.005);
-    EXPECT_EQ(
-        mambaTwoDeviceComputeBytes(recurrentBlockShape(test::interpretedShape("mamba.json")), 24, 512, 1),
-        0u);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 1, 1)) / kBytesPerMiB, 23.32,
+                0.005);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 1024, 1, 1)) / kBytesPerMiB, 45.89,
+                0.005);
+}
+
+TEST(MambaOnDevice, HybridStacksTakeTheirLayersInTurn) {
+    // granitehybrid_ngl_all (a gated FFN closing each of 32 layers, attention at 10, 13, 17, 27):
+    // "31.94 MiB"; -np 4: "28.94 MiB".
+    const auto granite = stackOf("granitehybrid.json", std::nullopt, std::nullopt);
+    ASSERT_TRUE(granite.has_value());
+    EXPECT_TRUE(granite->feedForwardAfterEach);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*granite, 512, 4, 4)) / kBytesPerMiB, 31.94,
+                0.005);
+    const auto graniteSplit = stackOf("granitehybrid.json", std::nullopt, 4);
+    ASSERT_TRUE(graniteSplit.has_value());
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*graniteSplit, 512, 4, 4)) / kBytesPerMiB, 28.94,
+                0.005);
+    // nemotron_h_l6_ngl_all_np1_faon (Mamba-2, FFN, Mamba-2, FFN, Mamba-2, attention): "128.38 MiB".
+    const auto nemotron = stackOf("nemotron_h.json", 6, 1);
+    ASSERT_TRUE(nemotron.has_value());
+    EXPECT_EQ(nemotron->layers.size(), 6u);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*nemotron, 512, 1, 1)) / kBytesPerMiB, 128.38,
+                0.005);
+}
+
+TEST(MambaOnDevice, AttentionBetweenMambaLayersTakesTheNextConvRows) {
+    // The whole 12-layer nemotron_h shape (attention at layers 5 and 10, between Mamba-2 and FFN
+    // layers), outside the matrix: llama-server -c 4096 -np 1 -fa on -ngl all on lavapipe, dumped
+    // with scripts/alloc-plan/run-case.sh (REC_DIR): "Vulkan0 compute buffer size = 128.26 MiB"
+    // (ggml-alloc's plan: 134492352 B).
+    const auto full = stackOf("nemotron_h.json", std::nullopt, 1);
+    ASSERT_TRUE(full.has_value());
+    EXPECT_EQ(full->layers[5], MambaTwoStack::Layer::Attention);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*full, 512, 1, 1)), 134492352.0,
+                kVulkanAlignmentSlack);
+    // Without flash attention a hybrid is not replayed (its attention plan was not read).
+    const ModelInfo model = test::interpretedShape("nemotron_h.json");
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    const ResolvedContext context = resolveContext(model, settings).value();
+    EXPECT_FALSE(mambaTwoStack(model, sizeKvCaches(model, settings, context), false).has_value());
 }
 
 TEST(MambaOnDevice, NothingToPlanIsZero) {
