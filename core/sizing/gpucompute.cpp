@@ -7,6 +7,7 @@
 #include "core/sizing/deltanetondevice.h"
 #include "core/sizing/hostattention.h"
 #include "core/sizing/mambaondevice.h"
+#include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/parallelblockondevice.h"
 #include "core/sizing/pipelinecopies.h"
@@ -487,6 +488,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         static_cast<std::uint32_t>(model.layers.size()),
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
+        }
+        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
+            settings.generation == LlamaGeneration::Current) {
+            if (const auto normed = normedAttentionShape(model, kv, settings)) {
+                // ggml-vulkan's node order and the quantized cache's rotations
+                // (normedattentionondevice.h).
+                bytes =
+                    std::max(normedAttentionDeviceBytes(*normed, ub, context.nOutputs), block.outputBytes);
+            }
         }
         if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
             settings.generation == LlamaGeneration::Current &&
