@@ -499,9 +499,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             }
         }
         if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
-            settings.generation == LlamaGeneration::Current &&
-            !ggmlTypeTraits(settings.cacheTypeK).quantized) {
-            if (const auto parallel = parallelBlockShape(model, kv)) {
+            settings.generation == LlamaGeneration::Current) {
+            if (const auto parallel = parallelBlockShape(model, kv, settings)) {
                 // ggml-vulkan's node order puts the FFN beside flash attention (parallelblockondevice.h).
                 bytes =
                     std::max(parallelBlockDeviceBytes(*parallel, ub, context.nOutputs), block.outputBytes);

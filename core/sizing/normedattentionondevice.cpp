@@ -12,7 +12,8 @@ namespace llamafit {
 std::optional<NormedAttentionShape> normedAttentionShape(const ModelInfo& model, const KvPlan& kv,
                                                          const ServerSettings& settings) {
     const std::uint32_t blocks = model.blockCount - model.nextnLayerCount;
-    if (model.architecture != "qwen3" || kv.caches.size() != 1 || model.layers.size() < blocks || blocks == 0) {
+    if (model.architecture != "qwen3" || kv.caches.size() != 1 || model.layers.size() < blocks ||
+        blocks == 0) {
         return std::nullopt;
     }
     const LayerInfo& first = model.layers.front();
@@ -43,14 +44,16 @@ std::uint64_t normedAttentionDeviceBytes(const NormedAttentionShape& s, std::uin
     const std::uint64_t t = tokens;
     // The graph inputs: positions, the rotation matrices, K and V row indices, the f16 mask, the
     // output ids.
-    const DeviceGraphStart start = replayDeviceGraphStart(r, s.embd, [] {}, [&] {
-        r.alloc.allocate(4 * t);
-        r.alloc.allocate(s.rotationBytes);
-        r.alloc.allocate(8 * t);
-        r.alloc.allocate(8 * t);
-        r.alloc.allocate(2 * s.maskCells * t);
-        r.alloc.allocate(4 * outputs);
-    });
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd, [] {},
+        [&] {
+            r.alloc.allocate(4 * t);
+            r.alloc.allocate(s.rotationBytes);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(2 * s.maskCells * t);
+            r.alloc.allocate(4 * outputs);
+        });
     Block residual = start.residual;
     for (std::uint32_t b = 0; b < s.blocks; ++b) {
         const Block norm = r.take(s.embd * t); // its weight's MUL in place
@@ -68,7 +71,7 @@ std::uint64_t normedAttentionDeviceBytes(const NormedAttentionShape& s, std::uin
         if (s.rotatedValues) {
             value = r.take(s.keyValues * t);
         }
-        r.drop(v); // V (or its rotation) is stored into the cache
+        r.drop(v);                           // V (or its rotation) is stored into the cache
         Block key = r.take(s.keyValues * t); // k norm, RoPE in place
         r.drop(k);
         if (s.rotatedKeys) {

@@ -4,12 +4,14 @@
 #include "core/sizing/parallelblockondevice.h"
 
 #include "core/sizing/allocatorreplay.h"
+#include "core/sizing/kvrotation.h"
 
 #include <algorithm>
 
 namespace llamafit {
 
-std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv) {
+std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv,
+                                                     const ServerSettings& settings) {
     const std::size_t blocks = model.blockCount - model.nextnLayerCount;
     if (model.architecture != "cohere2" || model.layers.size() < blocks || blocks == 0 || kv.caches.empty() ||
         kv.layerInSwaCache.size() < blocks) {
@@ -24,6 +26,15 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
     for (const auto& cache : kv.caches) {
         shape.maskCells.push_back(cache.cells);
         shape.attentionFirst = shape.attentionFirst || cache.streams > 1;
+    }
+    const KvRotationShape rotation = kvRotationShape(model, false);
+    shape.rotationBytes = kvRotationBytes(rotation, settings);
+    ServerSettings keysOnly = settings;
+    keysOnly.cacheTypeV = GgmlType::F16;
+    shape.rotatedKeys = kvRotationBytes(rotation, keysOnly) > 0;
+    shape.rotatedValues = shape.rotationBytes > kvRotationBytes(rotation, keysOnly);
+    if (shape.attentionFirst && shape.rotationBytes > 0) {
+        return std::nullopt; // several streams with a quantized cache: not read from a plan
     }
     for (std::size_t il = 0; il < blocks; ++il) {
         const LayerInfo& layer = model.layers[il];
@@ -72,6 +83,7 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
     std::vector<Block> masks;
     std::vector<std::size_t> cacheLastLayer;
     for (std::size_t c = 0; c < s.maskCells.size(); ++c) {
+        alloc.allocate(s.rotationBytes); // a quantized cache's rotation matrices (kvrotation.h)
         keyIndices.push_back(alloc.allocate(8 * t));
         valueIndices.push_back(alloc.allocate(8 * t));
         masks.push_back(alloc.allocate(2 * s.maskCells[c] * t));
@@ -91,27 +103,45 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
             alloc.release(slots);
         }
         Block q = rows(s.queryValues);
-        const Block k = rows(s.keyValues);
-        const Block v = rows(s.keyValues);
+        Block k = rows(s.keyValues);
+        Block v = rows(s.keyValues);
         if (s.layerRoped[b]) {
             const Block qRoped = rows(s.queryValues);
             alloc.release(q);
             q = qRoped;
             const Block kRoped = rows(s.keyValues);
             alloc.release(k);
+            k = kRoped;
             if (b == lastRoped) {
                 alloc.release(positions);
             }
-            alloc.release(kRoped); // stored into the cache
-        } else {
+        }
+        // A quantized cache's Hadamard rotations of V, Q and K (kvrotation.h).
+        if (s.rotatedValues) {
+            const Block rotated = rows(s.keyValues);
+            alloc.release(v);
+            v = rotated;
+        }
+        if (s.rotatedKeys) {
+            const Block rotatedQuery = rows(s.queryValues);
+            alloc.release(q);
+            q = rotatedQuery;
+            const Block rotatedKey = rows(s.keyValues);
             alloc.release(k);
+            k = rotatedKey;
         }
-        if (lastOfCache) {
-            alloc.release(keyIndices[cache]);
-        }
-        alloc.release(v);
-        if (lastOfCache) {
-            alloc.release(valueIndices[cache]);
+        if (s.rotatedValues || s.rotatedKeys) {
+            alloc.release(v); // both stored into the cache
+            alloc.release(k);
+        } else {
+            alloc.release(k); // stored into the cache
+            if (lastOfCache) {
+                alloc.release(keyIndices[cache]);
+            }
+            alloc.release(v);
+            if (lastOfCache) {
+                alloc.release(valueIndices[cache]);
+            }
         }
         if (last) {
             // Only the output rows go on to the FFN, on this device; attention keeps every token.
@@ -156,6 +186,11 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
             out = rows(s.embd);
             alloc.release(glu);
             alloc.release(residual);
+            if (s.rotatedValues) {
+                const Block unrotated = rows(s.queryValues); // the attention's output rotated back
+                alloc.release(attended);
+                attended = unrotated;
+            }
             projected = rows(s.embd);
             alloc.release(attended);
         }

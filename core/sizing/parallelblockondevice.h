@@ -6,11 +6,13 @@
 // tensors meet the attention's (with several KV streams, -np N, flash attention comes first:
 // cohere2_l4_ngl_all_np4, 118.02 MiB); the graph inputs of each cache die after its last layer. The
 // sequence was read from the server's own plan on lavapipe (scripts/alloc-plan/run-case.sh
-// cohere2_l4_ngl_all: "Vulkan0 compute buffer size = 136.02 MiB"); graph:
+// cohere2_l4_ngl_all: "Vulkan0 compute buffer size = 136.02 MiB"; with a q8_0 cache's rotations,
+// cohere2_l4_ngl_all_np1_q8_0: 144.18); graph:
 // src/models/cohere2-iswa.cpp. Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
+#include "core/sizing/serversettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,12 +28,17 @@ struct ParallelBlockShape {
     std::vector<std::uint64_t> maskCells; // per cache (KvPlan order): cells per stream
     std::vector<std::size_t> layerCache;  // per block: its cache
     std::vector<bool> layerRoped;         // per block: RoPE on Q and K
+    std::uint64_t rotationBytes = 0;      // per cache: a quantized cache's rotation matrices
+    bool rotatedKeys = false;             // a quantized K: Q and K are rotated (kvrotation.h)
+    bool rotatedValues = false;           // a quantized V: V and the attention's output are rotated
     bool attentionFirst = false;          // several streams (-np N): flash attention comes before the FFN's
                                           // gate and up, and the output projection before ffn_out
 };
 
-// The shape of a cohere2 model whose layers all have a KV cache; nullopt otherwise.
-std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv);
+// The shape of a cohere2 model whose layers all have a KV cache; nullopt otherwise, and for a
+// quantized cache over several streams (not read from a plan).
+std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv,
+                                                     const ServerSettings& settings);
 
 // `tokens` = the reserve's token count; `outputs` = the output rows, to which the last block's FFN
 // is cut.

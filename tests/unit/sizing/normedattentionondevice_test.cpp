@@ -32,7 +32,8 @@ TEST(NormedAttentionOnDevice, TheGpuPlanIsTheServersOwn) {
     const auto shape = qwen3(GgmlType::F16, GgmlType::F16);
     ASSERT_TRUE(shape.has_value());
     EXPECT_FALSE(shape->rotatedKeys || shape->rotatedValues);
-    EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 27277376.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 27277376.0,
+                kVulkanAlignmentSlack);
 }
 
 TEST(NormedAttentionOnDevice, AQuantizedCacheAddsTheRotations) {
@@ -40,7 +41,8 @@ TEST(NormedAttentionOnDevice, AQuantizedCacheAddsTheRotations) {
     const auto shape = qwen3(GgmlType::Q8_0, GgmlType::Q8_0);
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->rotatedKeys && shape->rotatedValues);
-    EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 31553600.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 31553600.0,
+                kVulkanAlignmentSlack);
     const auto keysOnly = qwen3(GgmlType::Q8_0, GgmlType::F16);
     ASSERT_TRUE(keysOnly.has_value());
     EXPECT_TRUE(keysOnly->rotatedKeys);

@@ -13,13 +13,16 @@ namespace {
 
 constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
-std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots) {
+std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots,
+                                          GgmlType cache = GgmlType::F16) {
     const ModelInfo model = test::interpretedShape("cohere2.json", 4);
     ServerSettings settings;
     settings.contextTokens = 4096;
     settings.parallelSlots = slots;
+    settings.cacheTypeK = cache;
+    settings.cacheTypeV = cache;
     const ResolvedContext context = resolveContext(model, settings).value();
-    return parallelBlockShape(model, sizeKvCaches(model, settings, context));
+    return parallelBlockShape(model, sizeKvCaches(model, settings, context), settings);
 }
 
 TEST(ParallelBlockOnDevice, TheFfnMeetsFlashAttention) {
@@ -42,12 +45,23 @@ TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
                 kVulkanAlignmentSlack);
 }
 
+TEST(ParallelBlockOnDevice, AQuantizedCacheAddsTheRotations) {
+    // cohere2_l4_ngl_all_np1_q8_0: V, Q and K rotated before flash attention, its output rotated
+    // back: "144.18 MiB" (151181376 B). With four streams it is not replayed.
+    const auto shape = cohere2(1, GgmlType::Q8_0);
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_TRUE(shape->rotatedKeys && shape->rotatedValues);
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 1)), 151181376.0,
+                kVulkanAlignmentSlack);
+    EXPECT_FALSE(cohere2(4, GgmlType::Q8_0).has_value());
+}
+
 TEST(ParallelBlockOnDevice, OnlyCohere2) {
     const ModelInfo llama = test::llama1B();
     ServerSettings settings;
     settings.contextTokens = 4096;
     const ResolvedContext context = resolveContext(llama, settings).value();
-    EXPECT_FALSE(parallelBlockShape(llama, sizeKvCaches(llama, settings, context)).has_value());
+    EXPECT_FALSE(parallelBlockShape(llama, sizeKvCaches(llama, settings, context), settings).has_value());
     EXPECT_EQ(parallelBlockDeviceBytes(ParallelBlockShape{}, 512, 1), 0u);
 }
 
