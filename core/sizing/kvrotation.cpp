@@ -50,4 +50,12 @@ std::uint64_t kvRotationBytes(const KvRotationShape& shape, const ServerSettings
     return bytes;
 }
 
+KvRotations kvRotations(const KvRotationShape& shape, const ServerSettings& settings) {
+    ServerSettings keysOnly = settings;
+    keysOnly.cacheTypeV = GgmlType::F16;
+    const std::uint64_t keys = kvRotationBytes(shape, keysOnly);
+    const std::uint64_t bytes = kvRotationBytes(shape, settings);
+    return {bytes, keys > 0, bytes > keys};
+}
+
 } // namespace llamafit

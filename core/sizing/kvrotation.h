@@ -23,4 +23,13 @@ KvRotationShape kvRotationShape(const ModelInfo& model, bool swaCache);
 // The rotation inputs of one cache for the cache types in `settings`.
 std::uint64_t kvRotationBytes(const KvRotationShape& shape, const ServerSettings& settings);
 
+// What the rotation does to one cache's graph: its matrices' bytes, and whether Q and K (a
+// quantized K) and V and the attention's output (a quantized V) are rotated.
+struct KvRotations {
+    std::uint64_t bytes = 0;
+    bool keys = false;
+    bool values = false;
+};
+KvRotations kvRotations(const KvRotationShape& shape, const ServerSettings& settings);
+
 } // namespace llamafit

@@ -182,14 +182,8 @@ std::uint64_t mambaTwoStackDeviceBytes(const MambaTwoStack& stack, std::uint32_t
     const auto feedForward = [&] {
         const Block norm = r.take(s.embd * t);
         Block out;
-        if (stack.feedForwardAfterEach) { // gate, up, swiglu, down
-            const Block gate = r.take(stack.feedForward * t);
-            const Block up = r.take(stack.feedForward * t);
-            r.drop(norm);
-            const Block glu = r.take(stack.feedForward * t);
-            r.drop(gate, up);
-            out = r.take(s.embd * t);
-            r.drop(glu);
+        if (stack.feedForwardAfterEach) {
+            out = replayGatedFeedForward(r, s.embd, stack.feedForward, norm);
         } else { // up, relu and square in place, down
             const Block up = r.take(stack.feedForward * t);
             r.drop(norm);

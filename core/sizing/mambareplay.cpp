@@ -1,5 +1,5 @@
-// Mamba-1 and Mamba-2 blocks (src/models/mamba-base.cpp) and the graph start every replay shares.
-// See recurrentreplay.h for the allocation rules the sequences follow.
+// Mamba-1 and Mamba-2 blocks (src/models/mamba-base.cpp), the graph start every replay shares and
+// the pieces the GPU replays share (a gated FFN). See recurrentreplay.h for the allocation rules.
 #include "core/sizing/recurrentreplay.h"
 
 namespace llamafit {
@@ -130,6 +130,18 @@ Block replayMamba2Output(RecurrentReplay& r, const RecurrentBlockShape& s, Block
     r.drop(normed);
     // The residual add reads ssm_out directly: in place into it, and the old residual dies.
     r.drop(residual);
+    return out;
+}
+
+Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd, std::uint64_t feedForward, Block input) {
+    const std::uint64_t t = r.tokens;
+    const Block gate = r.take(feedForward * t);
+    const Block up = r.take(feedForward * t);
+    r.drop(input);
+    const Block glu = r.take(feedForward * t);
+    r.drop(gate, up);
+    const Block out = r.take(embd * t);
+    r.drop(glu);
     return out;
 }
 

@@ -3,7 +3,6 @@
 // are new tensors; RoPE runs in place on a norm's output; adds run in place).
 #include "core/sizing/normedattentionondevice.h"
 
-#include "core/gguf/ggmltype.h"
 #include "core/sizing/kvrotation.h"
 #include "core/sizing/recurrentreplay.h"
 
@@ -23,12 +22,10 @@ std::optional<NormedAttentionShape> normedAttentionShape(const ModelInfo& model,
     shape.keyValues = std::uint64_t{first.headCountKv} * first.keyHeadDim;
     shape.feedForward = first.feedForwardLength;
     shape.maskCells = kv.caches.front().cells;
-    const KvRotationShape rotation = kvRotationShape(model, false);
-    shape.rotationBytes = kvRotationBytes(rotation, settings);
-    ServerSettings keysOnly = settings;
-    keysOnly.cacheTypeV = GgmlType::F16;
-    shape.rotatedKeys = kvRotationBytes(rotation, keysOnly) > 0;
-    shape.rotatedValues = shape.rotationBytes > kvRotationBytes(rotation, keysOnly);
+    const KvRotations rotations = kvRotations(kvRotationShape(model, false), settings);
+    shape.rotationBytes = rotations.bytes;
+    shape.rotatedKeys = rotations.keys;
+    shape.rotatedValues = rotations.values;
     shape.blocks = blocks;
     return shape;
 }
@@ -97,14 +94,7 @@ std::uint64_t normedAttentionDeviceBytes(const NormedAttentionShape& s, std::uin
         }
         r.drop(residual); // the residual add in place into the projection
         // The FFN: gate, up, swiglu, down; the residual add in place into its output.
-        const Block ffnNorm = r.take(s.embd * t);
-        const Block gate = r.take(s.feedForward * t);
-        const Block up = r.take(s.feedForward * t);
-        r.drop(ffnNorm);
-        const Block glu = r.take(s.feedForward * t);
-        r.drop(gate, up);
-        residual = r.take(s.embd * t);
-        r.drop(glu);
+        residual = replayGatedFeedForward(r, s.embd, s.feedForward, r.take(s.embd * t));
         r.drop(projected);
     }
     return r.alloc.peakBytes();

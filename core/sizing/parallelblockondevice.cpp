@@ -27,12 +27,10 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
         shape.maskCells.push_back(cache.cells);
         shape.attentionFirst = shape.attentionFirst || cache.streams > 1;
     }
-    const KvRotationShape rotation = kvRotationShape(model, false);
-    shape.rotationBytes = kvRotationBytes(rotation, settings);
-    ServerSettings keysOnly = settings;
-    keysOnly.cacheTypeV = GgmlType::F16;
-    shape.rotatedKeys = kvRotationBytes(rotation, keysOnly) > 0;
-    shape.rotatedValues = shape.rotationBytes > kvRotationBytes(rotation, keysOnly);
+    const KvRotations rotations = kvRotations(kvRotationShape(model, false), settings);
+    shape.rotationBytes = rotations.bytes;
+    shape.rotatedKeys = rotations.keys;
+    shape.rotatedValues = rotations.values;
     if (shape.attentionFirst && shape.rotationBytes > 0) {
         return std::nullopt; // several streams with a quantized cache: not read from a plan
     }

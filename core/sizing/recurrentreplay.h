@@ -73,6 +73,11 @@ DeviceGraphStart replayDeviceGraphStart(RecurrentReplay& r, std::uint64_t embd,
     return start;
 }
 
+// A gated FFN on a GPU that holds its weights: gate, up, the GLU, down; `input` (its norm) dies
+// at the up product. Returns the output (the residual add runs in place into it).
+AllocatorReplay::Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd,
+                                              std::uint64_t feedForward, AllocatorReplay::Block input);
+
 // Mamba-2's block after the scan: cont(z), x * D (y + x * D in place), swiglu(z, y), the grouped
 // RMS norm (weight in place) and ssm_out; `zxBCdt`, `xBC` and `y` die on the way. The residual
 // add runs in place into ssm_out and the old `residual` dies; returns the new one.
