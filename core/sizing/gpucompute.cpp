@@ -10,6 +10,7 @@
 #include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/parallelblockondevice.h"
+#include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
@@ -491,6 +492,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
             settings.generation == LlamaGeneration::Current) {
+            if (const auto falcon = parallelMambaShape(model, kv)) {
+                // The attention's output waits through the SSM (parallelmambaondevice.h).
+                bytes = std::max(
+                    parallelMambaDeviceBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs),
+                    block.outputBytes);
+            }
             if (const auto normed = normedAttentionShape(model, kv, settings)) {
                 // ggml-vulkan's node order and the quantized cache's rotations
                 // (normedattentionondevice.h).
