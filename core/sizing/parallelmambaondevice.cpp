@@ -12,7 +12,8 @@ std::optional<ParallelMambaShape> parallelMambaShape(const ModelInfo& model, con
     const RecurrentBlockShape ssm = recurrentBlockShape(model);
     const std::uint32_t blocks = model.blockCount - model.nextnLayerCount;
     if (model.architecture != "falcon-h1" || ssm.kind != RecurrentBlockKind::Mamba2 ||
-        ssm.parallelQueryValues == 0 || kv.caches.size() != 1 || blocks == 0 || model.layers.size() < blocks) {
+        ssm.parallelQueryValues == 0 || kv.caches.size() != 1 || blocks == 0 ||
+        model.layers.size() < blocks) {
         return std::nullopt;
     }
     ParallelMambaShape shape;
@@ -39,16 +40,18 @@ std::uint64_t parallelMambaDeviceBytes(const ParallelMambaShape& shape, std::uin
     const std::uint64_t ssmState = s.state * di;
     // The graph inputs: positions, K and V row indices, the f16 mask, the state-copy ids and two
     // views of them, the output ids.
-    const DeviceGraphStart start = replayDeviceGraphStart(r, s.embd, [] {}, [&] {
-        r.alloc.allocate(4 * t);
-        r.alloc.allocate(8 * t);
-        r.alloc.allocate(8 * t);
-        r.alloc.allocate(2 * shape.maskCells * t);
-        for (int ids = 0; ids < 3; ++ids) {
-            r.alloc.allocate(4 * r.seqs);
-        }
-        r.alloc.allocate(4 * std::uint64_t{outputs});
-    });
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd, [] {},
+        [&] {
+            r.alloc.allocate(4 * t);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(8 * t);
+            r.alloc.allocate(2 * shape.maskCells * t);
+            for (int ids = 0; ids < 3; ++ids) {
+                r.alloc.allocate(4 * r.seqs);
+            }
+            r.alloc.allocate(4 * std::uint64_t{outputs});
+        });
     Block residual = start.residual;
     for (std::uint32_t b = 0; b < shape.blocks; ++b) {
         const Block norm = r.take(s.embd * t);

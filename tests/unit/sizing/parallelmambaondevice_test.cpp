@@ -31,11 +31,13 @@ TEST(ParallelMambaOnDevice, TheAttentionsOutputWaitsThroughTheScan) {
     // 32066752 B); 4 slots in one cache and -np 1 -ub 1024: "31.64 MiB", "61.14 MiB".
     const auto one = falcon(1);
     ASSERT_TRUE(one.has_value());
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 512, 1, 1)), 32066752.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 512, 1, 1)), 32066752.0,
+                kVulkanAlignmentSlack);
     EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 1024, 1, 1)) / kBytesPerMiB, 61.14, 0.005);
     const auto unified = falcon(std::nullopt);
     ASSERT_TRUE(unified.has_value());
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*unified, 512, 4, 4)) / kBytesPerMiB, 31.64, 0.005);
+    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*unified, 512, 4, 4)) / kBytesPerMiB, 31.64,
+                0.005);
 }
 
 TEST(ParallelMambaOnDevice, OnlyFalconH1) {
