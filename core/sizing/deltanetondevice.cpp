@@ -241,11 +241,8 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
         if (b + 1 == firstAttentionBlock) {
             // The split that reaches the first attention block copies its inputs in too:
             // positions (four per token with M-RoPE), K and V row indices, the KQ mask.
-            // Without flash attention the V store takes an index per value and the mask is f32.
             r.alloc.allocate(4 * shape.positionsPerToken * t);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(8 * t * (flashAttention ? 1 : shape.keyValues));
-            r.alloc.allocate((flashAttention ? 2 : 4) * cells * t);
+            replayCacheInputs(r, cells, shape.keyValues, flashAttention);
         }
         r.drop(weights);
         Block expertSum{};

@@ -167,9 +167,7 @@ std::uint64_t mambaTwoStackDeviceBytes(const MambaTwoStack& stack, std::uint32_t
             }
             stateCopyViews = {r.alloc.allocate(4 * r.seqs), r.alloc.allocate(4 * r.seqs)};
             if (stack.maskCells > 0) {
-                r.alloc.allocate(8 * t);
-                r.alloc.allocate(8 * t);
-                r.alloc.allocate(2 * stack.maskCells * t);
+                replayCacheInputs(r, stack.maskCells, stack.keyValues, true);
             }
             r.alloc.allocate(4 * std::uint64_t{outputs});
         });

@@ -46,9 +46,7 @@ std::uint64_t normedAttentionDeviceBytes(const NormedAttentionShape& s, std::uin
         [&] {
             r.alloc.allocate(4 * t);
             r.alloc.allocate(s.rotationBytes);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(2 * s.maskCells * t);
+            replayCacheInputs(r, s.maskCells, s.keyValues, true);
             r.alloc.allocate(4 * outputs);
         });
     Block residual = start.residual;

@@ -44,9 +44,7 @@ std::uint64_t parallelMambaDeviceBytes(const ParallelMambaShape& shape, std::uin
         r, s.embd, [] {},
         [&] {
             r.alloc.allocate(4 * t);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(8 * t);
-            r.alloc.allocate(2 * shape.maskCells * t);
+            replayCacheInputs(r, shape.maskCells, s.parallelKvValues, true);
             for (int ids = 0; ids < 3; ++ids) {
                 r.alloc.allocate(4 * r.seqs);
             }

@@ -73,6 +73,17 @@ DeviceGraphStart replayDeviceGraphStart(RecurrentReplay& r, std::uint64_t embd,
     return start;
 }
 
+// One KV cache's graph inputs on the device that stores it (src/llama-graph.cpp
+// build_attn_inp_kv): K and V row indices for the stores (one V index per value, `valueRowValues`
+// of them per token, without flash attention) and the KQ mask over `cells` (f16 with flash
+// attention, f32 without).
+inline void replayCacheInputs(RecurrentReplay& r, std::uint64_t cells, std::uint64_t valueRowValues,
+                              bool flashAttention) {
+    r.alloc.allocate(8 * r.tokens);
+    r.alloc.allocate(8 * r.tokens * (flashAttention ? 1 : valueRowValues));
+    r.alloc.allocate((flashAttention ? 2 : 4) * cells * r.tokens);
+}
+
 // A gated FFN on a GPU that holds its weights: gate, up, the GLU, down; `input` (its norm) dies
 // at the up product. Returns the output (the residual add runs in place into it).
 AllocatorReplay::Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd,
