@@ -288,6 +288,41 @@ std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& wi
     return 0;
 }
 
+// One GPU holding every block: the replays of the graphs whose plan the closed form misses. In
+// one whole-model split ggml-vulkan reorders the nodes, and refused experts come back from the CPU
+// each block, so holes the closed form cannot see decide the peak. The first replay that knows
+// the model's graph, or nullopt.
+std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const KvPlan& kv,
+                                                   const ServerSettings& settings,
+                                                   const ResolvedContext& context, const GpuDevice& gpu,
+                                                   const Refusals& refused) {
+    const std::uint64_t ub = reserveTokens(context);
+    if (gpu.backend == Backend::Vulkan && context.flashAttention) {
+        if (const auto falcon = parallelMambaShape(model, kv)) { // parallelmambaondevice.h
+            return parallelMambaDeviceBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+        if (const auto normed = normedAttentionShape(model, kv, settings)) { // normedattentionondevice.h
+            return normedAttentionDeviceBytes(*normed, ub, context.nOutputs);
+        }
+        if (const auto parallel = parallelBlockShape(model, kv, settings)) { // parallelblockondevice.h
+            return parallelBlockDeviceBytes(*parallel, ub, context.nOutputs);
+        }
+    }
+    if (gpu.backend == Backend::Vulkan) {
+        if (const auto stack = mambaTwoStack(model, kv, context.flashAttention)) { // mambaondevice.h
+            return mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+    }
+    if (refused.experts && !refused.kq) {
+        if (const auto deltaNet = deltaNetOnDeviceShape(model)) { // deltanetondevice.h
+            const std::uint64_t cells = kv.caches.empty() ? 0 : kv.caches.front().cells;
+            return deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax, cells,
+                                                context.flashAttention);
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths& widths,
@@ -490,46 +525,9 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
         }
-        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
-            settings.generation == LlamaGeneration::Current) {
-            if (const auto falcon = parallelMambaShape(model, kv)) {
-                // The attention's output waits through the SSM (parallelmambaondevice.h).
-                bytes = std::max(
-                    parallelMambaDeviceBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs),
-                    block.outputBytes);
-            }
-            if (const auto normed = normedAttentionShape(model, kv, settings)) {
-                // ggml-vulkan's node order and the quantized cache's rotations
-                // (normedattentionondevice.h).
-                bytes =
-                    std::max(normedAttentionDeviceBytes(*normed, ub, context.nOutputs), block.outputBytes);
-            }
-        }
-        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 && context.flashAttention &&
-            settings.generation == LlamaGeneration::Current) {
-            if (const auto parallel = parallelBlockShape(model, kv, settings)) {
-                // ggml-vulkan's node order puts the FFN beside flash attention (parallelblockondevice.h).
-                bytes =
-                    std::max(parallelBlockDeviceBytes(*parallel, ub, context.nOutputs), block.outputBytes);
-            }
-        }
-        if (gpu.backend == Backend::Vulkan && !hostHasBlocks && gpus.size() == 1 &&
-            settings.generation == LlamaGeneration::Current) {
-            if (const auto stack = mambaTwoStack(model, kv, context.flashAttention)) {
-                // ggml-vulkan's node order changes the plan (mambaondevice.h).
-                bytes = std::max(
-                    mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs),
-                    block.outputBytes);
-            }
-        }
-        if (refused.experts && !refused.kq && !hostHasBlocks && gpus.size() == 1 &&
-            settings.generation == LlamaGeneration::Current) {
-            if (const auto deltaNet = deltaNetOnDeviceShape(model)) {
-                // The experts' outputs come back each block and leave holes (deltanetondevice.h).
-                const std::uint64_t cells = kv.caches.empty() ? 0 : kv.caches.front().cells;
-                bytes = std::max(deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax,
-                                                              cells, context.flashAttention),
-                                 block.outputBytes);
+        if (!hostHasBlocks && gpus.size() == 1 && settings.generation == LlamaGeneration::Current) {
+            if (const auto whole = wholeModelReplayBytes(model, kv, settings, context, gpu, refused)) {
+                bytes = std::max(*whole, block.outputBytes); // the logits come after the blocks
             }
         }
         out.deviceBytes[i] = bytes;
