@@ -100,7 +100,8 @@ TEST(OffloadedAttention, TheFinalLayerStopsAtItsOutputProjection) {
 }
 
 TEST(OffloadedAttention, WithoutFlashAttentionTheGpuAttendsUnlessItRefusesKq) {
-    const DeviceLimits lavapipe = test::lavapipeDevice().limits;
+    const DeviceLimits lavapipe{test::kLavapipeMaxStorageBufferRangeBytes,
+                                test::kLavapipeMaxMemoryAllocationBytes};
     // gemma3_ngl0_np1_faoff: KQ (at most 32 MiB) fits lavapipe's storage range, so the GPU
     // attends with copies of K, V and the f32 mask: "Vulkan0 compute buffer size = 69.82 MiB".
     const ModelInfo gemma3 = test::interpretedShape("gemma3.json");
