@@ -1,6 +1,9 @@
-// ModelInfo's derived figures: weight bytes and parameter counts over the tensor table,
-// and which kinds of layers the model has.
+// ModelInfo's derived figures: weight bytes, a block tensor's bytes and parameter counts over the
+// tensor table, and which kinds of layers the model has.
 #include "core/model/modelinfo.h"
+
+#include <algorithm>
+#include <string>
 
 namespace llamafit {
 namespace {
@@ -41,6 +44,13 @@ bool ModelInfo::hasSlidingWindowLayers() const {
         }
     }
     return false;
+}
+
+std::uint64_t ModelInfo::blockTensorBytes(std::size_t layer, std::string_view suffix) const {
+    const std::string name = "blk." + std::to_string(layer) + "." + std::string(suffix);
+    const auto found = std::find_if(tensors.begin(), tensors.end(),
+                                    [&](const TensorSummary& tensor) { return tensor.name == name; });
+    return found == tensors.end() ? 0 : found->bytes;
 }
 
 std::uint64_t ModelInfo::weightBytes() const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llamafit {
@@ -90,6 +91,8 @@ struct ModelInfo {
     bool hasSlidingWindowLayers() const;
     bool isMoe() const { return expertCount > 0; }
     std::uint64_t weightBytes() const;
+    // The bytes of blk.<layer>.<suffix> ("attn_q.weight"), 0 when the model has no such tensor.
+    std::uint64_t blockTensorBytes(std::size_t layer, std::string_view suffix) const;
     std::map<GgmlType, std::uint64_t> weightBytesByType() const;
     std::uint64_t parameterCount() const;       // total values over all tensors
     std::uint64_t activeParameterCount() const; // experts counted at expertUsedCount / expertCount

@@ -9,6 +9,7 @@
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
+#include "core/sizing/offloadedmamba.h"
 #include "core/sizing/parallelblockondevice.h"
 #include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/pipelinecopies.h"
@@ -260,27 +261,25 @@ HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, co
 }
 
 // The recurrent block's work the CPU does when its state is in host memory (or the GPU cannot scan).
-// Measured on lavapipe at -ngl 0 / 2 / 3: Mamba-2 layers 6 x d_inner rows (mamba2, granitehybrid
-// +18.0 MiB at d_inner 1536, nemotron_h +100 at 8192, n_ubatch 512); RWKV 3 embedding rows (rwkv6
-// +12.0, rwkv7 +4.5); Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows
-// (mamba +6.1 MiB fully offloaded), plus the scan's final states, one d_state x d_inner matrix per
-// slot (mamba -np 4: 12.38 MiB, -np 1: 12.10).
-// With only some blocks' state on the host the CPU's share is smaller: 5.25 d_inner rows for
-// Mamba-2 (mamba2 -ngl 2: +15.72 MiB, -ngl 3 -ub 1024: +30.72), 1 embedding row for RWKV (rwkv6
-// -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00).
+// Measured on lavapipe at -ngl 0 / 2 / 3: RWKV 3 embedding rows (rwkv6 +12.0, rwkv7 +4.5);
+// Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows (mamba +6.1 MiB fully
+// offloaded), plus the scan's final states, one d_state x d_inner matrix per slot (mamba -np 4:
+// 12.38 MiB, -np 1: 12.10). With only some blocks' state on the host the CPU's share is smaller:
+// 1 embedding row for RWKV (rwkv6 -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00). Mamba-2's scan is
+// replayed instead (offloadedmamba.h hostMambaTwoScanBytes).
 std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
                                  std::uint64_t slots, bool allOnHost) {
     const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
     const std::uint64_t row = ub * 4;
     switch (widths.recurrentBlock.kind) {
-    case RecurrentBlockKind::Mamba2:
-        return allOnHost ? 6 * inner * row : 21 * inner * row / 4;
     case RecurrentBlockKind::Mamba1:
         return 2 * inner * row + 4 * std::uint64_t{model.ssmStateSize} * inner * slots;
     case RecurrentBlockKind::Rwkv7:
     case RecurrentBlockKind::None:
         return model.architecture.rfind("rwkv", 0) == 0 ? (allOnHost ? 3 : 1) * model.embeddingLength * row
                                                         : 0;
+    case RecurrentBlockKind::Mamba2:
+        break; // replayed: offloadedmamba.h
     case RecurrentBlockKind::DeltaNet:
     case RecurrentBlockKind::DeltaNetFusedQkvz:
         break; // measured: qwen35moe and qwen3next at -ngl 0 keep the delta net on the GPU
@@ -374,7 +373,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                   std::any_of(gpus.begin(), gpus.end(), [](const GpuDevice& gpu) {
                                       return gpu.backend == Backend::Vulkan;
                                   });
-    if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
+    const bool mambaTwoScanOnHost =
+        widths.recurrentBlock.kind == RecurrentBlockKind::Mamba2 && cachesOnHost.recurrent && opOffload;
+    if (mambaTwoScanOnHost) {
+        // The scan's inputs and outputs over the graph inputs, replayed (offloadedmamba.h).
+        const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
+        hostPeak = hostMambaTwoScanBytes(
+            widths.recurrentBlock, context.nUbatch, context.nSeqMax, context.nOutputs,
+            {cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues, context.flashAttention});
+    } else if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
         hostRefused += hostRecurrentBytes(model, widths, ub, context.nSeqMax,
                                           cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
@@ -505,10 +512,19 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                 ? offloadedAttentionShape(model, kv, layers,
                                           {context.flashAttention, refused.experts, gpu.limits})
                 : std::nullopt;
+        const std::optional<OffloadedMambaTwo> offloadedMamba =
+            runsOffloaded && settings.generation == LlamaGeneration::Current && gpus.size() == 1
+                ? offloadedMambaTwo(model, kv, layers)
+                : std::nullopt;
         if (offloaded) {
             // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,
             // with a partial -ngl, hold what a fully offloaded run does.
             bytes = std::max(bytes, offloadedAttentionComputeBytes(*offloaded, ub));
+        } else if (offloadedMamba) {
+            // Host and device blocks in one replay (offloadedmamba.h); the logits come after them.
+            bytes = std::max(
+                offloadedMambaTwoBytes(*offloadedMamba, context.nUbatch, context.nSeqMax, context.nOutputs),
+                block.outputBytes);
         } else if (settings.generation != LlamaGeneration::Current) {
             // Older builds (backendcompute.h); the weight copy lands inside the blocks.
             bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,

@@ -8,21 +8,11 @@
 #include "core/sizing/allocatorreplay.h"
 
 #include <algorithm>
-#include <string>
-#include <string_view>
 
 namespace llamafit {
 namespace {
 
 using Block = AllocatorReplay::Block;
-
-// The bytes of blk.<layer>.<suffix>, 0 when the model has none.
-std::uint64_t blockTensorBytes(const ModelInfo& model, int layer, std::string_view suffix) {
-    const std::string name = "blk." + std::to_string(layer) + "." + std::string(suffix);
-    const auto found = std::find_if(model.tensors.begin(), model.tensors.end(),
-                                    [&](const TensorSummary& tensor) { return tensor.name == name; });
-    return found == model.tensors.end() ? 0 : found->bytes;
-}
 
 class Sequence {
   public:
@@ -115,25 +105,24 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         if (cache == kv.caches.end() || cache->layers == 0) {
             return std::nullopt;
         }
-        const int l = static_cast<int>(il);
         OffloadedBlockTensors t;
-        t.attentionNorm = blockTensorBytes(model, l, "attn_norm.weight");
-        t.query = blockTensorBytes(model, l, "attn_q.weight");
-        t.queryBias = blockTensorBytes(model, l, "attn_q.bias");
-        t.queryNorm = blockTensorBytes(model, l, "attn_q_norm.weight");
-        t.key = blockTensorBytes(model, l, "attn_k.weight");
-        t.keyBias = blockTensorBytes(model, l, "attn_k.bias");
-        t.keyNorm = blockTensorBytes(model, l, "attn_k_norm.weight");
-        t.value = blockTensorBytes(model, l, "attn_v.weight");
-        t.valueBias = blockTensorBytes(model, l, "attn_v.bias");
-        t.attentionOutput = blockTensorBytes(model, l, "attn_output.weight");
-        t.postAttentionNorm = blockTensorBytes(model, l, "post_attention_norm.weight");
-        t.feedForwardNorm = blockTensorBytes(model, l, "ffn_norm.weight");
-        t.gate = blockTensorBytes(model, l, "ffn_gate.weight");
-        t.up = blockTensorBytes(model, l, "ffn_up.weight");
-        t.down = blockTensorBytes(model, l, "ffn_down.weight");
-        t.postFeedForwardNorm = blockTensorBytes(model, l, "post_ffw_norm.weight");
-        t.router = routed ? blockTensorBytes(model, l, "ffn_gate_inp.weight") : 0;
+        t.attentionNorm = model.blockTensorBytes(il, "attn_norm.weight");
+        t.query = model.blockTensorBytes(il, "attn_q.weight");
+        t.queryBias = model.blockTensorBytes(il, "attn_q.bias");
+        t.queryNorm = model.blockTensorBytes(il, "attn_q_norm.weight");
+        t.key = model.blockTensorBytes(il, "attn_k.weight");
+        t.keyBias = model.blockTensorBytes(il, "attn_k.bias");
+        t.keyNorm = model.blockTensorBytes(il, "attn_k_norm.weight");
+        t.value = model.blockTensorBytes(il, "attn_v.weight");
+        t.valueBias = model.blockTensorBytes(il, "attn_v.bias");
+        t.attentionOutput = model.blockTensorBytes(il, "attn_output.weight");
+        t.postAttentionNorm = model.blockTensorBytes(il, "post_attention_norm.weight");
+        t.feedForwardNorm = model.blockTensorBytes(il, "ffn_norm.weight");
+        t.gate = model.blockTensorBytes(il, "ffn_gate.weight");
+        t.up = model.blockTensorBytes(il, "ffn_up.weight");
+        t.down = model.blockTensorBytes(il, "ffn_down.weight");
+        t.postFeedForwardNorm = model.blockTensorBytes(il, "post_ffw_norm.weight");
+        t.router = routed ? model.blockTensorBytes(il, "ffn_gate_inp.weight") : 0;
         const bool feedForward = routed ? t.router > 0 : t.gate > 0 && t.up > 0 && t.down > 0;
         if (t.query == 0 || t.key == 0 || t.value == 0 || !feedForward) {
             return std::nullopt; // fused QKV or a gateless FFN: another graph

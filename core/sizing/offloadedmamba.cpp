@@ -1,0 +1,328 @@
+// The sequences below were read from Vulkan0's plans of llama-server 0.7.0 (b11669) on lavapipe
+// (scripts/alloc-plan/sequence.py over run-case.sh mamba2_ngl0_np1 and mamba2_ngl_part_np1). The
+// rules they follow are ggml-alloc's (recurrentreplay.h): the weight MULs, the bias ADDs, silu
+// and y + x * D run in place.
+#include "core/sizing/offloadedmamba.h"
+
+#include "core/sizing/recurrentreplay.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace llamafit {
+
+std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const KvPlan& kv,
+                                                   const LayerPlacement& layers) {
+    // The shape as with flash attention: a host layer's attention runs on the CPU either way.
+    std::optional<MambaTwoStack> stack = mambaTwoStack(model, kv, true);
+    const std::size_t blocks = stack ? stack->layers.size() : 0;
+    if (!stack || blocks == 0 || layers.layerDevice.size() < blocks) {
+        return std::nullopt;
+    }
+    OffloadedMambaTwo split;
+    split.stack = std::move(*stack);
+    std::size_t il = 0;
+    for (; il < blocks && layers.layerDevice[il] == kHostDevice; ++il) {
+        OffloadedLayerWeights w;
+        w.attentionNorm = model.blockTensorBytes(il, "attn_norm.weight");
+        w.input = model.blockTensorBytes(il, "ssm_in.weight");
+        w.conv = model.blockTensorBytes(il, "ssm_conv1d.weight");
+        w.convBias = model.blockTensorBytes(il, "ssm_conv1d.bias");
+        w.dtBias = model.blockTensorBytes(il, "ssm_dt.bias");
+        w.skip = model.blockTensorBytes(il, "ssm_d");
+        w.norm = model.blockTensorBytes(il, "ssm_norm.weight");
+        w.output = model.blockTensorBytes(il, "ssm_out.weight");
+        w.query = model.blockTensorBytes(il, "attn_q.weight");
+        w.key = model.blockTensorBytes(il, "attn_k.weight");
+        w.value = model.blockTensorBytes(il, "attn_v.weight");
+        w.attentionOutput = model.blockTensorBytes(il, "attn_output.weight");
+        w.feedForwardNorm = model.blockTensorBytes(il, "ffn_norm.weight");
+        w.gate = model.blockTensorBytes(il, "ffn_gate.weight");
+        w.up = model.blockTensorBytes(il, "ffn_up.weight");
+        w.down = model.blockTensorBytes(il, "ffn_down.weight");
+        split.hostLayers.push_back(w);
+    }
+    const int gpu = il < blocks ? layers.layerDevice[il] : kHostDevice;
+    for (; il < blocks; ++il) {
+        if (layers.layerDevice[il] != gpu || split.stack.layers[il] != MambaTwoStack::Layer::Mamba ||
+            split.stack.feedForwardAfterEach) {
+            return std::nullopt; // host blocks after GPU blocks, several GPUs, or GPU layers not replayed
+        }
+        ++split.deviceLayers;
+    }
+    if (split.hostLayers.empty()) {
+        return std::nullopt;
+    }
+    return split;
+}
+
+std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32_t ubatchTokens,
+                                     std::uint32_t sequences, std::uint32_t outputs) {
+    const MambaTwoStack& stack = split.stack;
+    const RecurrentBlockShape& s = stack.ssm;
+    if (s.kind != RecurrentBlockKind::Mamba2 || split.hostLayers.empty() || ubatchTokens == 0) {
+        return 0;
+    }
+    using Block = AllocatorReplay::Block;
+    using Layer = MambaTwoStack::Layer;
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t di = s.inner;
+    const std::uint64_t conv = di + 2 * s.groups * s.state;
+    const std::uint64_t projected = 2 * di + 2 * s.groups * s.state + s.heads; // z, xBC, dt
+    const std::uint64_t convStates = (s.convKernel - 1) * conv * r.seqs;
+    const std::uint64_t convWindow = conv * (t / r.seqs + s.convKernel - 1) * r.seqs; // concat(states, x^T)
+    const std::uint64_t ssmState = s.state * di;
+    const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
+    const std::size_t hostLayers = split.hostLayers.size();
+    const std::size_t blocks = hostLayers + split.deviceLayers;
+    const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
+    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
+
+    Block residual = r.take(s.embd * t); // the token embeddings, looked up on the host
+    Block stateCopyIds{};                // rs_s_copy: the device blocks' conv rows follow it
+    std::array<Block, 2> stateCopyViews{};
+    Block outputIds{};
+    Block convRows{}; // the next device block's conv states, taken during the block before
+    // The conv rows of device block `next`; the last one's are the ids' last reader.
+    const auto takeConvRows = [&](std::size_t next) {
+        convRows = r.take(convStates);
+        if (next + 1 == blocks) {
+            r.alloc.release(stateCopyIds);
+        }
+    };
+    // The last block keeps its output rows only: the residual's and the block output's, added in
+    // place.
+    const auto outputRows = [&](Block out, Block residualRows) {
+        const Block outRows = r.take(s.embd * rows);
+        r.drop(out);
+        r.alloc.release(outputIds);
+        r.drop(residualRows, outRows);
+    };
+    // A host FFN: its norm, then gate and up (each weight copied in for its product) and the GLU,
+    // or relu² up; then down. The residual add runs in place into its output.
+    const auto feedForward = [&](const OffloadedLayerWeights& w) {
+        const Block norm = r.take(s.embd * t);
+        passing(w.feedForwardNorm);
+        Block gate{};
+        if (w.gate > 0) {
+            const Block gateWeight = weight(w.gate);
+            gate = r.take(stack.feedForward * t);
+            r.alloc.release(gateWeight);
+        }
+        const Block upWeight = weight(w.up);
+        const Block up = r.take(stack.feedForward * t); // relu and square in place
+        r.alloc.release(upWeight);
+        r.drop(norm);
+        Block activated = up;
+        if (w.gate > 0) {
+            activated = r.take(stack.feedForward * t);
+            r.drop(gate, up);
+        }
+        const Block downWeight = weight(w.down);
+        const Block out = r.take(s.embd * t);
+        r.alloc.release(downWeight);
+        r.drop(activated);
+        r.drop(residual);
+        residual = out;
+    };
+
+    for (std::size_t b = 0; b < hostLayers; ++b) {
+        const OffloadedLayerWeights& w = split.hostLayers[b];
+        const Layer layer = stack.layers[b];
+        const bool last = b + 1 == blocks;
+        const bool beforeDevice = b + 1 == hostLayers && !last;
+        if (layer == Layer::FeedForward) {
+            if (last) {
+                break; // the output rows only
+            }
+            feedForward(w);
+            continue;
+        }
+        const Block norm = r.take(s.embd * t);
+        passing(w.attentionNorm);
+        Block out;
+        if (layer == Layer::Attention) {
+            // Q, V and K leave for the CPU, which attends over the host cache (no RoPE in these
+            // builders); its output comes back for the output projection.
+            const Block queryWeight = weight(w.query);
+            const Block q = r.take(stack.queryValues * t);
+            r.alloc.release(queryWeight);
+            const Block valueWeight = weight(w.value);
+            const Block v = r.take(stack.keyValues * t);
+            r.alloc.release(valueWeight);
+            const Block keyWeight = weight(w.key);
+            const Block k = r.take(stack.keyValues * t);
+            r.alloc.release(keyWeight);
+            r.drop(norm);
+            r.drop(k, v, q);
+            if (last) {
+                break;
+            }
+            const Block outputWeight = weight(w.attentionOutput);
+            const Block attended = r.take(stack.queryValues * t);
+            out = r.take(s.embd * t);
+            r.alloc.release(outputWeight);
+            r.drop(attended);
+        } else {
+            const Block inputWeight = weight(w.input);
+            const Block hostConvRows = r.take(convStates); // the host's conv states, copied in
+            const Block zxBCdt = r.take(projected * t);
+            r.alloc.release(inputWeight);
+            r.drop(norm);
+            const Block convX = r.take(convWindow);
+            r.drop(hostConvRows);
+            const Block convWeight = weight(w.conv);
+            const Block xBC = r.take(conv * t); // ssm_conv; bias and silu in place
+            r.drop(convX);
+            r.alloc.release(convWeight);
+            passing(w.convBias);
+            r.drop(r.take(s.heads * t)); // cont(dt), bias in place: it leaves for the CPU's scan
+            passing(w.dtBias);
+            Block skip;
+            Block y;
+            Block z;
+            if (beforeDevice) {
+                stateCopyIds = r.alloc.allocate(4 * r.seqs);
+                takeConvRows(b + 1);
+                z = r.take(di * t); // cont(z)
+                r.drop(zxBCdt);
+                skip = weight(w.skip);
+                y = r.take(di * t); // the scan's y, copied back
+            } else {
+                skip = weight(w.skip);
+                y = r.take(di * t);
+                z = r.take(di * t);
+                r.drop(zxBCdt);
+            }
+            const Block xD = r.take(di * t);
+            r.drop(xBC);
+            r.alloc.release(skip);
+            r.drop(xD); // added into y in place
+            const Block gated = r.take(di * t);
+            r.drop(z, y);
+            const Block normed = r.take(di * t); // the grouped RMS norm; its weight's MUL in place
+            r.drop(gated);
+            passing(w.norm);
+            const Block outputWeight = weight(w.output);
+            if (beforeDevice) {
+                stateCopyViews = {r.alloc.allocate(4 * r.seqs), r.alloc.allocate(4 * r.seqs)};
+            }
+            if (beforeDevice || last) {
+                outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
+            }
+            out = r.take(s.embd * t); // ssm_out
+            r.alloc.release(outputWeight);
+            r.drop(normed);
+        }
+        if (last) {
+            const Block residualRows = r.take(s.embd * rows);
+            r.drop(residual);
+            outputRows(out, residualRows);
+            return r.alloc.peakBytes();
+        }
+        r.drop(residual); // the residual add in place into the layer's output
+        residual = out;
+        if (stack.feedForwardAfterEach) {
+            feedForward(w);
+        }
+    }
+
+    for (std::size_t b = hostLayers; b < blocks; ++b) {
+        const bool last = b + 1 == blocks;
+        const Block norm = r.take(s.embd * t);
+        const Block zxBCdt = r.take(projected * t);
+        r.drop(norm);
+        const Block convX = r.take(convWindow);
+        r.drop(convRows);
+        const Block dt = r.take(s.heads * t);
+        const Block gathered = r.take(ssmState * (r.seqs - 1)); // build_rs: the other slots' states
+        if (last) {
+            r.alloc.release(stateCopyViews[0]);
+        }
+        const Block xBC = r.take(conv * t);
+        r.drop(convX);
+        const Block scanned = r.take(di * t + ssmState * r.seqs); // y and the final states
+        r.drop(dt);
+        if (last) {
+            r.alloc.release(stateCopyViews[1]);
+        } else {
+            r.drop(gathered);
+            takeConvRows(b + 1);
+        }
+        const Block z = r.take(di * t);
+        r.drop(zxBCdt);
+        const Block xD = r.take(di * t); // y + x * D in place on it
+        r.drop(xBC);
+        Block residualRows{};
+        if (last) {
+            r.drop(gathered);
+            residualRows = r.take(s.embd * rows);
+            r.drop(residual);
+        }
+        r.drop(scanned);
+        const Block gated = r.take(di * t);
+        r.drop(z, xD);
+        const Block normed = r.take(di * t);
+        r.drop(gated);
+        const Block out = r.take(s.embd * t);
+        r.drop(normed);
+        if (last) {
+            outputRows(out, residualRows);
+            break;
+        }
+        r.drop(residual);
+        residual = out;
+    }
+    return r.alloc.peakBytes();
+}
+
+std::uint64_t hostMambaTwoScanBytes(const RecurrentBlockShape& s, std::uint32_t ubatchTokens,
+                                    std::uint32_t sequences, std::uint32_t outputs,
+                                    const HostScanInputs& inputs) {
+    if (s.kind != RecurrentBlockKind::Mamba2 || ubatchTokens == 0) {
+        return 0;
+    }
+    using Block = AllocatorReplay::Block;
+    RecurrentReplay r = RecurrentReplay::reserving(ubatchTokens, sequences);
+    const std::uint64_t t = r.tokens;
+    const std::uint64_t di = s.inner;
+    const std::uint64_t grouped = s.groups * s.state;
+    const std::uint64_t conv = di + 2 * grouped;
+    const std::uint64_t ssmState = s.state * di;
+
+    // The graph start: token ids, the mixed token/embedding input, the state-copy ids, the cache
+    // inputs, the output ids; the token embeddings and the mixed path's rows, which leave for the
+    // GPU, and the DUP the mixed path keeps to the end.
+    const Block tokenIds = r.alloc.allocate(4 * t);
+    const Block mixedTokenIds = r.alloc.allocate(4 * t);
+    r.take(s.embd * t); // inp_embd
+    const Block mixedSlots = r.alloc.allocate(8 * t);
+    const Block mixedEmbeddings = r.take(s.embd * t);
+    r.alloc.allocate(4 * r.seqs); // rs_s_copy
+    if (inputs.cacheCells > 0) {
+        replayCacheInputs(r, inputs.cacheCells, inputs.valueRowValues, inputs.flashAttention);
+    }
+    r.alloc.allocate(4 * std::uint64_t{outputs});
+    const Block embeddings = r.take(s.embd * t);
+    r.alloc.release(tokenIds);
+    const Block mixedRows = r.take(s.embd * t);
+    r.alloc.release(mixedTokenIds);
+    r.take(s.embd * t); // DUP
+    r.drop(mixedEmbeddings, mixedRows);
+    r.alloc.release(mixedSlots);
+    r.drop(embeddings);
+
+    // The first scan: views of the conv output (a token's row holds x, B and C) copied whole up to
+    // their last element, dt, then y and the final states.
+    const Block x = r.alloc.allocate(4 * ((t - 1) * conv + di));
+    const Block dt = r.take(s.heads * t);
+    const Block b = r.alloc.allocate(4 * ((t - 1) * conv + grouped));
+    const Block c = r.alloc.allocate(4 * ((t - 1) * conv + grouped));
+    r.take(di * t + ssmState * r.seqs);
+    r.drop(x, dt, b, c);
+    return r.alloc.peakBytes();
+}
+
+} // namespace llamafit

@@ -1,0 +1,76 @@
+#pragma once
+// The first GPU's compute buffer when a Mamba-2 model keeps its leading blocks in host memory: -ngl 0 or a
+// partial -ngl, batches of 32 tokens or more, so that the scheduler offloads their ops (offloadedattention.h
+// says how each host weight is copied in just before its op and freed after it). A host block's state stays
+// in host memory, so its SSM_SCAN runs on the CPU: dt leaves for it and y comes back as a copy, and the conv
+// states come in as rows. The GPU's own blocks follow in the scheduler's order for a split of its own (not
+// the whole-model reorder of mambaondevice.h), the last host block taking the state-copy ids and the first
+// device block's conv rows. Read tensor by tensor from the server's own plans on lavapipe
+// (scripts/alloc-plan/run-case.sh mamba2_ngl0_np1: "Vulkan0 compute buffer size = 21.21 MiB",
+// mamba2_ngl_part_np1: 22.05; granitehybrid_ngl0_np1: 20.32, with attention and gated FFN layers;
+// nemotron_h_l6_ngl0_np1: 173.25, with relu² FFN layers). Graphs: src/models/mamba-base.cpp
+// build_mamba2_layer, granite-hybrid.cpp, nemotron-h.cpp. Internal to core/sizing (gpucompute.cpp); bytes.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/layerplacement.h"
+#include "core/sizing/mambaondevice.h"
+#include "core/sizing/recurrentcompute.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace llamafit {
+
+// The bytes of one host layer's weights as copied to the GPU; 0 where the layer has no such tensor.
+struct OffloadedLayerWeights {
+    std::uint64_t attentionNorm = 0;                                  // attn_norm: every layer's input norm
+    std::uint64_t input = 0;                                          // Mamba-2: ssm_in
+    std::uint64_t conv = 0;                                           // ssm_conv1d.weight
+    std::uint64_t convBias = 0;                                       // ssm_conv1d.bias
+    std::uint64_t dtBias = 0;                                         // ssm_dt.bias
+    std::uint64_t skip = 0;                                           // ssm_d
+    std::uint64_t norm = 0;                                           // ssm_norm
+    std::uint64_t output = 0;                                         // ssm_out
+    std::uint64_t query = 0, key = 0, value = 0, attentionOutput = 0; // attention layers
+    std::uint64_t feedForwardNorm = 0;                                // a gated FFN after the layer
+    std::uint64_t gate = 0, up = 0, down = 0;                         // (gate 0: relu² up/down)
+};
+
+// A Mamba-2 model whose leading layers sit in host memory. With flash attention or not, the CPU
+// attends over a host KV cache: Q, K and V leave for it and its output comes back.
+struct OffloadedMambaTwo {
+    MambaTwoStack stack;                           // the shape and every layer's kind
+    std::vector<OffloadedLayerWeights> hostLayers; // the leading layers, in host memory
+    std::uint32_t deviceLayers = 0;                // the layers after them, on the GPU: Mamba-2 only
+};
+
+// The split of a mamba2 model whose leading blocks (at least one) sit in host memory and the rest
+// on one GPU, or of a granitehybrid or nemotron_h model whose blocks all sit in host memory;
+// nullopt for any other model or placement.
+std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const KvPlan& kv,
+                                                   const LayerPlacement& layers);
+
+// `outputs` = the output rows the reserve asks for.
+std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32_t ubatchTokens,
+                                     std::uint32_t sequences, std::uint32_t outputs);
+
+// The host's compute buffer while the CPU scans the Mamba-2 blocks whose state is in host memory
+// (any Mamba-2 model: mamba2, granitehybrid, nemotron_h, falcon-h1), op offload or not: the graph
+// inputs (tokens, embeddings, the state-copy ids, one KV cache's inputs when `cacheCells` > 0, the
+// output ids and the embedding rows the GPU takes), then for the scan copies of the x, B and C
+// views of the conv output, dt and the scan's y and final states. Read from the host plans of
+// mamba2_ngl0_np1 ("Vulkan_Host compute buffer size = 21.74 MiB", the same with -ngl 12),
+// granitehybrid_ngl0_np1 (25.75) and nemotron_h_l6_ngl0_np1 (123.94), whose peaks are all at the
+// first scan. `valueRowValues`: the V row width the V store indexes without flash attention.
+struct HostScanInputs {
+    std::uint64_t cacheCells = 0; // the KV cache's cells; 0 without attention layers
+    std::uint64_t valueRowValues = 0;
+    bool flashAttention = true;
+};
+std::uint64_t hostMambaTwoScanBytes(const RecurrentBlockShape& ssm, std::uint32_t ubatchTokens,
+                                    std::uint32_t sequences, std::uint32_t outputs,
+                                    const HostScanInputs& inputs);
+
+} // namespace llamafit

@@ -1,0 +1,101 @@
+// The compute buffers of a Mamba-2 model whose leading blocks stay in host memory
+// (core/sizing/offloadedmamba.h) against llama-server 0.7.0's own on lavapipe, as logged in the
+// recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
+// plans (scripts/alloc-plan/run-case.sh).
+#include "core/sizing/offloadedmamba.h"
+
+#include "core/sizing/estimator.h"
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace llamafit {
+namespace {
+
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+
+struct Sized {
+    ModelInfo model;
+    KvPlan kv;
+};
+
+// `file`'s shape (cut to `blocks` when told) with -c 4096 and `slots`.
+Sized setupOf(const std::string& file, std::optional<std::uint32_t> blocks, std::uint32_t slots) {
+    Sized setup{test::interpretedShape(file, blocks), {}};
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = slots;
+    const ResolvedContext context = resolveContext(setup.model, settings).value();
+    setup.kv = sizeKvCaches(setup.model, settings, context);
+    return setup;
+}
+
+// The first `hostBlocks` blocks in host memory, the rest on GPU 0 (llama.cpp's order: -ngl counts
+// from the last block).
+LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
+    LayerPlacement layers;
+    for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        layers.layerDevice.push_back(il < hostBlocks ? kHostDevice : 0);
+    }
+    return layers;
+}
+
+double deviceMiB(const Sized& setup, std::size_t hostBlocks, std::uint32_t slots) {
+    const auto split = offloadedMambaTwo(setup.model, setup.kv, leadingOnHost(setup.model, hostBlocks));
+    EXPECT_TRUE(split.has_value());
+    return split ? static_cast<double>(offloadedMambaTwoBytes(*split, 512, slots, slots)) / kBytesPerMiB : 0;
+}
+
+TEST(OffloadedMamba, PureMambaTwoCopiesEachWeightAndTakesYBack) {
+    const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
+    ASSERT_EQ(mamba2.model.layers.size(), 24u);
+    // mamba2_ngl0_np1: "Vulkan0 compute buffer size = 21.21 MiB".
+    EXPECT_NEAR(deviceMiB(mamba2, 24, 1), 21.21, 0.005);
+    // mamba2_ngl_part_np1 (-ngl 12: blocks 13-23 on the GPU, the output layer counted): "22.05 MiB",
+    // the GPU's own blocks after the host's.
+    EXPECT_NEAR(deviceMiB(mamba2, 13, 1), 22.05, 0.005);
+}
+
+TEST(OffloadedMamba, HybridHostLayersAttendOnTheCpu) {
+    // granitehybrid_ngl0_np1 (a gated FFN after each of 32 layers, attention at 10, 13, 17, 27):
+    // "Vulkan0 compute buffer size = 20.32 MiB".
+    const Sized granite = setupOf("granitehybrid.json", std::nullopt, 1);
+    EXPECT_NEAR(deviceMiB(granite, granite.model.layers.size(), 1), 20.32, 0.005);
+    // nemotron_h_l6_ngl0_np1 and _np4 (Mamba-2, relu² FFN, Mamba-2, FFN, Mamba-2, attention):
+    // "173.25 MiB" both.
+    const Sized nemotron = setupOf("nemotron_h.json", 6, 1);
+    EXPECT_NEAR(deviceMiB(nemotron, 6, 1), 173.25, 0.005);
+    const Sized nemotronSlots = setupOf("nemotron_h.json", 6, 4);
+    EXPECT_NEAR(deviceMiB(nemotronSlots, 6, 4), 173.25, 0.005);
+}
+
+TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
+    const Sized granite = setupOf("granitehybrid.json", std::nullopt, 1);
+    // Its GPU layers would hold attention and FFNs in the scheduler's split order: not replayed.
+    EXPECT_FALSE(offloadedMambaTwo(granite.model, granite.kv, leadingOnHost(granite.model, 17)).has_value());
+    // Every block on the GPU: mambaondevice.h's case.
+    const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
+    EXPECT_FALSE(offloadedMambaTwo(mamba2.model, mamba2.kv, leadingOnHost(mamba2.model, 0)).has_value());
+    // Not a Mamba-2 model.
+    const Sized qwen3 = setupOf("qwen3.json", std::nullopt, 1);
+    EXPECT_FALSE(offloadedMambaTwo(qwen3.model, qwen3.kv, leadingOnHost(qwen3.model, 4)).has_value());
+}
+
+double hostMiB(const Sized& setup, const HostScanInputs& inputs) {
+    return static_cast<double>(hostMambaTwoScanBytes(recurrentBlockShape(setup.model), 512, 1, 1, inputs)) /
+           kBytesPerMiB;
+}
+
+TEST(OffloadedMamba, TheHostScansOverItsInputs) {
+    // "Vulkan_Host compute buffer size = " 21.74 MiB (mamba2, -ngl 0 and -ngl 12), 25.75
+    // (granitehybrid -ngl 0: its KV cache's inputs too), 123.94 (nemotron_h, 6 blocks, -ngl 0).
+    EXPECT_NEAR(hostMiB(setupOf("mamba2.json", std::nullopt, 1), {}), 21.74, 0.005);
+    EXPECT_NEAR(hostMiB(setupOf("granitehybrid.json", std::nullopt, 1), {4096, 0, true}), 25.75, 0.005);
+    EXPECT_NEAR(hostMiB(setupOf("nemotron_h.json", 6, 1), {4096, 0, true}), 123.94, 0.005);
+}
+
+} // namespace
+} // namespace llamafit
