@@ -45,9 +45,8 @@ std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const
     }
     const int gpu = il < blocks ? layers.layerDevice[il] : kHostDevice;
     for (; il < blocks; ++il) {
-        if (layers.layerDevice[il] != gpu || split.stack.layers[il] != MambaTwoStack::Layer::Mamba ||
-            split.stack.feedForwardAfterEach) {
-            return std::nullopt; // host blocks after GPU blocks, several GPUs, or GPU layers not replayed
+        if (layers.layerDevice[il] != gpu) {
+            return std::nullopt; // host blocks after GPU blocks, or several GPUs
         }
         ++split.deviceLayers;
     }
@@ -61,7 +60,10 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
                                      std::uint32_t sequences, std::uint32_t outputs) {
     const MambaTwoStack& stack = split.stack;
     const RecurrentBlockShape& s = stack.ssm;
-    if (s.kind != RecurrentBlockKind::Mamba2 || split.hostLayers.empty() || ubatchTokens == 0) {
+    const std::size_t hostLayers = split.hostLayers.size();
+    const std::size_t blocks = hostLayers + split.deviceLayers;
+    if (s.kind != RecurrentBlockKind::Mamba2 || hostLayers == 0 || blocks > stack.layers.size() ||
+        ubatchTokens == 0) {
         return 0;
     }
     using Block = AllocatorReplay::Block;
@@ -75,22 +77,82 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
     const std::uint64_t convWindow = conv * (t / r.seqs + s.convKernel - 1) * r.seqs; // concat(states, x^T)
     const std::uint64_t ssmState = s.state * di;
     const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
-    const std::size_t hostLayers = split.hostLayers.size();
-    const std::size_t blocks = hostLayers + split.deviceLayers;
     const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
     const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
+    const auto isMamba = [&](std::size_t b) { return b < blocks && stack.layers[b] == Layer::Mamba; };
+    // The next Mamba-2 layer after `b`, or `blocks`.
+    const auto nextMamba = [&](std::size_t b) {
+        std::size_t next = b + 1;
+        while (next < blocks && !isMamba(next)) {
+            ++next;
+        }
+        return next;
+    };
+    // Whether layer `b` takes the next Mamba-2 block's conv rows: the first layer after it that is
+    // not a plain FFN is one (mambaondevice.h).
+    const auto takesNextRows = [&](std::size_t b) {
+        std::size_t next = b + 1;
+        while (next < blocks && stack.layers[next] == Layer::FeedForward) {
+            ++next;
+        }
+        return isMamba(next);
+    };
+    std::size_t lastAttention = blocks;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        lastAttention = stack.layers[b] == Layer::Attention ? b : lastAttention;
+    }
+    std::size_t lastMamba = blocks;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        lastMamba = isMamba(b) ? b : lastMamba;
+    }
+    const bool deviceMamba = lastMamba != blocks && lastMamba >= hostLayers;
+    const bool deviceAttention =
+        std::find(stack.layers.begin() + static_cast<std::ptrdiff_t>(hostLayers),
+                  stack.layers.begin() + static_cast<std::ptrdiff_t>(blocks),
+                  Layer::Attention) != stack.layers.begin() + static_cast<std::ptrdiff_t>(blocks);
 
     Block residual = r.take(s.embd * t); // the token embeddings, looked up on the host
     Block stateCopyIds{};                // rs_s_copy: the device blocks' conv rows follow it
+    bool stateCopyIdsTaken = false;
     std::array<Block, 2> stateCopyViews{};
     Block outputIds{};
-    Block convRows{}; // the next device block's conv states, taken during the block before
-    // The conv rows of device block `next`; the last one's are the ids' last reader.
+    std::array<Block, 3> cacheInputs{}; // K and V row indices, the f16 mask: freed after the last attention
+    Block convRows{}; // the next device Mamba-2 block's conv states, taken one Mamba-2 block ahead
     const auto takeConvRows = [&](std::size_t next) {
-        convRows = r.take(convStates);
-        if (next + 1 == blocks) {
-            r.alloc.release(stateCopyIds);
+        if (!stateCopyIdsTaken) {
+            stateCopyIds = r.alloc.allocate(4 * r.seqs);
+            stateCopyIdsTaken = true;
         }
+        convRows = r.take(convStates);
+        if (next == lastMamba) {
+            r.alloc.release(stateCopyIds); // its last reader
+        }
+    };
+    // The GPU's graph inputs arrive with the last host layer's output projection: its KV cache's
+    // inputs, the state-copy ids (unless a host layer took them with the first device block's conv
+    // rows) and views of them, the output ids.
+    const auto deviceInputs = [&](std::size_t b) {
+        if (b + 1 != hostLayers || hostLayers == blocks) {
+            return;
+        }
+        const auto stateCopies = [&] {
+            if (deviceMamba) {
+                stateCopyViews = {r.alloc.allocate(4 * r.seqs), r.alloc.allocate(4 * r.seqs)};
+            }
+        };
+        if (stateCopyIdsTaken) {
+            stateCopies();
+        }
+        if (deviceAttention) { // as replayCacheInputs, with flash attention
+            cacheInputs = {r.alloc.allocate(8 * t), r.alloc.allocate(8 * t),
+                           r.alloc.allocate(2 * stack.maskCells * t)};
+        }
+        if (!stateCopyIdsTaken && deviceMamba) {
+            stateCopyIds = r.alloc.allocate(4 * r.seqs);
+            stateCopyIdsTaken = true;
+            stateCopies();
+        }
+        outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
     };
     // The last block keeps its output rows only: the residual's and the block output's, added in
     // place.
@@ -100,27 +162,33 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
         r.alloc.release(outputIds);
         r.drop(residualRows, outRows);
     };
-    // A host FFN: its norm, then gate and up (each weight copied in for its product) and the GLU,
-    // or relu² up; then down. The residual add runs in place into its output.
-    const auto feedForward = [&](const OffloadedLayerWeights& w) {
+    // An FFN: its norm, then gate and up and the GLU (or relu² up, squared in place), then down;
+    // a host layer's weights are copied in one at a time. The residual add runs in place into its
+    // output.
+    const auto feedForward = [&](std::size_t b, const OffloadedLayerWeights* w) {
+        const bool gated = stack.feedForwardAfterEach;
+        const auto copied = [&](std::uint64_t bytes) { return w != nullptr ? weight(bytes) : Block{}; };
         const Block norm = r.take(s.embd * t);
-        passing(w.feedForwardNorm);
+        if (w != nullptr) {
+            passing(w->feedForwardNorm);
+        }
         Block gate{};
-        if (w.gate > 0) {
-            const Block gateWeight = weight(w.gate);
+        if (gated) {
+            const Block gateWeight = copied(w != nullptr ? w->gate : 0);
             gate = r.take(stack.feedForward * t);
             r.alloc.release(gateWeight);
         }
-        const Block upWeight = weight(w.up);
-        const Block up = r.take(stack.feedForward * t); // relu and square in place
+        const Block upWeight = copied(w != nullptr ? w->up : 0);
+        const Block up = r.take(stack.feedForward * t);
         r.alloc.release(upWeight);
         r.drop(norm);
         Block activated = up;
-        if (w.gate > 0) {
+        if (gated) {
             activated = r.take(stack.feedForward * t);
             r.drop(gate, up);
         }
-        const Block downWeight = weight(w.down);
+        const Block downWeight = copied(w != nullptr ? w->down : 0);
+        deviceInputs(b);
         const Block out = r.take(s.embd * t);
         r.alloc.release(downWeight);
         r.drop(activated);
@@ -132,12 +200,11 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
         const OffloadedLayerWeights& w = split.hostLayers[b];
         const Layer layer = stack.layers[b];
         const bool last = b + 1 == blocks;
-        const bool beforeDevice = b + 1 == hostLayers && !last;
         if (layer == Layer::FeedForward) {
             if (last) {
                 break; // the output rows only
             }
-            feedForward(w);
+            feedForward(b, &w);
             continue;
         }
         const Block norm = r.take(s.embd * t);
@@ -162,10 +229,15 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             }
             const Block outputWeight = weight(w.attentionOutput);
             const Block attended = r.take(stack.queryValues * t);
+            if (!stack.feedForwardAfterEach) {
+                deviceInputs(b);
+            }
             out = r.take(s.embd * t);
             r.alloc.release(outputWeight);
             r.drop(attended);
         } else {
+            // A host Mamba-2 block before a device one takes that block's conv rows.
+            const bool beforeDevice = takesNextRows(b) && nextMamba(b) >= hostLayers;
             const Block inputWeight = weight(w.input);
             const Block hostConvRows = r.take(convStates); // the host's conv states, copied in
             const Block zxBCdt = r.take(projected * t);
@@ -184,8 +256,7 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             Block y;
             Block z;
             if (beforeDevice) {
-                stateCopyIds = r.alloc.allocate(4 * r.seqs);
-                takeConvRows(b + 1);
+                takeConvRows(nextMamba(b));
                 z = r.take(di * t); // cont(z)
                 r.drop(zxBCdt);
                 skip = weight(w.skip);
@@ -206,10 +277,10 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             r.drop(gated);
             passing(w.norm);
             const Block outputWeight = weight(w.output);
-            if (beforeDevice) {
-                stateCopyViews = {r.alloc.allocate(4 * r.seqs), r.alloc.allocate(4 * r.seqs)};
+            if (!stack.feedForwardAfterEach) {
+                deviceInputs(b);
             }
-            if (beforeDevice || last) {
+            if (last) {
                 outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
             }
             out = r.take(s.embd * t); // ssm_out
@@ -225,55 +296,117 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
         r.drop(residual); // the residual add in place into the layer's output
         residual = out;
         if (stack.feedForwardAfterEach) {
-            feedForward(w);
+            feedForward(b, &w);
         }
     }
 
+    // The GPU's own layers, in the order the scheduler plans a split of their own.
     for (std::size_t b = hostLayers; b < blocks; ++b) {
         const bool last = b + 1 == blocks;
+        const Layer layer = stack.layers[b];
+        if (layer == Layer::FeedForward) {
+            if (last) {
+                break;
+            }
+            feedForward(b, nullptr);
+            continue;
+        }
         const Block norm = r.take(s.embd * t);
-        const Block zxBCdt = r.take(projected * t);
-        r.drop(norm);
-        const Block convX = r.take(convWindow);
-        r.drop(convRows);
-        const Block dt = r.take(s.heads * t);
-        const Block gathered = r.take(ssmState * (r.seqs - 1)); // build_rs: the other slots' states
-        if (last) {
-            r.alloc.release(stateCopyViews[0]);
-        }
-        const Block xBC = r.take(conv * t);
-        r.drop(convX);
-        const Block scanned = r.take(di * t + ssmState * r.seqs); // y and the final states
-        r.drop(dt);
-        if (last) {
-            r.alloc.release(stateCopyViews[1]);
-        } else {
-            r.drop(gathered);
-            takeConvRows(b + 1);
-        }
-        const Block z = r.take(di * t);
-        r.drop(zxBCdt);
-        const Block xD = r.take(di * t); // y + x * D in place on it
-        r.drop(xBC);
-        Block residualRows{};
-        if (last) {
-            r.drop(gathered);
-            residualRows = r.take(s.embd * rows);
+        if (layer == Layer::Attention) {
+            const Block q = r.take(stack.queryValues * t);
+            const Block v = r.take(stack.keyValues * t);
+            const Block k = r.take(stack.keyValues * t);
+            r.drop(norm);
+            const bool finalAttention = b == lastAttention;
+            r.drop(k); // stored into the cache, as V is
+            if (finalAttention) {
+                r.alloc.release(cacheInputs[0]);
+            }
+            r.drop(v);
+            if (finalAttention) {
+                r.alloc.release(cacheInputs[1]);
+            }
+            Block residualRows{};
+            if (last) {
+                residualRows = r.take(s.embd * rows);
+                r.drop(residual);
+            }
+            const Block attended = r.take(stack.queryValues * t);
+            r.drop(q);
+            if (finalAttention) {
+                r.alloc.release(cacheInputs[2]);
+            }
+            if (takesNextRows(b)) {
+                takeConvRows(nextMamba(b));
+            }
+            const Block out = r.take(s.embd * t);
+            r.drop(attended);
+            if (last) {
+                outputRows(out, residualRows);
+                break;
+            }
             r.drop(residual);
+            residual = out;
+        } else {
+            const bool finalMamba = b == lastMamba;
+            const Block zxBCdt = r.take(projected * t);
+            r.drop(norm);
+            const Block convX = r.take(convWindow);
+            r.drop(convRows);
+            const Block dt = r.take(s.heads * t);
+            const Block gathered = r.take(ssmState * (r.seqs - 1)); // build_rs: the other slots' states
+            if (finalMamba) {
+                r.alloc.release(stateCopyViews[0]);
+            }
+            const Block xBC = r.take(conv * t);
+            r.drop(convX);
+            const Block scanned = r.take(di * t + ssmState * r.seqs); // y and the final states
+            r.drop(dt);
+            if (finalMamba) {
+                r.alloc.release(stateCopyViews[1]);
+            } else {
+                r.drop(gathered);
+                if (takesNextRows(b)) {
+                    takeConvRows(nextMamba(b));
+                }
+            }
+            const Block z = r.take(di * t);
+            r.drop(zxBCdt);
+            const Block xD = r.take(di * t); // y + x * D in place on it
+            r.drop(xBC);
+            Block residualRows{};
+            if (finalMamba) {
+                r.drop(gathered);
+            }
+            if (last) {
+                residualRows = r.take(s.embd * rows);
+                r.drop(residual);
+            }
+            // Without the next block's conv rows between them, the scan's final states are stored
+            // after the gate.
+            const bool scanLate = !takesNextRows(b) && !last;
+            if (!scanLate) {
+                r.drop(scanned);
+            }
+            const Block gated = r.take(di * t);
+            r.drop(z, xD);
+            if (scanLate) {
+                r.drop(scanned);
+            }
+            const Block normed = r.take(di * t);
+            r.drop(gated);
+            const Block out = r.take(s.embd * t);
+            r.drop(normed);
+            if (last) {
+                outputRows(out, residualRows);
+                break;
+            }
+            r.drop(residual);
+            residual = out;
         }
-        r.drop(scanned);
-        const Block gated = r.take(di * t);
-        r.drop(z, xD);
-        const Block normed = r.take(di * t);
-        r.drop(gated);
-        const Block out = r.take(s.embd * t);
-        r.drop(normed);
-        if (last) {
-            outputRows(out, residualRows);
-            break;
+        if (stack.feedForwardAfterEach && !last) {
+            feedForward(b, nullptr);
         }
-        r.drop(residual);
-        residual = out;
     }
     return r.alloc.peakBytes();
 }

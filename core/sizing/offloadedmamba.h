@@ -3,12 +3,14 @@
 // partial -ngl, batches of 32 tokens or more, so that the scheduler offloads their ops (offloadedattention.h
 // says how each host weight is copied in just before its op and freed after it). A host block's state stays
 // in host memory, so its SSM_SCAN runs on the CPU: dt leaves for it and y comes back as a copy, and the conv
-// states come in as rows. The GPU's own blocks follow in the scheduler's order for a split of its own (not
-// the whole-model reorder of mambaondevice.h), the last host block taking the state-copy ids and the first
-// device block's conv rows. Read tensor by tensor from the server's own plans on lavapipe
-// (scripts/alloc-plan/run-case.sh mamba2_ngl0_np1: "Vulkan0 compute buffer size = 21.21 MiB",
-// mamba2_ngl_part_np1: 22.05; granitehybrid_ngl0_np1: 20.32, with attention and gated FFN layers;
-// nemotron_h_l6_ngl0_np1: 173.25, with relu² FFN layers). Graphs: src/models/mamba-base.cpp
+// states come in as rows; a host attention layer's Q, K and V leave for the CPU, which attends over the host
+// cache. The GPU's own layers follow in the scheduler's order for a split of their own (not the whole-model
+// reorder of mambaondevice.h): the GPU's graph inputs arrive with the last host layer's output projection,
+// and a Mamba-2 block's conv rows are taken by the layer before it unless that is a plain FFN. Read tensor
+// by tensor from the server's own plans on lavapipe (scripts/alloc-plan/run-case.sh mamba2_ngl0_np1:
+// "Vulkan0 compute buffer size = 21.21 MiB", mamba2_ngl_part_np1: 22.05; granitehybrid_ngl0_np1: 20.32 and
+// granitehybrid_ngl_part_np1: 25.13, with attention and gated FFN layers; nemotron_h_l6_ngl0_np1: 173.25
+// and nemotron_h_l6_ngl_part_np1: 175.73, with relu² FFN layers). Graphs: src/models/mamba-base.cpp
 // build_mamba2_layer, granite-hybrid.cpp, nemotron-h.cpp. Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
@@ -43,12 +45,11 @@ struct OffloadedLayerWeights {
 struct OffloadedMambaTwo {
     MambaTwoStack stack;                           // the shape and every layer's kind
     std::vector<OffloadedLayerWeights> hostLayers; // the leading layers, in host memory
-    std::uint32_t deviceLayers = 0;                // the layers after them, on the GPU: Mamba-2 only
+    std::uint32_t deviceLayers = 0;                // the layers after them, on the GPU
 };
 
-// The split of a mamba2 model whose leading blocks (at least one) sit in host memory and the rest
-// on one GPU, or of a granitehybrid or nemotron_h model whose blocks all sit in host memory;
-// nullopt for any other model or placement.
+// The split of a mamba2, granitehybrid or nemotron_h model whose leading blocks (at least one) sit
+// in host memory and the rest on one GPU; nullopt for any other model or placement.
 std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const KvPlan& kv,
                                                    const LayerPlacement& layers);
 

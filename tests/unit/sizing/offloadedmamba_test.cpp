@@ -72,13 +72,25 @@ TEST(OffloadedMamba, HybridHostLayersAttendOnTheCpu) {
     EXPECT_NEAR(deviceMiB(nemotronSlots, 6, 4), 173.25, 0.005);
 }
 
-TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
+TEST(OffloadedMamba, GpuLayersFollowTheScheduler) {
+    // granitehybrid_ngl_part_np1 (-ngl 16: layers 17-31 on the GPU, attention first): "25.13 MiB",
+    // the first GPU Mamba-2 block's conv rows taken by the attention layer before it.
     const Sized granite = setupOf("granitehybrid.json", std::nullopt, 1);
-    // Its GPU layers would hold attention and FFNs in the scheduler's split order: not replayed.
-    EXPECT_FALSE(offloadedMambaTwo(granite.model, granite.kv, leadingOnHost(granite.model, 17)).has_value());
+    EXPECT_NEAR(deviceMiB(granite, 17, 1), 25.13, 0.005);
+    // nemotron_h_l6_ngl_part_np1 (-ngl 3: a relu² FFN with 89 MiB weights last on the host):
+    // "175.73 MiB".
+    const Sized nemotron = setupOf("nemotron_h.json", 6, 1);
+    EXPECT_NEAR(deviceMiB(nemotron, 4, 1), 175.73, 0.005);
+}
+
+TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
     // Every block on the GPU: mambaondevice.h's case.
     const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
     EXPECT_FALSE(offloadedMambaTwo(mamba2.model, mamba2.kv, leadingOnHost(mamba2.model, 0)).has_value());
+    // A host block after a GPU block: not llama.cpp's placement.
+    LayerPlacement interleaved = leadingOnHost(mamba2.model, 3);
+    interleaved.layerDevice[10] = kHostDevice;
+    EXPECT_FALSE(offloadedMambaTwo(mamba2.model, mamba2.kv, interleaved).has_value());
     // Not a Mamba-2 model.
     const Sized qwen3 = setupOf("qwen3.json", std::nullopt, 1);
     EXPECT_FALSE(offloadedMambaTwo(qwen3.model, qwen3.kv, leadingOnHost(qwen3.model, 4)).has_value());
