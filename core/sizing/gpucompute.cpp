@@ -262,11 +262,12 @@ HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, co
 
 // The recurrent block's work the CPU does when its state is in host memory (or the GPU cannot scan).
 // Measured on lavapipe at -ngl 0 / 2 / 3: RWKV 3 embedding rows (rwkv6 +12.0, rwkv7 +4.5);
-// Mamba-1, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows (mamba +6.1 MiB fully
-// offloaded), plus the scan's final states, one d_state x d_inner matrix per slot (mamba -np 4:
-// 12.38 MiB, -np 1: 12.10). With only some blocks' state on the host the CPU's share is smaller:
-// 1 embedding row for RWKV (rwkv6 -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00). Mamba-2's scan is
-// replayed instead (offloadedmamba.h hostMambaTwoScanBytes).
+// Mamba-1 fully offloaded, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows (mamba
+// +6.1 MiB), plus the scan's final states, one d_state x d_inner matrix per slot (mamba -np 4:
+// 12.38 MiB, -np 1: 12.10; the replay of offloadedmamba.h, whose graph start holds one more
+// embedding row, is 1.50 MiB over that). With only some blocks' state on the host the CPU's share
+// is smaller: 1 embedding row for RWKV (rwkv6 -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00). A Mamba
+// scan with host blocks is replayed instead (offloadedmamba.h hostMambaScanBytes).
 std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
                                  std::uint64_t slots, bool allOnHost) {
     const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
@@ -285,6 +286,22 @@ std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& wi
         break; // measured: qwen35moe and qwen3next at -ngl 0 keep the delta net on the GPU
     }
     return 0;
+}
+
+// A Mamba model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
+// (offloadedmamba.h), or nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
+std::optional<std::uint64_t> offloadedMambaBytes(const ModelInfo& model, const KvPlan& kv,
+                                                 const LayerPlacement& layers, const GpuDevice& gpu,
+                                                 const ResolvedContext& context) {
+    if (const auto two = offloadedMambaTwo(model, kv, layers)) {
+        return offloadedMambaTwoBytes(*two, context.nUbatch, context.nSeqMax, context.nOutputs);
+    }
+    if (gpu.backend == Backend::Vulkan) {
+        if (const auto one = offloadedMambaOne(model, layers)) {
+            return offloadedMambaOneBytes(*one, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+    }
+    return std::nullopt;
 }
 
 // One GPU holding every block: the replays of the graphs whose plan the closed form misses. In
@@ -373,12 +390,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                   std::any_of(gpus.begin(), gpus.end(), [](const GpuDevice& gpu) {
                                       return gpu.backend == Backend::Vulkan;
                                   });
-    const bool mambaTwoScanOnHost =
-        widths.recurrentBlock.kind == RecurrentBlockKind::Mamba2 && cachesOnHost.recurrent && opOffload;
-    if (mambaTwoScanOnHost) {
+    const RecurrentBlockKind recurrentKind = widths.recurrentBlock.kind;
+    const bool mambaScanOnHost =
+        (recurrentKind == RecurrentBlockKind::Mamba2 || recurrentKind == RecurrentBlockKind::Mamba1) &&
+        cachesOnHost.recurrent && opOffload;
+    if (mambaScanOnHost) {
         // The scan's inputs and outputs over the graph inputs, replayed (offloadedmamba.h).
         const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
-        hostPeak = hostMambaTwoScanBytes(
+        hostPeak = hostMambaScanBytes(
             widths.recurrentBlock, context.nUbatch, context.nSeqMax, context.nOutputs,
             {cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues, context.flashAttention});
     } else if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
@@ -512,19 +531,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                 ? offloadedAttentionShape(model, kv, layers,
                                           {context.flashAttention, refused.experts, gpu.limits})
                 : std::nullopt;
-        const std::optional<OffloadedMambaTwo> offloadedMamba =
+        const std::optional<std::uint64_t> offloadedMamba =
             runsOffloaded && settings.generation == LlamaGeneration::Current && gpus.size() == 1
-                ? offloadedMambaTwo(model, kv, layers)
+                ? offloadedMambaBytes(model, kv, layers, gpu, context)
                 : std::nullopt;
         if (offloaded) {
             // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,
             // with a partial -ngl, hold what a fully offloaded run does.
             bytes = std::max(bytes, offloadedAttentionComputeBytes(*offloaded, ub));
         } else if (offloadedMamba) {
-            // Host and device blocks in one replay (offloadedmamba.h); the logits come after them.
-            bytes = std::max(
-                offloadedMambaTwoBytes(*offloadedMamba, context.nUbatch, context.nSeqMax, context.nOutputs),
-                block.outputBytes);
+            bytes = std::max(*offloadedMamba, block.outputBytes); // the logits come after the blocks
         } else if (settings.generation != LlamaGeneration::Current) {
             // Older builds (backendcompute.h); the weight copy lands inside the blocks.
             bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,

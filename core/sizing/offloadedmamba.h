@@ -31,6 +31,8 @@ struct OffloadedLayerWeights {
     std::uint64_t input = 0;                                          // Mamba-2: ssm_in
     std::uint64_t conv = 0;                                           // ssm_conv1d.weight
     std::uint64_t convBias = 0;                                       // ssm_conv1d.bias
+    std::uint64_t projection = 0;                                     // Mamba-1: ssm_x (dt, B and C)
+    std::uint64_t dt = 0;                                             // Mamba-1: ssm_dt.weight
     std::uint64_t dtBias = 0;                                         // ssm_dt.bias
     std::uint64_t skip = 0;                                           // ssm_d
     std::uint64_t norm = 0;                                           // ssm_norm
@@ -57,21 +59,36 @@ std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const
 std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32_t ubatchTokens,
                                      std::uint32_t sequences, std::uint32_t outputs);
 
-// The host's compute buffer while the CPU scans the Mamba-2 blocks whose state is in host memory
-// (any Mamba-2 model: mamba2, granitehybrid, nemotron_h, falcon-h1), op offload or not: the graph
+// Mamba-1 (mamba) with its leading blocks in host memory. ggml-vulkan has no Mamba-1 scan
+// (mambaondevice.h), so every block's scan runs on the CPU: a host block's y comes back, a GPU
+// block's y and final states. The residual add runs in place into the residual. Read from the
+// plans of mamba_ngl0_np1 ("Vulkan0 compute buffer size = 16.52 MiB") and mamba_ngl_part_np1
+// (-ngl 12: 18.13). Graph: src/models/mamba-base.cpp build_mamba_layer.
+struct OffloadedMambaOne {
+    RecurrentBlockShape ssm;
+    std::vector<OffloadedLayerWeights> hostLayers; // the leading blocks, in host memory
+    std::uint32_t deviceLayers = 0;                // the blocks after them, on the GPU
+};
+std::optional<OffloadedMambaOne> offloadedMambaOne(const ModelInfo& model, const LayerPlacement& layers);
+std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32_t ubatchTokens,
+                                     std::uint32_t sequences, std::uint32_t outputs);
+
+// The host's compute buffer while the CPU scans the Mamba blocks whose state is in host memory (any
+// Mamba-2 model: mamba2, granitehybrid, nemotron_h, falcon-h1; Mamba-1), op offload or not: the graph
 // inputs (tokens, embeddings, the state-copy ids, one KV cache's inputs when `cacheCells` > 0, the
-// output ids and the embedding rows the GPU takes), then for the scan copies of the x, B and C
-// views of the conv output, dt and the scan's y and final states. Read from the host plans of
-// mamba2_ngl0_np1 ("Vulkan_Host compute buffer size = 21.74 MiB", the same with -ngl 12),
-// granitehybrid_ngl0_np1 (25.75) and nemotron_h_l6_ngl0_np1 (123.94), whose peaks are all at the
-// first scan. `valueRowValues`: the V row width the V store indexes without flash attention.
+// output ids and the embedding rows the GPU takes), then copies of the scan's x, dt, B and C, and
+// the scan's y and final states. Read from the host plans of mamba2_ngl0_np1 ("Vulkan_Host compute
+// buffer size = 21.74 MiB", the same with -ngl 12), granitehybrid_ngl0_np1 (25.75),
+// nemotron_h_l6_ngl0_np1 (123.94) and mamba_ngl0_np1 (13.60, the same with -ngl 12), whose peaks
+// are all at the first scan. `valueRowValues`: the V row width the V store indexes without flash
+// attention.
 struct HostScanInputs {
     std::uint64_t cacheCells = 0; // the KV cache's cells; 0 without attention layers
     std::uint64_t valueRowValues = 0;
     bool flashAttention = true;
 };
-std::uint64_t hostMambaTwoScanBytes(const RecurrentBlockShape& ssm, std::uint32_t ubatchTokens,
-                                    std::uint32_t sequences, std::uint32_t outputs,
-                                    const HostScanInputs& inputs);
+std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& ssm, std::uint32_t ubatchTokens,
+                                 std::uint32_t sequences, std::uint32_t outputs,
+                                 const HostScanInputs& inputs);
 
 } // namespace llamafit

@@ -83,6 +83,20 @@ TEST(OffloadedMamba, GpuLayersFollowTheScheduler) {
     EXPECT_NEAR(deviceMiB(nemotron, 4, 1), 175.73, 0.005);
 }
 
+TEST(OffloadedMamba, MambaOneScansEveryBlockOnTheCpu) {
+    const Sized mamba = setupOf("mamba.json", std::nullopt, 1);
+    const auto deviceOf = [&](std::size_t hostBlocks) {
+        const auto split = offloadedMambaOne(mamba.model, leadingOnHost(mamba.model, hostBlocks));
+        EXPECT_TRUE(split.has_value());
+        return split ? static_cast<double>(offloadedMambaOneBytes(*split, 512, 1, 1)) / kBytesPerMiB : 0;
+    };
+    // mamba_ngl0_np1: "Vulkan0 compute buffer size = 16.52 MiB"; mamba_ngl_part_np1 (-ngl 12): 18.13,
+    // the GPU's blocks taking y and the final states back.
+    EXPECT_NEAR(deviceOf(24), 16.52, 0.005);
+    EXPECT_NEAR(deviceOf(13), 18.13, 0.005);
+    EXPECT_FALSE(offloadedMambaOne(mamba.model, leadingOnHost(mamba.model, 0)).has_value());
+}
+
 TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
     // Every block on the GPU: mambaondevice.h's case.
     const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
@@ -97,7 +111,7 @@ TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
 }
 
 double hostMiB(const Sized& setup, const HostScanInputs& inputs) {
-    return static_cast<double>(hostMambaTwoScanBytes(recurrentBlockShape(setup.model), 512, 1, 1, inputs)) /
+    return static_cast<double>(hostMambaScanBytes(recurrentBlockShape(setup.model), 512, 1, 1, inputs)) /
            kBytesPerMiB;
 }
 
@@ -107,6 +121,8 @@ TEST(OffloadedMamba, TheHostScansOverItsInputs) {
     EXPECT_NEAR(hostMiB(setupOf("mamba2.json", std::nullopt, 1), {}), 21.74, 0.005);
     EXPECT_NEAR(hostMiB(setupOf("granitehybrid.json", std::nullopt, 1), {4096, 0, true}), 25.75, 0.005);
     EXPECT_NEAR(hostMiB(setupOf("nemotron_h.json", 6, 1), {4096, 0, true}), 123.94, 0.005);
+    // Mamba-1 (mamba, -ngl 0 and -ngl 12): 13.60 MiB.
+    EXPECT_NEAR(hostMiB(setupOf("mamba.json", std::nullopt, 1), {}), 13.60, 0.005);
 }
 
 } // namespace
