@@ -9,6 +9,7 @@
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
+#include "core/sizing/offloadeddeltanet.h"
 #include "core/sizing/offloadedmamba.h"
 #include "core/sizing/parallelblockondevice.h"
 #include "core/sizing/parallelmambaondevice.h"
@@ -288,11 +289,16 @@ std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& wi
     return 0;
 }
 
-// A Mamba model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
-// (offloadedmamba.h), or nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
-std::optional<std::uint64_t> offloadedMambaBytes(const ModelInfo& model, const KvPlan& kv,
-                                                 const LayerPlacement& layers, const GpuDevice& gpu,
-                                                 const ResolvedContext& context) {
+// A recurrent model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
+// (offloadedmamba.h, offloadeddeltanet.h), or nullopt for another model. Mamba-1's scan stays on
+// the CPU on Vulkan only.
+std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, const KvPlan& kv,
+                                                     const LayerPlacement& layers, const GpuDevice& gpu,
+                                                     const ResolvedContext& context,
+                                                     const Refusals& refused) {
+    if (const auto deltaNet = offloadedDeltaNet(model, kv, layers, context.flashAttention, refused.experts)) {
+        return offloadedDeltaNetBytes(*deltaNet, context.nUbatch, context.nSeqMax, context.nOutputs);
+    }
     if (const auto two = offloadedMambaTwo(model, kv, layers)) {
         return offloadedMambaTwoBytes(*two, context.nUbatch, context.nSeqMax, context.nOutputs);
     }
@@ -531,16 +537,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                 ? offloadedAttentionShape(model, kv, layers,
                                           {context.flashAttention, refused.experts, gpu.limits})
                 : std::nullopt;
-        const std::optional<std::uint64_t> offloadedMamba =
+        const std::optional<std::uint64_t> offloadedRecurrent =
             runsOffloaded && settings.generation == LlamaGeneration::Current && gpus.size() == 1
-                ? offloadedMambaBytes(model, kv, layers, gpu, context)
+                ? offloadedRecurrentBytes(model, kv, layers, gpu, context, refused)
                 : std::nullopt;
         if (offloaded) {
             // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,
             // with a partial -ngl, hold what a fully offloaded run does.
             bytes = std::max(bytes, offloadedAttentionComputeBytes(*offloaded, ub));
-        } else if (offloadedMamba) {
-            bytes = std::max(*offloadedMamba, block.outputBytes); // the logits come after the blocks
+        } else if (offloadedRecurrent) {
+            bytes = std::max(*offloadedRecurrent, block.outputBytes); // the logits come after the blocks
         } else if (settings.generation != LlamaGeneration::Current) {
             // Older builds (backendcompute.h); the weight copy lands inside the blocks.
             bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,

@@ -1,0 +1,77 @@
+// The GPU's compute buffer of a Qwen3.5 MoE model whose leading blocks stay in host memory
+// (core/sizing/offloadeddeltanet.h) against llama-server 0.7.0's own on lavapipe, as logged in the
+// recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
+// plans (scripts/alloc-plan/run-case.sh); tests/data/shapes/qwen35moe.json cut to 8 blocks.
+#include "core/sizing/offloadeddeltanet.h"
+
+#include "core/sizing/estimator.h"
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+namespace llamafit {
+namespace {
+
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+
+struct Sized {
+    ModelInfo model;
+    KvPlan kv;
+};
+
+// -c 4096 and `slots` (nullopt: the server's 4 slots in one unified cache).
+Sized qwen35moe(std::optional<std::uint32_t> slots) {
+    Sized sized{test::interpretedShape("qwen35moe.json", 8), {}};
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = slots;
+    const ResolvedContext context = resolveContext(sized.model, settings).value();
+    sized.kv = sizeKvCaches(sized.model, settings, context);
+    return sized;
+}
+
+// The first `hostBlocks` blocks in host memory, the rest on GPU 0.
+LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
+    LayerPlacement layers;
+    for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        layers.layerDevice.push_back(il < hostBlocks ? kHostDevice : 0);
+    }
+    return layers;
+}
+
+double deviceMiB(const Sized& sized, std::size_t hostBlocks, std::uint32_t ubatch, std::uint32_t slots) {
+    const auto split =
+        offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, hostBlocks), true, true);
+    EXPECT_TRUE(split.has_value());
+    return split ? static_cast<double>(offloadedDeltaNetBytes(*split, ubatch, slots, slots)) / kBytesPerMiB
+                 : 0;
+}
+
+TEST(OffloadedDeltaNet, HostBlocksCopyTheirWeightsAndStates) {
+    // qwen35moe_l8_ngl0_np1 and _np4: "Vulkan0 compute buffer size = 65.00 MiB", "68.00 MiB".
+    EXPECT_NEAR(deviceMiB(qwen35moe(1), 8, 512, 1), 65.00, 0.005);
+    EXPECT_NEAR(deviceMiB(qwen35moe(4), 8, 512, 4), 68.00, 0.005);
+}
+
+TEST(OffloadedDeltaNet, GpuBlocksFollowTheHostBlocks) {
+    // qwen35moe_l8_ngl_part_np1 (-ngl 4: blocks 5-7 on the GPU): "65.00 MiB"; qwen35moe_l8_ngl_part_ub1024
+    // (4 slots): "129.40 MiB".
+    EXPECT_NEAR(deviceMiB(qwen35moe(1), 5, 512, 1), 65.00, 0.005);
+    EXPECT_NEAR(deviceMiB(qwen35moe(std::nullopt), 5, 1024, 4), 129.40, 0.005);
+}
+
+TEST(OffloadedDeltaNet, OnlyTheReplayedCaseIsFollowed) {
+    const Sized sized = qwen35moe(1);
+    const LayerPlacement allHost = leadingOnHost(sized.model, 8);
+    // Without flash attention, or with experts the GPU accepts (copied in like the other weights).
+    EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, allHost, false, true).has_value());
+    EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, allHost, true, false).has_value());
+    // Every block on the GPU: deltanetondevice.h's case.
+    EXPECT_FALSE(
+        offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, 0), true, true).has_value());
+}
+
+} // namespace
+} // namespace llamafit
