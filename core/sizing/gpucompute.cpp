@@ -15,6 +15,7 @@
 #include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
+#include "core/sizing/rwkvondevice.h"
 
 #include <algorithm>
 #include <optional>
@@ -333,6 +334,11 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
     if (gpu.backend == Backend::Vulkan) {
         if (const auto stack = mambaTwoStack(model, kv, context.flashAttention)) { // mambaondevice.h
             return mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+        if (const RecurrentBlockShape rwkv = recurrentBlockShape(model);
+            model.architecture == "rwkv7" && rwkv.kind == RecurrentBlockKind::Rwkv7) { // rwkvondevice.h
+            return rwkv7DeviceComputeBytes(rwkv, model.trunkLayerCount(), context.nUbatch, context.nSeqMax,
+                                           context.nOutputs);
         }
     }
     if (refused.experts && !refused.kq) {
