@@ -46,11 +46,21 @@ bool ModelInfo::hasSlidingWindowLayers() const {
     return false;
 }
 
-std::uint64_t ModelInfo::blockTensorBytes(std::size_t layer, std::string_view suffix) const {
+std::uint64_t TensorSummary::rows() const {
+    const std::uint64_t values = valueCount(*this);
+    return rowValues == 0 ? 0 : values / rowValues;
+}
+
+const TensorSummary* ModelInfo::blockTensor(std::size_t layer, std::string_view suffix) const {
     const std::string name = "blk." + std::to_string(layer) + "." + std::string(suffix);
     const auto found = std::find_if(tensors.begin(), tensors.end(),
                                     [&](const TensorSummary& tensor) { return tensor.name == name; });
-    return found == tensors.end() ? 0 : found->bytes;
+    return found == tensors.end() ? nullptr : &*found;
+}
+
+std::uint64_t ModelInfo::blockTensorBytes(std::size_t layer, std::string_view suffix) const {
+    const TensorSummary* tensor = blockTensor(layer, suffix);
+    return tensor != nullptr ? tensor->bytes : 0;
 }
 
 std::uint64_t ModelInfo::weightBytes() const {

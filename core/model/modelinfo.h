@@ -53,6 +53,8 @@ struct TensorSummary {
     GgmlType type = GgmlType::F32;
     std::uint64_t bytes = 0;
     std::uint64_t rowValues = 0; // ne[0]
+    // Its rows: ne[1] * ne[2] * ne[3], from the bytes and the row length; 0 without a row length.
+    std::uint64_t rows() const;
     bool operator==(const TensorSummary&) const = default;
 };
 
@@ -91,7 +93,8 @@ struct ModelInfo {
     bool hasSlidingWindowLayers() const;
     bool isMoe() const { return expertCount > 0; }
     std::uint64_t weightBytes() const;
-    // The bytes of blk.<layer>.<suffix> ("attn_q.weight"), 0 when the model has no such tensor.
+    // blk.<layer>.<suffix> ("attn_q.weight"), or nullptr; its bytes, 0 when the model has no such tensor.
+    const TensorSummary* blockTensor(std::size_t layer, std::string_view suffix) const;
     std::uint64_t blockTensorBytes(std::size_t layer, std::string_view suffix) const;
     std::map<GgmlType, std::uint64_t> weightBytesByType() const;
     std::uint64_t parameterCount() const;       // total values over all tensors

@@ -46,12 +46,6 @@ struct LayerFfn {
     std::uint64_t expertRows = 0; // ne[1] * ne[2] of ffn_up_exps: n_ff_exp * n_expert
 };
 
-std::uint64_t rowCount(const TensorSummary& tensor) {
-    const GgmlTypeTraits& traits = ggmlTypeTraits(tensor.type);
-    return tensor.rowValues == 0 ? 0
-                                 : tensor.bytes / traits.bytesPerBlock * traits.blockSize / tensor.rowValues;
-}
-
 // "blk.N.ffn_up.weight" -> "ffn_up.weight". Comparing whole base names (length first) instead
 // of suffixes keeps most tensors from reaching memcmp: this walk runs on every estimate.
 std::string_view blockBaseName(std::string_view name) {
@@ -71,9 +65,9 @@ std::vector<LayerFfn> layerFfns(const ModelInfo& model) {
         if (base == "ffn_gate.weight") {
             ffn.gate = true;
         } else if (base == "ffn_up.weight") {
-            ffn.upRows = rowCount(tensor);
+            ffn.upRows = tensor.rows();
         } else if (base == "ffn_up_exps.weight") {
-            ffn.expertRows = rowCount(tensor);
+            ffn.expertRows = tensor.rows();
         }
     }
     return out;

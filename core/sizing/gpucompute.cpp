@@ -340,6 +340,9 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
             return rwkv7DeviceComputeBytes(rwkv, model.trunkLayerCount(), context.nUbatch, context.nSeqMax,
                                            context.nOutputs);
         }
+        if (const auto rwkv6 = rwkv6Shape(model)) { // rwkvondevice.h
+            return rwkv6DeviceComputeBytes(*rwkv6, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
     }
     if (refused.experts && !refused.kq) {
         if (const auto deltaNet = deltaNetOnDeviceShape(model)) { // deltanetondevice.h

@@ -32,16 +32,6 @@ RecurrentBlockKind kindOf(std::string_view arch) {
     return RecurrentBlockKind::None;
 }
 
-// ne[1] of a 2-D tensor: its values over its row length.
-std::uint64_t rowCount(const TensorSummary& tensor) {
-    const GgmlTypeTraits& traits = ggmlTypeTraits(tensor.type);
-    if (tensor.rowValues == 0 || traits.bytesPerBlock == 0) {
-        return 0;
-    }
-    const std::uint64_t values = tensor.bytes / traits.bytesPerBlock * traits.blockSize;
-    return values / tensor.rowValues;
-}
-
 // The tensors of one block, by the name after "blk.N.".
 class BlockTensors {
   public:
@@ -63,7 +53,7 @@ class BlockTensors {
     }
     std::uint64_t rows(std::string_view suffix) const {
         const TensorSummary* tensor = find(suffix);
-        return tensor ? rowCount(*tensor) : 0;
+        return tensor ? tensor->rows() : 0;
     }
 
   private:

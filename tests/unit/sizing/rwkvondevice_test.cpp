@@ -1,7 +1,7 @@
-// The Vulkan GPU's compute buffer of a fully offloaded RWKV-7 model (core/sizing/rwkvondevice.h) against
-// llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
+// The Vulkan GPU's compute buffer of a fully offloaded RWKV-7 or RWKV-6 model (core/sizing/rwkvondevice.h)
+// against llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plan
-// (scripts/alloc-plan/run-case.sh; tests/data/shapes/rwkv7.json).
+// (scripts/alloc-plan/run-case.sh; tests/data/shapes/rwkv7.json, rwkv6.json cut to 8 blocks).
 #include "core/sizing/rwkvondevice.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -28,7 +28,21 @@ TEST(RwkvOnDevice, TheGpuPlanIsTheServersOwn) {
     EXPECT_NEAR(deviceMiB(1024, 1), 60.20, 0.005);
 }
 
+TEST(RwkvOnDevice, RwkvSixCopiesItsBonusInForEachBlock) {
+    const auto shape = rwkv6Shape(test::interpretedShape("rwkv6.json", 8));
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(shape->lerpLora, 160u);
+    EXPECT_EQ(shape->decayLora, 64u);
+    // rwkv6_l8_ngl_all_np1_faon: "Vulkan0 compute buffer size = 56.50 MiB"; rwkv6_l8_ngl_all (4 slots):
+    // 58.00; rwkv6_l8_ngl_all_np1_ub1024: 112.51.
+    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 512, 1, 1)) / kBytesPerMiB, 56.50, 0.005);
+    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 512, 4, 4)) / kBytesPerMiB, 58.00, 0.005);
+    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 1024, 1, 1)) / kBytesPerMiB, 112.51,
+                0.005);
+}
+
 TEST(RwkvOnDevice, OtherBlocksAreNotReplayed) {
+    EXPECT_FALSE(rwkv6Shape(test::interpretedShape("rwkv7.json")).has_value());
     EXPECT_EQ(
         rwkv7DeviceComputeBytes(recurrentBlockShape(test::interpretedShape("mamba2.json")), 24, 512, 1, 1),
         0u);
