@@ -320,10 +320,13 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
                                                    const ResolvedContext& context, const GpuDevice& gpu,
                                                    const Refusals& refused) {
     const std::uint64_t ub = reserveTokens(context);
-    if (gpu.backend == Backend::Vulkan && context.flashAttention) {
-        if (const auto falcon = parallelMambaShape(model, kv)) { // parallelmambaondevice.h
+    if (gpu.backend == Backend::Vulkan && (context.flashAttention || !refused.kq)) {
+        if (const auto falcon =
+                parallelMambaShape(model, kv, context.flashAttention)) { // parallelmambaondevice.h
             return parallelMambaDeviceBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs);
         }
+    }
+    if (gpu.backend == Backend::Vulkan && context.flashAttention) {
         if (const auto normed = normedAttentionShape(model, kv, settings)) { // normedattentionondevice.h
             return normedAttentionDeviceBytes(*normed, ub, context.nOutputs);
         }

@@ -1,4 +1,4 @@
-// Falcon-H1 fully offloaded on Vulkan with flash attention (core/sizing/parallelmambaondevice.h),
+// Falcon-H1 fully offloaded on Vulkan (core/sizing/parallelmambaondevice.h),
 // against Vulkan0's plans in llama-server 0.7.0 on lavapipe (tests/data/shapes/falcon-h1.json,
 // -c 4096 -ngl all; scripts/alloc-plan/run-case.sh).
 #include "core/sizing/parallelmambaondevice.h"
@@ -17,13 +17,15 @@ namespace {
 constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
-std::optional<ParallelMambaShape> falcon(std::optional<std::uint32_t> slots) {
+// -c `context` (4096 unless told) and `slots`, flash attention unless told.
+std::optional<ParallelMambaShape> falcon(std::optional<std::uint32_t> slots, bool flashAttention = true,
+                                         std::uint32_t contextTokens = 4096) {
     const ModelInfo model = test::interpretedShape("falcon-h1.json");
     ServerSettings settings;
-    settings.contextTokens = 4096;
+    settings.contextTokens = contextTokens;
     settings.parallelSlots = slots;
     const ResolvedContext context = resolveContext(model, settings).value();
-    return parallelMambaShape(model, sizeKvCaches(model, settings, context));
+    return parallelMambaShape(model, sizeKvCaches(model, settings, context), flashAttention);
 }
 
 TEST(ParallelMambaOnDevice, TheAttentionsOutputWaitsThroughTheScan) {
@@ -40,12 +42,24 @@ TEST(ParallelMambaOnDevice, TheAttentionsOutputWaitsThroughTheScan) {
                 0.005);
 }
 
+TEST(ParallelMambaOnDevice, WithoutFlashAttentionKqComesBeforeTheSsm) {
+    // falcon_h1_ngl_all_np1_faoff: "Vulkan0 compute buffer size = 91.06 MiB", 64 MiB of it KQ;
+    // falcon_h1_ngl_all_c16384_np4_faoff (4 streams of 4096 cells): the same.
+    const auto one = falcon(1, false);
+    ASSERT_TRUE(one.has_value());
+    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 512, 1, 1)) / kBytesPerMiB, 91.06, 0.005);
+    const auto streams = falcon(4, false, 16384);
+    ASSERT_TRUE(streams.has_value());
+    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*streams, 512, 4, 4)) / kBytesPerMiB, 91.06,
+                0.005);
+}
+
 TEST(ParallelMambaOnDevice, OnlyFalconH1) {
     const ModelInfo mamba2 = test::interpretedShape("mamba2.json");
     ServerSettings settings;
     settings.contextTokens = 4096;
     const ResolvedContext context = resolveContext(mamba2, settings).value();
-    EXPECT_FALSE(parallelMambaShape(mamba2, sizeKvCaches(mamba2, settings, context)).has_value());
+    EXPECT_FALSE(parallelMambaShape(mamba2, sizeKvCaches(mamba2, settings, context), true).has_value());
     EXPECT_EQ(parallelMambaDeviceBytes(ParallelMambaShape{}, 512, 1, 1), 0u);
 }
 
