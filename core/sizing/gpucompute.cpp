@@ -320,6 +320,12 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
                                                    const ResolvedContext& context, const GpuDevice& gpu,
                                                    const Refusals& refused) {
     const std::uint64_t ub = reserveTokens(context);
+    if (gpu.backend == Backend::Vulkan && (context.flashAttention || refused.kq)) {
+        // Cohere 2 with flash attention, or with KQ on the CPU.
+        if (const auto parallel = parallelBlockShape(model, kv, settings, !context.flashAttention)) {
+            return parallelBlockDeviceBytes(*parallel, ub, context.nOutputs); // parallelblockondevice.h
+        }
+    }
     if (gpu.backend == Backend::Vulkan && (context.flashAttention || !refused.kq)) {
         if (const auto falcon =
                 parallelMambaShape(model, kv, context.flashAttention)) { // parallelmambaondevice.h
@@ -329,9 +335,6 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
     if (gpu.backend == Backend::Vulkan && context.flashAttention) {
         if (const auto normed = normedAttentionShape(model, kv, settings)) { // normedattentionondevice.h
             return normedAttentionDeviceBytes(*normed, ub, context.nOutputs);
-        }
-        if (const auto parallel = parallelBlockShape(model, kv, settings)) { // parallelblockondevice.h
-            return parallelBlockDeviceBytes(*parallel, ub, context.nOutputs);
         }
     }
     if (gpu.backend == Backend::Vulkan) {

@@ -11,7 +11,7 @@
 namespace llamafit {
 
 std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv,
-                                                     const ServerSettings& settings) {
+                                                     const ServerSettings& settings, bool kqOnCpu) {
     const std::size_t blocks = model.blockCount - model.nextnLayerCount;
     if (model.architecture != "cohere2" || model.layers.size() < blocks || blocks == 0 || kv.caches.empty() ||
         kv.layerInSwaCache.size() < blocks) {
@@ -31,8 +31,10 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
     shape.rotationBytes = rotations.bytes;
     shape.rotatedKeys = rotations.keys;
     shape.rotatedValues = rotations.values;
-    if (shape.attentionFirst && shape.rotationBytes > 0) {
-        return std::nullopt; // several streams with a quantized cache: not read from a plan
+    shape.kqOnCpu = kqOnCpu;
+    shape.valueRow = std::uint64_t{first.headCountKv} * first.valueHeadDim;
+    if ((shape.attentionFirst || kqOnCpu) && shape.rotationBytes > 0) {
+        return std::nullopt; // several streams or KQ on the CPU with a quantized cache: not read from a plan
     }
     for (std::size_t il = 0; il < blocks; ++il) {
         const LayerInfo& layer = model.layers[il];
@@ -80,14 +82,29 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
     std::vector<Block> valueIndices;
     std::vector<Block> masks;
     std::vector<std::size_t> cacheLastLayer;
+    keyIndices.resize(s.maskCells.size());
+    valueIndices.resize(s.maskCells.size());
+    masks.resize(s.maskCells.size());
+    // With KQ on the CPU a cache's row indices arrive with the split before its first layer.
+    const auto cacheIndices = [&](std::size_t c) {
+        keyIndices[c] = alloc.allocate(8 * t);
+        valueIndices[c] = alloc.allocate(8 * t * (s.kqOnCpu ? s.valueRow : 1));
+    };
     for (std::size_t c = 0; c < s.maskCells.size(); ++c) {
-        alloc.allocate(s.rotationBytes); // a quantized cache's rotation matrices (kvrotation.h)
-        keyIndices.push_back(alloc.allocate(8 * t));
-        valueIndices.push_back(alloc.allocate(8 * t));
-        masks.push_back(alloc.allocate(2 * s.maskCells[c] * t));
         cacheLastLayer.push_back(lastUse([&](std::size_t b) { return s.layerCache[b] == c; }));
+        if (s.kqOnCpu) {
+            if (c == s.layerCache.front()) {
+                cacheIndices(c);
+            }
+            continue;
+        }
+        alloc.allocate(s.rotationBytes); // a quantized cache's rotation matrices (kvrotation.h)
+        cacheIndices(c);
+        masks[c] = alloc.allocate(2 * s.maskCells[c] * t);
     }
-    alloc.allocate(4 * outputs);
+    if (!s.kqOnCpu) {
+        alloc.allocate(4 * outputs);
+    }
     rows(s.embd); // DUP
     alloc.release(mixed);
 
@@ -141,6 +158,21 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
                 alloc.release(valueIndices[cache]);
             }
         }
+        if (s.kqOnCpu) {
+            // Q leaves for the CPU; the permuted result comes back and is made contiguous.
+            alloc.release(q);
+            const Block copied = rows(s.queryValues);
+            if (!last && s.layerCache[b + 1] != cache && keyIndices[s.layerCache[b + 1]].bytes == 0) {
+                cacheIndices(s.layerCache[b + 1]);
+            }
+            const Block outputIds = last ? alloc.allocate(4 * outputs) : Block{};
+            q = rows(s.queryValues); // the attention's output, in Q's place below
+            alloc.release(copied);
+            if (last) {
+                alloc.release(outputIds); // only the output rows go on
+                break;
+            }
+        }
         if (last) {
             // Only the output rows go on to the FFN, on this device; attention keeps every token.
             const Block outputRows = alloc.allocate(4 * s.embd * outputs);
@@ -154,6 +186,10 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
         }
         Block attended{};
         const auto attend = [&] {
+            if (s.kqOnCpu) {
+                attended = q; // already back from the CPU
+                return;
+            }
             attended = rows(s.queryValues);
             alloc.release(q);
             if (lastOfCache) {
@@ -174,7 +210,7 @@ std::uint64_t parallelBlockDeviceBytes(const ParallelBlockShape& s, std::uint64_
         alloc.release(up);
         Block out{};
         Block projected{};
-        if (s.attentionFirst) {
+        if (s.attentionFirst || s.kqOnCpu) {
             projected = rows(s.embd);
             alloc.release(attended);
             out = rows(s.embd); // ffn_out; the residual and the attention added in place

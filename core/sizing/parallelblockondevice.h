@@ -33,12 +33,19 @@ struct ParallelBlockShape {
     bool rotatedValues = false;           // a quantized V: V and the attention's output are rotated
     bool attentionFirst = false;          // several streams (-np N): flash attention comes before the FFN's
                                           // gate and up, and the output projection before ffn_out
+    // Without flash attention, where the GPU refuses KQ's size: Q leaves for the CPU, which attends over the
+    // cache, and the permuted result comes back; the GPU holds no mask, and a cache's row indices (one V
+    // index per value) arrive with the split before its first layer (cohere2_l4_ngl_all_np1_faoff: 128.01
+    // MiB).
+    bool kqOnCpu = false;
+    std::uint64_t valueRow = 0; // n_head_kv * head_dim_v
 };
 
-// The shape of a cohere2 model whose layers all have a KV cache; nullopt otherwise, and for a
-// quantized cache over several streams (not read from a plan).
+// The shape of a cohere2 model whose layers all have a KV cache, with flash attention or with KQ on the
+// CPU (`kqOnCpu`); nullopt otherwise, and for a quantized cache over several streams or without flash
+// attention (not read from a plan).
 std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, const KvPlan& kv,
-                                                     const ServerSettings& settings);
+                                                     const ServerSettings& settings, bool kqOnCpu = false);
 
 // `tokens` = the reserve's token count; `outputs` = the output rows, to which the last block's FFN
 // is cut.

@@ -13,8 +13,8 @@ namespace {
 
 constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
-std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots,
-                                          GgmlType cache = GgmlType::F16) {
+std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots, GgmlType cache = GgmlType::F16,
+                                          bool kqOnCpu = false) {
     const ModelInfo model = test::interpretedShape("cohere2.json", 4);
     ServerSettings settings;
     settings.contextTokens = 4096;
@@ -22,7 +22,7 @@ std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots,
     settings.cacheTypeK = cache;
     settings.cacheTypeV = cache;
     const ResolvedContext context = resolveContext(model, settings).value();
-    return parallelBlockShape(model, sizeKvCaches(model, settings, context), settings);
+    return parallelBlockShape(model, sizeKvCaches(model, settings, context), settings, kqOnCpu);
 }
 
 TEST(ParallelBlockOnDevice, TheFfnMeetsFlashAttention) {
@@ -54,6 +54,17 @@ TEST(ParallelBlockOnDevice, AQuantizedCacheAddsTheRotations) {
     EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 1)), 151181376.0,
                 kVulkanAlignmentSlack);
     EXPECT_FALSE(cohere2(4, GgmlType::Q8_0).has_value());
+}
+
+TEST(ParallelBlockOnDevice, WithKqOnTheCpuOnlyItsResultComesBack) {
+    // cohere2_l4_ngl_all_np1_faoff (lavapipe refuses the 256 MiB KQ): "Vulkan0 compute buffer size =
+    // 128.01 MiB", no mask on the device.
+    const auto refused = cohere2(1, GgmlType::F16, true);
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*refused, 512, 1)) / (1024.0 * 1024.0), 128.01,
+                0.005);
+    // With a quantized cache's rotations: not read from a plan.
+    EXPECT_FALSE(cohere2(1, GgmlType::Q8_0, true).has_value());
 }
 
 TEST(ParallelBlockOnDevice, OnlyCohere2) {
