@@ -5,6 +5,7 @@
 
 #include "core/sizing/backendcompute.h"
 #include "core/sizing/deltanetondevice.h"
+#include "core/sizing/gemmaondevice.h"
 #include "core/sizing/hostattention.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/normedattentionondevice.h"
@@ -324,6 +325,11 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
         // Cohere 2 with flash attention, or with KQ on the CPU.
         if (const auto parallel = parallelBlockShape(model, kv, settings, !context.flashAttention)) {
             return parallelBlockDeviceBytes(*parallel, ub, context.nOutputs); // parallelblockondevice.h
+        }
+    }
+    if (gpu.backend == Backend::Vulkan && !context.flashAttention && !refused.kq) {
+        if (const auto gemma = gemmaShape(model, kv, settings, context.flashAttention)) { // gemmaondevice.h
+            return gemmaDeviceBytes(*gemma, ub, context.nOutputs);
         }
     }
     if (gpu.backend == Backend::Vulkan && (context.flashAttention || !refused.kq)) {
