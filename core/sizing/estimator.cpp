@@ -2,6 +2,8 @@
 // (model buffers, output, KV, RS, compute). Each sizer cites its llama.cpp source.
 #include "core/sizing/estimator.h"
 
+#include "core/sizing/flashattentionprobe.h"
+
 #include "core/common/units.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/draftmodel.h"
@@ -194,7 +196,11 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
     if (!settings.parallelSlots) {
         est.notes.push_back("-np auto: 4 slots sharing one unified KV cache (llama-server default)");
     }
-    if (settings.flashAttention == FlashAttention::Auto) {
+    if (settings.flashAttention == FlashAttention::Auto && !est.context.flashAttention) {
+        est.notes.push_back("-fa auto: flash attention disabled, as llama-server's probe decides for this "
+                            "layer split (its last host layer attends, and the scheduler puts that attention "
+                            "on the GPU)");
+    } else if (settings.flashAttention == FlashAttention::Auto) {
         est.notes.push_back(
             ggmlTypeTraits(settings.cacheTypeV).quantized
                 ? "flash attention enabled: the quantized V cache requires it"
@@ -335,6 +341,8 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
 
     MemoryEstimate est;
     est.context = context.value();
+    est.context.flashAttention =
+        flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
     est.gpuLayers = layers->gpuLayers;
     est.devices.reserve(gpus.size() + 1);
     est.devices.push_back({"CPU", true, {}, {}});
