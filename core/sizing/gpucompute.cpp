@@ -344,7 +344,8 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
         }
     }
     if (gpu.backend == Backend::Vulkan) {
-        if (const auto stack = mambaTwoStack(model, kv, context.flashAttention)) { // mambaondevice.h
+        if (const auto stack =
+                mambaTwoStack(model, kv, context.flashAttention, refused.kq)) { // mambaondevice.h
             return mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs);
         }
         if (const RecurrentBlockShape rwkv = recurrentBlockShape(model);

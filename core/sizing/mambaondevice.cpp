@@ -88,7 +88,8 @@ std::uint64_t mambaOneDeviceComputeBytes(const RecurrentBlockShape& s, std::uint
     return r.alloc.peakBytes();
 }
 
-std::optional<MambaTwoStack> mambaTwoStack(const ModelInfo& model, const KvPlan& kv, bool flashAttention) {
+std::optional<MambaTwoStack> mambaTwoStack(const ModelInfo& model, const KvPlan& kv, bool flashAttention,
+                                           bool kqRefused) {
     const std::string& arch = model.architecture;
     const RecurrentBlockShape ssm = recurrentBlockShape(model);
     if ((arch != "mamba2" && arch != "granitehybrid" && arch != "nemotron_h") ||
@@ -108,13 +109,15 @@ std::optional<MambaTwoStack> mambaTwoStack(const ModelInfo& model, const KvPlan&
             stack.layers.push_back(MambaTwoStack::Layer::Attention);
             stack.queryValues = std::uint64_t{layer.headCount} * layer.keyHeadDim;
             stack.keyValues = std::uint64_t{layer.headCountKv} * layer.keyHeadDim;
+            stack.valueRow = std::uint64_t{layer.headCountKv} * layer.valueHeadDim;
         } else {
             stack.layers.push_back(MambaTwoStack::Layer::FeedForward);
         }
         stack.feedForward = std::max<std::uint64_t>(stack.feedForward, layer.feedForwardLength);
     }
     const bool attention = stack.queryValues > 0;
-    if (stack.layers.empty() || (attention && (!flashAttention || kv.caches.size() != 1))) {
+    stack.kqOnCpu = attention && !flashAttention && kqRefused;
+    if (stack.layers.empty() || (attention && ((!flashAttention && !kqRefused) || kv.caches.size() != 1))) {
         return std::nullopt;
     }
     stack.maskCells = attention ? kv.caches.front().cells : 0;
@@ -166,7 +169,10 @@ std::uint64_t mambaTwoStackDeviceBytes(const MambaTwoStack& stack, std::uint32_t
                 stateCopyIds = r.alloc.allocate(4 * r.seqs);
             }
             stateCopyViews = {r.alloc.allocate(4 * r.seqs), r.alloc.allocate(4 * r.seqs)};
-            if (stack.maskCells > 0) {
+            if (stack.maskCells > 0 && stack.kqOnCpu) {
+                r.alloc.allocate(8 * r.tokens); // K and V row indices; no mask
+                r.alloc.allocate(8 * r.tokens * stack.valueRow);
+            } else if (stack.maskCells > 0) {
                 replayCacheInputs(r, stack.maskCells, stack.keyValues, true);
             }
             r.alloc.allocate(4 * std::uint64_t{outputs});
@@ -229,8 +235,16 @@ std::uint64_t mambaTwoStackDeviceBytes(const MambaTwoStack& stack, std::uint32_t
             const Block k = r.take(stack.keyValues * t);
             r.drop(norm);
             r.drop(k, v); // stored into the cache
-            const Block attended = r.take(stack.queryValues * t);
-            r.drop(q);
+            Block attended{};
+            if (stack.kqOnCpu) {
+                r.drop(q); // to the CPU, whose permuted result comes back and is made contiguous
+                const Block copied = r.take(stack.queryValues * t);
+                attended = r.take(stack.queryValues * t);
+                r.drop(copied);
+            } else {
+                attended = r.take(stack.queryValues * t);
+                r.drop(q);
+            }
             if (takesNextRows(b)) {
                 convRows = takeNextRows(b);
                 convRowsTaken = true;

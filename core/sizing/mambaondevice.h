@@ -45,11 +45,17 @@ struct MambaTwoStack {
     // The embeddings are scaled before block 0 (granitehybrid): the mixed input's rows die first,
     // the state-copy ids come after the residual, block 0 takes its conv rows before ssm_in.
     bool scaledInput = false;
+    // Without flash attention, where the GPU refuses KQ's size: Q leaves for the CPU and the permuted
+    // result comes back; the GPU gets no mask, one V row index per value
+    // (nemotron_h_l6_ngl_all_c16384_np4_faoff: 156.73 MiB).
+    bool kqOnCpu = false;
+    std::uint64_t valueRow = 0; // n_head_kv * head_dim_v
 };
 
 // The stack of a mamba2, granitehybrid or nemotron_h model; nullopt for anything else, and for a
-// hybrid without flash attention.
-std::optional<MambaTwoStack> mambaTwoStack(const ModelInfo& model, const KvPlan& kv, bool flashAttention);
+// hybrid without flash attention unless the GPU refuses KQ (`kqRefused`).
+std::optional<MambaTwoStack> mambaTwoStack(const ModelInfo& model, const KvPlan& kv, bool flashAttention,
+                                           bool kqRefused = false);
 
 // `outputs` = the output rows the reserve asks for.
 std::uint64_t mambaTwoStackDeviceBytes(const MambaTwoStack& stack, std::uint32_t ubatchTokens,

@@ -87,12 +87,21 @@ TEST(MambaOnDevice, AttentionBetweenMambaLayersTakesTheNextConvRows) {
     EXPECT_EQ(full->layers[5], MambaTwoStack::Layer::Attention);
     EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*full, 512, 1, 1)), 134492352.0,
                 kVulkanAlignmentSlack);
-    // Without flash attention a hybrid is not replayed (its attention plan was not read).
-    const ModelInfo model = test::interpretedShape("nemotron_h.json");
-    ServerSettings settings;
-    settings.contextTokens = 4096;
-    const ResolvedContext context = resolveContext(model, settings).value();
-    EXPECT_FALSE(mambaTwoStack(model, sizeKvCaches(model, settings, context), false).has_value());
+    // Without flash attention a hybrid is replayed only where the GPU refuses KQ (the attention then
+    // runs on the CPU); the KQ it accepts was not read from a plan.
+    const test::SizedShape nemotron = test::sizedShape("nemotron_h.json", std::nullopt, 1);
+    EXPECT_FALSE(mambaTwoStack(nemotron.model, nemotron.kv, false).has_value());
+}
+
+TEST(MambaOnDevice, WithKqOnTheCpuTheGpuGetsNoMask) {
+    // nemotron_h_l6_ngl_all_c16384_np4_faoff (4 streams of 4096 cells; lavapipe refuses the 256 MiB KQ):
+    // "Vulkan0 compute buffer size = 156.73 MiB".
+    const test::SizedShape nemotron = test::sizedShape("nemotron_h.json", 6, 4, 16384);
+    const auto stack = mambaTwoStack(nemotron.model, nemotron.kv, false, true);
+    ASSERT_TRUE(stack.has_value());
+    EXPECT_TRUE(stack->kqOnCpu);
+    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 4, 4)) / kBytesPerMiB, 156.73,
+                0.005);
 }
 
 TEST(MambaOnDevice, NothingToPlanIsZero) {

@@ -4,7 +4,6 @@
 // plans (scripts/alloc-plan/run-case.sh); tests/data/shapes/qwen35moe.json cut to 8 blocks.
 #include "core/sizing/offloadeddeltanet.h"
 
-#include "core/sizing/estimator.h"
 #include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
@@ -16,29 +15,12 @@ namespace {
 
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
-struct Sized {
-    ModelInfo model;
-    KvPlan kv;
-};
+using test::leadingOnHost;
+using Sized = test::SizedShape;
 
-// -c 4096 and `slots` (nullopt: the server's 4 slots in one unified cache).
+// The shape cut to 8 blocks, -c 4096 and `slots` (nullopt: the server's 4 slots in one unified cache).
 Sized qwen35moe(std::optional<std::uint32_t> slots) {
-    Sized sized{test::interpretedShape("qwen35moe.json", 8), {}};
-    ServerSettings settings;
-    settings.contextTokens = 4096;
-    settings.parallelSlots = slots;
-    const ResolvedContext context = resolveContext(sized.model, settings).value();
-    sized.kv = sizeKvCaches(sized.model, settings, context);
-    return sized;
-}
-
-// The first `hostBlocks` blocks in host memory, the rest on GPU 0.
-LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
-    LayerPlacement layers;
-    for (std::size_t il = 0; il < model.layers.size(); ++il) {
-        layers.layerDevice.push_back(il < hostBlocks ? kHostDevice : 0);
-    }
-    return layers;
+    return test::sizedShape("qwen35moe.json", 8, slots);
 }
 
 double deviceMiB(const Sized& sized, std::size_t hostBlocks, std::uint32_t ubatch, std::uint32_t slots) {

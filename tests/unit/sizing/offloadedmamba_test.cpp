@@ -4,7 +4,6 @@
 // plans (scripts/alloc-plan/run-case.sh).
 #include "core/sizing/offloadedmamba.h"
 
-#include "core/sizing/estimator.h"
 #include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
@@ -17,31 +16,8 @@ namespace {
 
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
-struct Sized {
-    ModelInfo model;
-    KvPlan kv;
-};
-
-// `file`'s shape (cut to `blocks` when told) with -c 4096 and `slots`.
-Sized setupOf(const std::string& file, std::optional<std::uint32_t> blocks, std::uint32_t slots) {
-    Sized setup{test::interpretedShape(file, blocks), {}};
-    ServerSettings settings;
-    settings.contextTokens = 4096;
-    settings.parallelSlots = slots;
-    const ResolvedContext context = resolveContext(setup.model, settings).value();
-    setup.kv = sizeKvCaches(setup.model, settings, context);
-    return setup;
-}
-
-// The first `hostBlocks` blocks in host memory, the rest on GPU 0 (llama.cpp's order: -ngl counts
-// from the last block).
-LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
-    LayerPlacement layers;
-    for (std::size_t il = 0; il < model.layers.size(); ++il) {
-        layers.layerDevice.push_back(il < hostBlocks ? kHostDevice : 0);
-    }
-    return layers;
-}
+using test::leadingOnHost;
+using Sized = test::SizedShape;
 
 double deviceMiB(const Sized& setup, std::size_t hostBlocks, std::uint32_t slots) {
     const auto split = offloadedMambaTwo(setup.model, setup.kv, leadingOnHost(setup.model, hostBlocks));
@@ -50,7 +26,7 @@ double deviceMiB(const Sized& setup, std::size_t hostBlocks, std::uint32_t slots
 }
 
 TEST(OffloadedMamba, PureMambaTwoCopiesEachWeightAndTakesYBack) {
-    const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
+    const Sized mamba2 = test::sizedShape("mamba2.json", std::nullopt, 1);
     ASSERT_EQ(mamba2.model.layers.size(), 24u);
     // mamba2_ngl0_np1: "Vulkan0 compute buffer size = 21.21 MiB".
     EXPECT_NEAR(deviceMiB(mamba2, 24, 1), 21.21, 0.005);
@@ -62,29 +38,29 @@ TEST(OffloadedMamba, PureMambaTwoCopiesEachWeightAndTakesYBack) {
 TEST(OffloadedMamba, HybridHostLayersAttendOnTheCpu) {
     // granitehybrid_ngl0_np1 (a gated FFN after each of 32 layers, attention at 10, 13, 17, 27):
     // "Vulkan0 compute buffer size = 20.32 MiB".
-    const Sized granite = setupOf("granitehybrid.json", std::nullopt, 1);
+    const Sized granite = test::sizedShape("granitehybrid.json", std::nullopt, 1);
     EXPECT_NEAR(deviceMiB(granite, granite.model.layers.size(), 1), 20.32, 0.005);
     // nemotron_h_l6_ngl0_np1 and _np4 (Mamba-2, relu² FFN, Mamba-2, FFN, Mamba-2, attention):
     // "173.25 MiB" both.
-    const Sized nemotron = setupOf("nemotron_h.json", 6, 1);
+    const Sized nemotron = test::sizedShape("nemotron_h.json", 6, 1);
     EXPECT_NEAR(deviceMiB(nemotron, 6, 1), 173.25, 0.005);
-    const Sized nemotronSlots = setupOf("nemotron_h.json", 6, 4);
+    const Sized nemotronSlots = test::sizedShape("nemotron_h.json", 6, 4);
     EXPECT_NEAR(deviceMiB(nemotronSlots, 6, 4), 173.25, 0.005);
 }
 
 TEST(OffloadedMamba, GpuLayersFollowTheScheduler) {
     // granitehybrid_ngl_part_np1 (-ngl 16: layers 17-31 on the GPU, attention first): "25.13 MiB",
     // the first GPU Mamba-2 block's conv rows taken by the attention layer before it.
-    const Sized granite = setupOf("granitehybrid.json", std::nullopt, 1);
+    const Sized granite = test::sizedShape("granitehybrid.json", std::nullopt, 1);
     EXPECT_NEAR(deviceMiB(granite, 17, 1), 25.13, 0.005);
     // nemotron_h_l6_ngl_part_np1 (-ngl 3: a relu² FFN with 89 MiB weights last on the host):
     // "175.73 MiB".
-    const Sized nemotron = setupOf("nemotron_h.json", 6, 1);
+    const Sized nemotron = test::sizedShape("nemotron_h.json", 6, 1);
     EXPECT_NEAR(deviceMiB(nemotron, 4, 1), 175.73, 0.005);
 }
 
 TEST(OffloadedMamba, MambaOneScansEveryBlockOnTheCpu) {
-    const Sized mamba = setupOf("mamba.json", std::nullopt, 1);
+    const Sized mamba = test::sizedShape("mamba.json", std::nullopt, 1);
     const auto deviceOf = [&](std::size_t hostBlocks) {
         const auto split = offloadedMambaOne(mamba.model, leadingOnHost(mamba.model, hostBlocks));
         EXPECT_TRUE(split.has_value());
@@ -99,14 +75,14 @@ TEST(OffloadedMamba, MambaOneScansEveryBlockOnTheCpu) {
 
 TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
     // Every block on the GPU: mambaondevice.h's case.
-    const Sized mamba2 = setupOf("mamba2.json", std::nullopt, 1);
+    const Sized mamba2 = test::sizedShape("mamba2.json", std::nullopt, 1);
     EXPECT_FALSE(offloadedMambaTwo(mamba2.model, mamba2.kv, leadingOnHost(mamba2.model, 0)).has_value());
     // A host block after a GPU block: not llama.cpp's placement.
     LayerPlacement interleaved = leadingOnHost(mamba2.model, 3);
     interleaved.layerDevice[10] = kHostDevice;
     EXPECT_FALSE(offloadedMambaTwo(mamba2.model, mamba2.kv, interleaved).has_value());
     // Not a Mamba-2 model.
-    const Sized qwen3 = setupOf("qwen3.json", std::nullopt, 1);
+    const Sized qwen3 = test::sizedShape("qwen3.json", std::nullopt, 1);
     EXPECT_FALSE(offloadedMambaTwo(qwen3.model, qwen3.kv, leadingOnHost(qwen3.model, 4)).has_value());
 }
 
@@ -118,11 +94,12 @@ double hostMiB(const Sized& setup, const HostScanInputs& inputs) {
 TEST(OffloadedMamba, TheHostScansOverItsInputs) {
     // "Vulkan_Host compute buffer size = " 21.74 MiB (mamba2, -ngl 0 and -ngl 12), 25.75
     // (granitehybrid -ngl 0: its KV cache's inputs too), 123.94 (nemotron_h, 6 blocks, -ngl 0).
-    EXPECT_NEAR(hostMiB(setupOf("mamba2.json", std::nullopt, 1), {}), 21.74, 0.005);
-    EXPECT_NEAR(hostMiB(setupOf("granitehybrid.json", std::nullopt, 1), {4096, 0, true}), 25.75, 0.005);
-    EXPECT_NEAR(hostMiB(setupOf("nemotron_h.json", 6, 1), {4096, 0, true}), 123.94, 0.005);
+    EXPECT_NEAR(hostMiB(test::sizedShape("mamba2.json", std::nullopt, 1), {}), 21.74, 0.005);
+    EXPECT_NEAR(hostMiB(test::sizedShape("granitehybrid.json", std::nullopt, 1), {4096, 0, true}), 25.75,
+                0.005);
+    EXPECT_NEAR(hostMiB(test::sizedShape("nemotron_h.json", 6, 1), {4096, 0, true}), 123.94, 0.005);
     // Mamba-1 (mamba, -ngl 0 and -ngl 12): 13.60 MiB.
-    EXPECT_NEAR(hostMiB(setupOf("mamba.json", std::nullopt, 1), {}), 13.60, 0.005);
+    EXPECT_NEAR(hostMiB(test::sizedShape("mamba.json", std::nullopt, 1), {}), 13.60, 0.005);
 }
 
 } // namespace

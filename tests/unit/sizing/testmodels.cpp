@@ -3,6 +3,7 @@
 #include "tests/unit/sizing/testmodels.h"
 
 #include "core/model/modelinterpreter.h"
+#include "core/sizing/estimator.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/shapecut.h"
 
@@ -355,6 +356,28 @@ ModelInfo interpretedShape(const std::string& file, std::optional<std::uint32_t>
         return {};
     }
     return *model;
+}
+
+SizedShape sizedShape(const std::string& file, std::optional<std::uint32_t> blocks,
+                      std::optional<std::uint32_t> slots, std::uint32_t contextTokens) {
+    SizedShape sized{interpretedShape(file, blocks), {}};
+    ServerSettings settings;
+    settings.contextTokens = contextTokens;
+    settings.parallelSlots = slots;
+    const auto context = resolveContext(sized.model, settings);
+    EXPECT_TRUE(context.ok()) << file;
+    if (context.ok()) {
+        sized.kv = sizeKvCaches(sized.model, settings, context.value());
+    }
+    return sized;
+}
+
+LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
+    LayerPlacement layers;
+    for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        layers.layerDevice.push_back(il < hostBlocks ? kHostDevice : 0);
+    }
+    return layers;
 }
 
 } // namespace llamafit::test

@@ -5,6 +5,8 @@
 // tests/data/shapes read through the interpreter (interpretedShape). Test support only.
 
 #include "core/model/modelinfo.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/layerplacement.h"
 
 #include <cstdint>
 #include <optional>
@@ -84,5 +86,18 @@ ModelInfo llamaHeadDim80();
 // and gives an empty ModelInfo. `blocks`: only the first ones, as the Vulkan matrix cuts a shape
 // (tests/support/shapecut.h).
 ModelInfo interpretedShape(const std::string& file, std::optional<std::uint32_t> blocks = std::nullopt);
+
+// interpretedShape with its KV plan at -c `contextTokens` and `slots` (nullopt: the server's 4 slots in
+// one unified cache), as the compute-buffer replays' tests size them.
+struct SizedShape {
+    ModelInfo model;
+    KvPlan kv;
+};
+SizedShape sizedShape(const std::string& file, std::optional<std::uint32_t> blocks,
+                      std::optional<std::uint32_t> slots, std::uint32_t contextTokens = 4096);
+
+// The first `hostBlocks` blocks in host memory and the rest on GPU 0: llama.cpp's -ngl keeps the
+// last blocks on the GPU.
+LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks);
 
 } // namespace llamafit::test
