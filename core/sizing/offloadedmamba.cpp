@@ -624,13 +624,21 @@ std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& s, std::uint32_t uba
     // The graph start: token ids, the mixed token/embedding input, the state-copy ids, the cache
     // inputs, the output ids; the token embeddings and the mixed path's rows, which leave for the
     // GPU, and the DUP the mixed path keeps to the end.
+    // Falcon-H1 (attention beside the SSM) has positions among them, its cache's inputs before the
+    // state-copy ids and no DUP; its attention runs on the CPU over copies of K, V and Q, and its
+    // output waits through the scan (falcon_h1_ngl_part_np1's host plan: 23.25 MiB).
+    const bool parallel = s.parallelQueryValues > 0;
     const Block tokenIds = r.alloc.allocate(4 * t);
     const Block mixedTokenIds = r.alloc.allocate(4 * t);
     r.take(s.embd * t); // inp_embd
     const Block mixedSlots = r.alloc.allocate(8 * t);
     const Block mixedEmbeddings = r.take(s.embd * t);
+    const Block positions = parallel ? r.alloc.allocate(4 * t) : Block{};
+    if (inputs.cacheCells > 0 && parallel) {
+        replayCacheInputs(r, inputs.cacheCells, inputs.valueRowValues, inputs.flashAttention);
+    }
     r.alloc.allocate(4 * r.seqs); // rs_s_copy
-    if (inputs.cacheCells > 0) {
+    if (inputs.cacheCells > 0 && !parallel) {
         replayCacheInputs(r, inputs.cacheCells, inputs.valueRowValues, inputs.flashAttention);
     }
     r.alloc.allocate(4 * std::uint64_t{outputs});
@@ -638,10 +646,23 @@ std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& s, std::uint32_t uba
     r.alloc.release(tokenIds);
     const Block mixedRows = r.take(s.embd * t);
     r.alloc.release(mixedTokenIds);
-    r.take(s.embd * t); // DUP
-    r.drop(mixedEmbeddings, mixedRows);
-    r.alloc.release(mixedSlots);
-    r.drop(embeddings);
+    if (parallel) {
+        r.drop(mixedEmbeddings, mixedRows);
+        r.alloc.release(mixedSlots);
+        r.drop(embeddings);
+        r.alloc.release(positions);
+        const Block keys = r.take(s.parallelKvValues * t);
+        const Block values = r.take(s.parallelKvValues * t);
+        const Block query = r.take(s.parallelQueryValues * t);
+        r.drop(keys, values);
+        r.take(s.parallelQueryValues * t); // the attention's output
+        r.drop(query);
+    } else {
+        r.take(s.embd * t); // DUP
+        r.drop(mixedEmbeddings, mixedRows);
+        r.alloc.release(mixedSlots);
+        r.drop(embeddings);
+    }
 
     // The first scan: x, dt, B and C copied in, then y and the final states. Mamba-2's x, B and C
     // are views of the conv output, whose token rows hold all three, copied whole up to their

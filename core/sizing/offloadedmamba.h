@@ -79,7 +79,8 @@ std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32
 // output ids and the embedding rows the GPU takes), then copies of the scan's x, dt, B and C, and
 // the scan's y and final states. Read from the host plans of mamba2_ngl0_np1 ("Vulkan_Host compute
 // buffer size = 21.74 MiB", the same with -ngl 12), granitehybrid_ngl0_np1 (25.75),
-// nemotron_h_l6_ngl0_np1 (123.94) and mamba_ngl0_np1 (13.60, the same with -ngl 12), whose peaks
+// nemotron_h_l6_ngl0_np1 (123.94), mamba_ngl0_np1 (13.60, the same with -ngl 12) and
+// falcon_h1_ngl_part_np1 (23.25, with its attention on the CPU beside the scan), whose peaks
 // are all at the first scan. `valueRowValues`: the V row width the V store indexes without flash
 // attention.
 struct HostScanInputs {

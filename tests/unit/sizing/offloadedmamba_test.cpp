@@ -100,6 +100,8 @@ TEST(OffloadedMamba, TheHostScansOverItsInputs) {
     EXPECT_NEAR(hostMiB(test::sizedShape("nemotron_h.json", 6, 1), {4096, 0, true}), 123.94, 0.005);
     // Mamba-1 (mamba, -ngl 0 and -ngl 12): 13.60 MiB.
     EXPECT_NEAR(hostMiB(test::sizedShape("mamba.json", std::nullopt, 1), {}), 13.60, 0.005);
+    // Falcon-H1 (-ngl 0 and part): 23.25 MiB, its attention's output waiting through the scan.
+    EXPECT_NEAR(hostMiB(test::sizedShape("falcon-h1.json", std::nullopt, 1), {4096, 0, true}), 23.25, 0.005);
 }
 
 } // namespace
