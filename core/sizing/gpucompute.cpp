@@ -304,6 +304,11 @@ std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, con
     if (const auto two = offloadedMambaTwo(model, kv, layers)) {
         return offloadedMambaTwoBytes(*two, context.nUbatch, context.nSeqMax, context.nOutputs);
     }
+    if (context.flashAttention) {
+        if (const auto falcon = offloadedFalcon(model, kv, layers)) {
+            return offloadedFalconBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+    }
     if (gpu.backend == Backend::Vulkan) {
         if (const auto one = offloadedMambaOne(model, layers)) {
             return offloadedMambaOneBytes(*one, context.nUbatch, context.nSeqMax, context.nOutputs);

@@ -17,6 +17,7 @@
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/mambaondevice.h"
+#include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/recurrentcompute.h"
 
 #include <cstdint>
@@ -72,6 +73,21 @@ struct OffloadedMambaOne {
 std::optional<OffloadedMambaOne> offloadedMambaOne(const ModelInfo& model, const LayerPlacement& layers);
 std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32_t ubatchTokens,
                                      std::uint32_t sequences, std::uint32_t outputs);
+
+// Falcon-H1 (falcon-h1: attention beside Mamba-2 in every layer, then a gated FFN) with every block in
+// host memory. The CPU runs each block's flash attention and scan; the GPU projects Q, K and V (RoPE on
+// it), runs ssm_in with attn_norm's weight held for it, the conv and the gate, and takes the
+// attention's output back before its output projection, which waits through the SSM. Read from the plan
+// of falcon_h1_ngl0_np1 ("Vulkan0 compute buffer size = 25.05 MiB"). Graph: src/models/falcon-h1.cpp.
+struct OffloadedFalcon {
+    ParallelMambaShape shape;                      // the shape as fully offloaded (parallelmambaondevice.h)
+    std::vector<OffloadedLayerWeights> hostLayers; // every block (ffn_norm in feedForwardNorm)
+};
+// nullopt unless the model is falcon-h1 with every block in host memory.
+std::optional<OffloadedFalcon> offloadedFalcon(const ModelInfo& model, const KvPlan& kv,
+                                               const LayerPlacement& layers);
+std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t ubatchTokens,
+                                   std::uint32_t sequences, std::uint32_t outputs);
 
 // The host's compute buffer while the CPU scans the Mamba blocks whose state is in host memory (any
 // Mamba-2 model: mamba2, granitehybrid, nemotron_h, falcon-h1; Mamba-1), op offload or not: the graph

@@ -73,6 +73,17 @@ TEST(OffloadedMamba, MambaOneScansEveryBlockOnTheCpu) {
     EXPECT_FALSE(offloadedMambaOne(mamba.model, leadingOnHost(mamba.model, 0)).has_value());
 }
 
+TEST(OffloadedMamba, FalconAttendsOnTheCpuBesideTheScan) {
+    // falcon_h1_ngl0_np1: "Vulkan0 compute buffer size = 25.05 MiB".
+    const Sized falcon = test::sizedShape("falcon-h1.json", std::nullopt, 1);
+    const auto split =
+        offloadedFalcon(falcon.model, falcon.kv, leadingOnHost(falcon.model, falcon.model.layers.size()));
+    ASSERT_TRUE(split.has_value());
+    EXPECT_NEAR(static_cast<double>(offloadedFalconBytes(*split, 512, 1, 1)) / kBytesPerMiB, 25.05, 0.005);
+    // With GPU blocks after the host's: not read from a plan.
+    EXPECT_FALSE(offloadedFalcon(falcon.model, falcon.kv, leadingOnHost(falcon.model, 10)).has_value());
+}
+
 TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
     // Every block on the GPU: mambaondevice.h's case.
     const Sized mamba2 = test::sizedShape("mamba2.json", std::nullopt, 1);
