@@ -16,7 +16,8 @@ std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const
                                                    const LayerPlacement& layers, bool flashAttention,
                                                    bool expertsOnCpu) {
     std::optional<DeltaNetOnDeviceShape> shape = deltaNetOnDeviceShape(model);
-    if (!shape || model.architecture != "qwen35moe" || !flashAttention || !expertsOnCpu ||
+    const bool fused = model.architecture == "qwen3next";
+    if (!shape || (model.architecture != "qwen35moe" && !fused) || !flashAttention || !expertsOnCpu ||
         kv.caches.size() != 1 || kv.caches.front().layers == 0) {
         return std::nullopt;
     }
@@ -33,6 +34,9 @@ std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const
             return std::nullopt; // host blocks after GPU blocks, or several GPUs
         }
     }
+    if (fused && hostBlocks != blocks) {
+        return std::nullopt; // Qwen3-Next's GPU blocks after host blocks: not read from a plan
+    }
     OffloadedDeltaNet split;
     split.shape = std::move(*shape);
     const KvCacheEstimate& cache = kv.caches.front();
@@ -43,7 +47,8 @@ std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const
     for (std::size_t il = 0; il < hostBlocks; ++il) {
         DeltaNetBlockWeights w;
         w.attentionNorm = model.blockTensorBytes(il, "attn_norm.weight");
-        w.qkv = model.blockTensorBytes(il, "attn_qkv.weight");
+        w.qkv = model.blockTensorBytes(il, fused ? "ssm_in.weight" : "attn_qkv.weight");
+        w.betaAlpha = model.blockTensorBytes(il, "ssm_ba.weight");
         w.conv = model.blockTensorBytes(il, "ssm_conv1d.weight");
         w.alpha = model.blockTensorBytes(il, "ssm_alpha.weight");
         w.dtBias = model.blockTensorBytes(il, "ssm_dt.bias");
@@ -223,6 +228,61 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
             }
             r.drop(residual); // the residual add in place into the projection
             residual = out;
+        } else if (s.kind == RecurrentBlockKind::DeltaNetFusedQkvz) {
+            // Qwen3-Next (qwen3next_l8_ngl0_np1's plan: 103.50 MiB): one projection of Q, K, V and z, whose
+            // flattened Q, K and V are concatenated for the conv; Q and K repeated to the value heads; beta
+            // and alpha from one more projection.
+            const Block inputWeight = weight(b, w.qkv);
+            const Block hostConvRows = r.take(convStates); // the host's conv states
+            const Block qkvz = r.take((conv + s.inner) * t);
+            r.alloc.release(inputWeight);
+            const Block queryRows = r.take(keyValues * t);
+            const Block keyRows = r.take(keyValues * t);
+            const Block valueRows = r.take(s.inner * t);
+            const Block queryKey = r.take(2 * keyValues * t);
+            r.drop(queryRows, keyRows);
+            const Block qkv = r.take(conv * t);
+            r.drop(queryKey, valueRows);
+            const Block convInput = r.take(conv * (t / r.seqs + s.convKernel - 1) * r.seqs);
+            r.drop(hostConvRows, qkv);
+            const Block convWeight = weight(b, w.conv);
+            const Block convOut = r.take(conv * t); // silu in place
+            r.drop(convInput);
+            r.alloc.release(convWeight);
+            const Block qNormed = r.take(keyValues * t); // l2 norms; the scales in place
+            const Block kNormed = r.take(keyValues * t);
+            const Block qRepeated = r.take(s.inner * t);
+            r.drop(qNormed);
+            const Block kRepeated = r.take(s.inner * t);
+            r.drop(kNormed);
+            const Block betaAlphaWeight = weight(b, w.betaAlpha);
+            const Block betaAlpha = r.take(2 * s.heads * t);
+            r.alloc.release(betaAlphaWeight);
+            r.drop(norm);
+            const Block decay = r.take(s.heads * t); // cont(alpha); dt bias, softplus and the gate in place
+            passing(b, w.dtBias);
+            const Block decayWeight = weight(b, w.decay);
+            const Block states = r.take(state * r.seqs); // the block's state, copied in
+            r.alloc.release(decayWeight);
+            const Block betaSigmoid = r.take(s.heads * t);
+            r.drop(betaAlpha);
+            const Block deltaNet = r.take(s.inner * t + state * r.seqs);
+            r.drop(qRepeated, kRepeated);
+            r.drop(convOut, decay, betaSigmoid, states);
+            const Block normWeight = weight(b, w.norm);
+            const Block normed = r.take(s.inner * t);
+            r.drop(deltaNet);
+            r.alloc.release(normWeight);
+            const Block z = r.take(s.inner * t); // cont(z)
+            r.drop(qkvz);
+            const Block activated = r.take(s.inner * t); // silu(z); the MUL in place on the norm
+            r.drop(z);
+            r.drop(activated);
+            const Block outputWeight = weight(b, w.output);
+            const Block out = r.take(s.embd * t);
+            r.alloc.release(outputWeight);
+            r.drop(normed);
+            r.drop(out); // added into the residual in place
         } else {
             const Block qkvWeight = weight(b, w.qkv);
             const Block hostConvRows = host ? r.take(convStates) : Block{}; // the host's conv states

@@ -7,7 +7,8 @@
 // block attends on the GPU over copies of its layer's whole K and V (flash attention; the positions and the
 // KQ mask come over at their first use and stay); the CPU runs the experts, whose n_used outputs come back
 // as one copy to be weighted and summed. Read tensor by tensor from the server's own plans on lavapipe
-// (scripts/alloc-plan/run-case.sh qwen35moe_l8_ngl0_np1: "Vulkan0 compute buffer size = 65.00 MiB").
+// (scripts/alloc-plan/run-case.sh qwen35moe_l8_ngl0_np1: "Vulkan0 compute buffer size = 65.00 MiB";
+// Qwen3-Next's fused projections, qwen3next_l8_ngl0_np1: 103.50).
 // Graphs: src/models/qwen35moe.cpp, delta-net-base.cpp, build_moe_ffn in src/llama-graph.cpp. Internal
 // to core/sizing (gpucompute.cpp); bytes.
 
@@ -26,15 +27,16 @@ namespace llamafit {
 struct DeltaNetBlockWeights {
     std::uint64_t attentionNorm = 0;
     // Delta net
-    std::uint64_t qkv = 0;    // attn_qkv
-    std::uint64_t conv = 0;   // ssm_conv1d
-    std::uint64_t alpha = 0;  // ssm_alpha
-    std::uint64_t dtBias = 0; // ssm_dt.bias
-    std::uint64_t decay = 0;  // ssm_a
-    std::uint64_t beta = 0;   // ssm_beta
-    std::uint64_t norm = 0;   // ssm_norm
-    std::uint64_t gate = 0;   // attn_gate
-    std::uint64_t output = 0; // ssm_out
+    std::uint64_t qkv = 0;       // attn_qkv (Qwen3-Next: ssm_in, Q, K, V and z)
+    std::uint64_t betaAlpha = 0; // Qwen3-Next: ssm_ba
+    std::uint64_t conv = 0;      // ssm_conv1d
+    std::uint64_t alpha = 0;     // ssm_alpha
+    std::uint64_t dtBias = 0;    // ssm_dt.bias
+    std::uint64_t decay = 0;     // ssm_a
+    std::uint64_t beta = 0;      // ssm_beta
+    std::uint64_t norm = 0;      // ssm_norm
+    std::uint64_t gate = 0;      // attn_gate
+    std::uint64_t output = 0;    // ssm_out
     // Gated attention
     std::uint64_t query = 0; // attn_q: Q and its gate
     std::uint64_t queryNorm = 0;
@@ -58,7 +60,8 @@ struct OffloadedDeltaNet {
 };
 
 // The shape of a qwen35moe model whose leading blocks (at least one) sit in host memory and the rest on one
-// GPU, with flash attention, when the GPU refuses its experts (`expertsOnCpu`); nullopt otherwise.
+// GPU, or of a qwen3next model with every block in host memory, with flash attention, when the GPU refuses
+// its experts (`expertsOnCpu`); nullopt otherwise.
 std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const KvPlan& kv,
                                                    const LayerPlacement& layers, bool flashAttention,
                                                    bool expertsOnCpu);

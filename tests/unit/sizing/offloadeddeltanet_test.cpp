@@ -44,6 +44,17 @@ TEST(OffloadedDeltaNet, GpuBlocksFollowTheHostBlocks) {
     EXPECT_NEAR(deviceMiB(qwen35moe(std::nullopt), 5, 1024, 4), 129.40, 0.005);
 }
 
+TEST(OffloadedDeltaNet, QwenNextFlattensItsFusedProjection) {
+    // qwen3next_l8_ngl0_np1: "Vulkan0 compute buffer size = 103.50 MiB".
+    const Sized next = test::sizedShape("qwen3next.json", 8, 1);
+    const auto split = offloadedDeltaNet(next.model, next.kv, leadingOnHost(next.model, 8), true, true);
+    ASSERT_TRUE(split.has_value());
+    EXPECT_NEAR(static_cast<double>(offloadedDeltaNetBytes(*split, 512, 1, 1)) / kBytesPerMiB, 103.50, 0.005);
+    // Its GPU blocks after host blocks: not read from a plan.
+    EXPECT_FALSE(
+        offloadedDeltaNet(next.model, next.kv, leadingOnHost(next.model, 5), true, true).has_value());
+}
+
 TEST(OffloadedDeltaNet, OnlyTheReplayedCaseIsFollowed) {
     const Sized sized = qwen35moe(1);
     const LayerPlacement allHost = leadingOnHost(sized.model, 8);
