@@ -3,20 +3,15 @@
 // -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
 #include "core/sizing/gpucompute.h"
 
+#include "core/sizing/gpureplays.h"
+
 #include "core/sizing/backendcompute.h"
-#include "core/sizing/deltanetondevice.h"
-#include "core/sizing/gemmaondevice.h"
 #include "core/sizing/hostattention.h"
+#include "core/sizing/hostmambascan.h"
 #include "core/sizing/mambaondevice.h"
-#include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
-#include "core/sizing/offloadeddeltanet.h"
-#include "core/sizing/offloadedmamba.h"
-#include "core/sizing/parallelblockondevice.h"
-#include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
-#include "core/sizing/rwkvondevice.h"
 
 #include <algorithm>
 #include <optional>
@@ -148,13 +143,6 @@ std::uint64_t refusedMaskBytes(const ModelInfo& model, const ComputeWidths& widt
     return bytes;
 }
 
-// What a GPU's limits keep on the host, from the tensors placed on it by the layer plan.
-struct Refusals {
-    bool experts = false; // some expert tensor of its blocks is over the limit
-    bool kq = false;      // the KQ product is over the limit (flash attention off)
-    std::uint64_t kqBytes = 0;
-};
-
 Refusals refusalsOf(const ModelInfo& model, const GpuDevice& gpu, int device, bool runsHostBlocks,
                     const LayerPlacement& layers, std::uint64_t kq) {
     Refusals out;
@@ -267,10 +255,10 @@ HostCaches hostCaches(const ModelInfo& model, const ServerSettings& settings, co
 // Measured on lavapipe at -ngl 0 / 2 / 3: RWKV 3 embedding rows (rwkv6 +12.0, rwkv7 +4.5);
 // Mamba-1 fully offloaded, whose scan no Vulkan kernel runs (d_state 16), 2 x d_inner rows (mamba
 // +6.1 MiB), plus the scan's final states, one d_state x d_inner matrix per slot (mamba -np 4:
-// 12.38 MiB, -np 1: 12.10; the replay of offloadedmamba.h, whose graph start holds one more
+// 12.38 MiB, -np 1: 12.10; the replay of hostmambascan.h, whose graph start holds one more
 // embedding row, is 1.50 MiB over that). With only some blocks' state on the host the CPU's share
 // is smaller: 1 embedding row for RWKV (rwkv6 -ngl 2: +4.00, rwkv7 -ngl 3 -ub 1024: +3.00). A Mamba
-// scan with host blocks is replayed instead (offloadedmamba.h hostMambaScanBytes).
+// scan with host blocks is replayed instead (hostmambascan.h).
 std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& widths, std::uint64_t ub,
                                  std::uint64_t slots, bool allOnHost) {
     const std::uint64_t inner = model.ssmInnerSize > 0 ? model.ssmInnerSize : 2ull * model.embeddingLength;
@@ -283,93 +271,12 @@ std::uint64_t hostRecurrentBytes(const ModelInfo& model, const ComputeWidths& wi
         return model.architecture.rfind("rwkv", 0) == 0 ? (allOnHost ? 3 : 1) * model.embeddingLength * row
                                                         : 0;
     case RecurrentBlockKind::Mamba2:
-        break; // replayed: offloadedmamba.h
+        break; // replayed: hostmambascan.h
     case RecurrentBlockKind::DeltaNet:
     case RecurrentBlockKind::DeltaNetFusedQkvz:
         break; // measured: qwen35moe and qwen3next at -ngl 0 keep the delta net on the GPU
     }
     return 0;
-}
-
-// A recurrent model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
-// (offloadedmamba.h, offloadeddeltanet.h), or nullopt for another model. Mamba-1's scan stays on
-// the CPU on Vulkan only.
-std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, const KvPlan& kv,
-                                                     const LayerPlacement& layers, const GpuDevice& gpu,
-                                                     const ResolvedContext& context,
-                                                     const Refusals& refused) {
-    if (const auto deltaNet = offloadedDeltaNet(model, kv, layers, context.flashAttention, refused.experts)) {
-        return offloadedDeltaNetBytes(*deltaNet, context.nUbatch, context.nSeqMax, context.nOutputs);
-    }
-    if (const auto two = offloadedMambaTwo(model, kv, layers)) {
-        return offloadedMambaTwoBytes(*two, context.nUbatch, context.nSeqMax, context.nOutputs);
-    }
-    if (context.flashAttention) {
-        if (const auto falcon = offloadedFalcon(model, kv, layers)) {
-            return offloadedFalconBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs);
-        }
-    }
-    if (gpu.backend == Backend::Vulkan) {
-        if (const auto one = offloadedMambaOne(model, layers)) {
-            return offloadedMambaOneBytes(*one, context.nUbatch, context.nSeqMax, context.nOutputs);
-        }
-    }
-    return std::nullopt;
-}
-
-// One GPU holding every block: the replays of the graphs whose plan the closed form misses. In
-// one whole-model split ggml-vulkan reorders the nodes, and refused experts come back from the CPU
-// each block, so holes the closed form cannot see decide the peak. The first replay that knows
-// the model's graph, or nullopt.
-std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const KvPlan& kv,
-                                                   const ServerSettings& settings,
-                                                   const ResolvedContext& context, const GpuDevice& gpu,
-                                                   const Refusals& refused) {
-    const std::uint64_t ub = reserveTokens(context);
-    if (gpu.backend == Backend::Vulkan && (context.flashAttention || refused.kq)) {
-        // Cohere 2 with flash attention, or with KQ on the CPU.
-        if (const auto parallel = parallelBlockShape(model, kv, settings, !context.flashAttention)) {
-            return parallelBlockDeviceBytes(*parallel, ub, context.nOutputs); // parallelblockondevice.h
-        }
-    }
-    if (gpu.backend == Backend::Vulkan && !context.flashAttention && !refused.kq) {
-        if (const auto gemma = gemmaShape(model, kv, settings, context.flashAttention)) { // gemmaondevice.h
-            return gemmaDeviceBytes(*gemma, ub, context.nOutputs);
-        }
-    }
-    if (gpu.backend == Backend::Vulkan && (context.flashAttention || !refused.kq)) {
-        if (const auto falcon =
-                parallelMambaShape(model, kv, context.flashAttention)) { // parallelmambaondevice.h
-            return parallelMambaDeviceBytes(*falcon, context.nUbatch, context.nSeqMax, context.nOutputs);
-        }
-    }
-    if (gpu.backend == Backend::Vulkan && context.flashAttention) {
-        if (const auto normed = normedAttentionShape(model, kv, settings)) { // normedattentionondevice.h
-            return normedAttentionDeviceBytes(*normed, ub, context.nOutputs);
-        }
-    }
-    if (gpu.backend == Backend::Vulkan) {
-        if (const auto stack =
-                mambaTwoStack(model, kv, context.flashAttention, refused.kq)) { // mambaondevice.h
-            return mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs);
-        }
-        if (const RecurrentBlockShape rwkv = recurrentBlockShape(model);
-            model.architecture == "rwkv7" && rwkv.kind == RecurrentBlockKind::Rwkv7) { // rwkvondevice.h
-            return rwkv7DeviceComputeBytes(rwkv, model.trunkLayerCount(), context.nUbatch, context.nSeqMax,
-                                           context.nOutputs);
-        }
-        if (const auto rwkv6 = rwkv6Shape(model)) { // rwkvondevice.h
-            return rwkv6DeviceComputeBytes(*rwkv6, context.nUbatch, context.nSeqMax, context.nOutputs);
-        }
-    }
-    if (refused.experts && !refused.kq) {
-        if (const auto deltaNet = deltaNetOnDeviceShape(model)) { // deltanetondevice.h
-            const std::uint64_t cells = kv.caches.empty() ? 0 : kv.caches.front().cells;
-            return deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax, cells,
-                                                context.flashAttention);
-        }
-    }
-    return std::nullopt;
 }
 
 } // namespace
@@ -428,7 +335,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         (recurrentKind == RecurrentBlockKind::Mamba2 || recurrentKind == RecurrentBlockKind::Mamba1) &&
         cachesOnHost.recurrent && opOffload;
     if (mambaScanOnHost) {
-        // The scan's inputs and outputs over the graph inputs, replayed (offloadedmamba.h).
+        // The scan's inputs and outputs over the graph inputs, replayed (hostmambascan.h).
         const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
         hostPeak = hostMambaScanBytes(
             widths.recurrentBlock, context.nUbatch, context.nSeqMax, context.nOutputs,

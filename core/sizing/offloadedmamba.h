@@ -17,7 +17,6 @@
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/mambaondevice.h"
-#include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/recurrentcompute.h"
 
 #include <cstdint>
@@ -60,52 +59,12 @@ std::optional<OffloadedMambaTwo> offloadedMambaTwo(const ModelInfo& model, const
 std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32_t ubatchTokens,
                                      std::uint32_t sequences, std::uint32_t outputs);
 
-// Mamba-1 (mamba) with its leading blocks in host memory. ggml-vulkan has no Mamba-1 scan
-// (mambaondevice.h), so every block's scan runs on the CPU: a host block's y comes back, a GPU
-// block's y and final states. The residual add runs in place into the residual. Read from the
-// plans of mamba_ngl0_np1 ("Vulkan0 compute buffer size = 16.52 MiB") and mamba_ngl_part_np1
-// (-ngl 12: 18.13). Graph: src/models/mamba-base.cpp build_mamba_layer.
-struct OffloadedMambaOne {
-    RecurrentBlockShape ssm;
-    std::vector<OffloadedLayerWeights> hostLayers; // the leading blocks, in host memory
-    std::uint32_t deviceLayers = 0;                // the blocks after them, on the GPU
-};
-std::optional<OffloadedMambaOne> offloadedMambaOne(const ModelInfo& model, const LayerPlacement& layers);
-std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32_t ubatchTokens,
-                                     std::uint32_t sequences, std::uint32_t outputs);
+// The bytes of block `il`'s weights as op offload copies them to the GPU (the Mamba replays share it:
+// offloadedmambaone.h, offloadedfalcon.h).
+OffloadedLayerWeights hostLayerWeights(const ModelInfo& model, std::size_t il);
 
-// Falcon-H1 (falcon-h1: attention beside Mamba-2 in every layer, then a gated FFN) with every block in
-// host memory. The CPU runs each block's flash attention and scan; the GPU projects Q, K and V (RoPE on
-// it), runs ssm_in with attn_norm's weight held for it, the conv and the gate, and takes the
-// attention's output back before its output projection, which waits through the SSM. Read from the plan
-// of falcon_h1_ngl0_np1 ("Vulkan0 compute buffer size = 25.05 MiB"). Graph: src/models/falcon-h1.cpp.
-struct OffloadedFalcon {
-    ParallelMambaShape shape;                      // the shape as fully offloaded (parallelmambaondevice.h)
-    std::vector<OffloadedLayerWeights> hostLayers; // every block (ffn_norm in feedForwardNorm)
-};
-// nullopt unless the model is falcon-h1 with every block in host memory.
-std::optional<OffloadedFalcon> offloadedFalcon(const ModelInfo& model, const KvPlan& kv,
-                                               const LayerPlacement& layers);
-std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t ubatchTokens,
-                                   std::uint32_t sequences, std::uint32_t outputs);
-
-// The host's compute buffer while the CPU scans the Mamba blocks whose state is in host memory (any
-// Mamba-2 model: mamba2, granitehybrid, nemotron_h, falcon-h1; Mamba-1), op offload or not: the graph
-// inputs (tokens, embeddings, the state-copy ids, one KV cache's inputs when `cacheCells` > 0, the
-// output ids and the embedding rows the GPU takes), then copies of the scan's x, dt, B and C, and
-// the scan's y and final states. Read from the host plans of mamba2_ngl0_np1 ("Vulkan_Host compute
-// buffer size = 21.74 MiB", the same with -ngl 12), granitehybrid_ngl0_np1 (25.75),
-// nemotron_h_l6_ngl0_np1 (123.94), mamba_ngl0_np1 (13.60, the same with -ngl 12) and
-// falcon_h1_ngl_part_np1 (23.25, with its attention on the CPU beside the scan), whose peaks
-// are all at the first scan. `valueRowValues`: the V row width the V store indexes without flash
-// attention.
-struct HostScanInputs {
-    std::uint64_t cacheCells = 0; // the KV cache's cells; 0 without attention layers
-    std::uint64_t valueRowValues = 0;
-    bool flashAttention = true;
-};
-std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& ssm, std::uint32_t ubatchTokens,
-                                 std::uint32_t sequences, std::uint32_t outputs,
-                                 const HostScanInputs& inputs);
+// How many of the first `blocks` blocks lead in host memory before the rest on one GPU; nullopt when
+// none does, or a host block follows a GPU block, or the blocks use several GPUs.
+std::optional<std::size_t> leadingHostBlocks(const LayerPlacement& layers, std::size_t blocks);
 
 } // namespace llamafit

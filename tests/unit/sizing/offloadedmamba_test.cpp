@@ -1,8 +1,13 @@
-// The compute buffers of a Mamba-2 model whose leading blocks stay in host memory
-// (core/sizing/offloadedmamba.h) against llama-server 0.7.0's own on lavapipe, as logged in the
-// recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
-// plans (scripts/alloc-plan/run-case.sh).
+// The compute buffers of a Mamba model whose leading blocks stay in host memory
+// (core/sizing/offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, hostmambascan.h) against
+// llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
+// (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plans
+// (scripts/alloc-plan/run-case.sh).
 #include "core/sizing/offloadedmamba.h"
+
+#include "core/sizing/hostmambascan.h"
+#include "core/sizing/offloadedfalcon.h"
+#include "core/sizing/offloadedmambaone.h"
 
 #include "tests/unit/sizing/testmodels.h"
 
