@@ -131,6 +131,19 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
         r.drop(residualRows, outRows);
     };
 
+    // A delta-net block's end: silu(z) gates the norm in place, then ssm_out, added into the residual in
+    // place.
+    const auto gatedOutput = [&](std::size_t b, const DeltaNetBlockWeights& w, Block z, Block normed) {
+        const Block activated = r.take(s.inner * t);
+        r.drop(z);
+        r.drop(activated);
+        const Block outputWeight = weight(b, w.output);
+        const Block out = r.take(s.embd * t);
+        r.alloc.release(outputWeight);
+        r.drop(normed);
+        r.drop(out);
+    };
+
     for (std::size_t b = 0; b < blocks; ++b) {
         const bool host = b < hostBlocks;
         const DeltaNetBlockWeights& w = host ? split.hostBlocks[b] : none;
@@ -275,14 +288,7 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
             r.alloc.release(normWeight);
             const Block z = r.take(s.inner * t); // cont(z)
             r.drop(qkvz);
-            const Block activated = r.take(s.inner * t); // silu(z); the MUL in place on the norm
-            r.drop(z);
-            r.drop(activated);
-            const Block outputWeight = weight(b, w.output);
-            const Block out = r.take(s.embd * t);
-            r.alloc.release(outputWeight);
-            r.drop(normed);
-            r.drop(out); // added into the residual in place
+            gatedOutput(b, w, z, normed);
         } else {
             const Block qkvWeight = weight(b, w.qkv);
             const Block hostConvRows = host ? r.take(convStates) : Block{}; // the host's conv states
@@ -343,14 +349,7 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
                 normed = r.take(s.inner * t);
                 r.drop(deltaNet);
             }
-            const Block activated = r.take(s.inner * t); // silu(z); the MUL in place on the norm
-            r.drop(z);
-            r.drop(activated);
-            const Block outputWeight = weight(b, w.output);
-            const Block out = r.take(s.embd * t);
-            r.alloc.release(outputWeight);
-            r.drop(normed);
-            r.drop(out); // added into the residual in place
+            gatedOutput(b, w, z, normed);
         }
 
         // The MoE FFN: routing on the GPU, the experts on the CPU, whose n_used outputs come back
