@@ -133,14 +133,22 @@ Block replayMamba2Output(RecurrentReplay& r, const RecurrentBlockShape& s, Block
     return out;
 }
 
-Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd, std::uint64_t feedForward, Block input) {
+Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd, std::uint64_t feedForward, Block input,
+                             const FeedForwardCopies& copies) {
     const std::uint64_t t = r.tokens;
-    const Block gate = r.take(feedForward * t);
-    const Block up = r.take(feedForward * t);
+    // A copy of 0 bytes takes no space: the GPU's own weights.
+    const auto product = [&](std::uint64_t weightBytes, std::uint64_t values) {
+        const Block weight = r.alloc.allocate(weightBytes);
+        const Block out = r.take(values * t);
+        r.alloc.release(weight);
+        return out;
+    };
+    const Block gate = product(copies.gate, feedForward);
+    const Block up = product(copies.up, feedForward);
     r.drop(input);
     const Block glu = r.take(feedForward * t);
     r.drop(gate, up);
-    const Block out = r.take(embd * t);
+    const Block out = product(copies.down, embd);
     r.drop(glu);
     return out;
 }

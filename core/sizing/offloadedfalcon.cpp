@@ -127,19 +127,9 @@ std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t u
         // The gated FFN, each weight copied in.
         const Block ffnNorm = r.take(s.embd * t);
         passing(w.feedForwardNorm);
-        const Block gateWeight = weight(w.gate);
-        const Block gate = r.take(shape.feedForward * t);
-        r.alloc.release(gateWeight);
-        const Block upWeight = weight(w.up);
-        const Block up = r.take(shape.feedForward * t);
-        r.alloc.release(upWeight);
-        r.drop(ffnNorm);
-        const Block glu = r.take(shape.feedForward * t);
-        r.drop(gate, up);
-        const Block downWeight = weight(w.down);
-        const Block out = r.take(s.embd * t);
-        r.alloc.release(downWeight);
-        r.drop(glu, residual);
+        const Block out =
+            replayGatedFeedForward(r, s.embd, shape.feedForward, ffnNorm, {w.gate, w.up, w.down});
+        r.drop(residual);
         residual = out;
     }
     return r.alloc.peakBytes();

@@ -84,10 +84,18 @@ inline void replayCacheInputs(RecurrentReplay& r, std::uint64_t cells, std::uint
     r.alloc.allocate((flashAttention ? 2 : 4) * cells * r.tokens);
 }
 
-// A gated FFN on a GPU that holds its weights: gate, up, the GLU, down; `input` (its norm) dies
-// at the up product. Returns the output (the residual add runs in place into it).
+// The bytes of an FFN's weights that op offload copies in, each for its one product (offloadedattention.h);
+// 0 for weights the GPU holds.
+struct FeedForwardCopies {
+    std::uint64_t gate = 0, up = 0, down = 0;
+};
+
+// A gated FFN: gate, up, the GLU, down, each weight in `copies` copied in just before its product;
+// `input` (its norm) dies at the up product. Returns the output (the residual add runs in place into
+// it).
 AllocatorReplay::Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd,
-                                              std::uint64_t feedForward, AllocatorReplay::Block input);
+                                              std::uint64_t feedForward, AllocatorReplay::Block input,
+                                              const FeedForwardCopies& copies = {});
 
 // Mamba-2's block after the scan: cont(z), x * D (y + x * D in place), swiglu(z, y), the grouped
 // RMS norm (weight in place) and ssm_out; `zxBCdt`, `xBC` and `y` die on the way. The residual
