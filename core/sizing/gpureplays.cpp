@@ -2,6 +2,7 @@
 
 #include "core/sizing/deltanetondevice.h"
 #include "core/sizing/gemmaondevice.h"
+#include "core/sizing/jambaondevice.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/normedattentionondevice.h"
 #include "core/sizing/offloadedattention.h"
@@ -77,6 +78,10 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
         if (const auto stack =
                 mambaTwoStack(model, kv, context.flashAttention, refused.kq)) { // mambaondevice.h
             return mambaTwoStackDeviceBytes(*stack, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+        if (const auto jamba = jambaStack(model, kv, context.flashAttention, refused.experts,
+                                          refused.kq)) { // jambaondevice.h
+            return jambaDeviceBytes(*jamba, context.nUbatch, context.nSeqMax, context.nOutputs);
         }
         if (const RecurrentBlockShape rwkv = recurrentBlockShape(model);
             model.architecture == "rwkv7" && rwkv.kind == RecurrentBlockKind::Rwkv7) { // rwkvondevice.h

@@ -1,0 +1,83 @@
+// The Vulkan GPU's compute buffer of a fully offloaded Jamba whose experts the GPU refuses
+// (core/sizing/jambaondevice.h) against llama-server 0.7.0's own on lavapipe, as logged in the
+// recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
+// plans (scripts/alloc-plan/run-case.sh; tests/data/shapes/jamba.json cut to 6 blocks: Mamba,
+// Mamba + MoE, Mamba, Mamba + MoE, attention, Mamba + MoE).
+#include "core/sizing/jambaondevice.h"
+
+#include "core/sizing/estimator.h"
+#include "tests/unit/sizing/testmodels.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+namespace llamafit {
+namespace {
+
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+
+struct JambaCase {
+    std::optional<std::uint32_t> slots; // nullopt: the server's 4 slots in one unified cache
+    std::uint32_t contextTokens = 4096;
+    bool flashAttention = true;
+};
+
+std::optional<JambaStack> stackOf(const JambaCase& c, bool expertsRefused = true) {
+    const ModelInfo model = test::interpretedShape("jamba.json", 6);
+    ServerSettings settings;
+    settings.contextTokens = c.contextTokens;
+    settings.parallelSlots = c.slots;
+    const ResolvedContext context = resolveContext(model, settings).value();
+    // Without flash attention lavapipe refuses KQ (4096 cells x 512 tokens x 32 heads x 4 B).
+    return jambaStack(model, sizeKvCaches(model, settings, context), c.flashAttention, expertsRefused,
+                      !c.flashAttention);
+}
+
+double deviceMiB(const JambaCase& c, std::uint32_t ubatch, std::uint32_t outputs) {
+    const auto stack = stackOf(c);
+    EXPECT_TRUE(stack.has_value());
+    return stack ? static_cast<double>(jambaDeviceBytes(*stack, ubatch, c.slots.value_or(4), outputs)) /
+                       kBytesPerMiB
+                 : 0.0;
+}
+
+TEST(JambaOnDevice, ReadsTheLayersOfTheStack) {
+    const auto stack = stackOf({});
+    ASSERT_TRUE(stack.has_value());
+    ASSERT_EQ(stack->layers.size(), 6u);
+    EXPECT_TRUE(stack->layers[4].attention);
+    EXPECT_FALSE(stack->layers[3].attention);
+    EXPECT_TRUE(stack->layers[1].experts);
+    EXPECT_FALSE(stack->layers[2].experts);
+    EXPECT_EQ(stack->feedForward, 14336u);
+    EXPECT_EQ(stack->expertsUsed, 2u);
+}
+
+TEST(JambaOnDevice, TheGpuPlanIsTheServersOwn) {
+    // Block 0's FFN peaks above the holes the mixed input's rows leave: jamba_l6_ngl_all (4 slots),
+    // _np1_faon, _np1_faoff (KQ on the CPU), _c16384_np4_faoff: "Vulkan0 compute buffer size =
+    // 116.00 MiB"; _np1_ub1024: 232.01. The closed form said 118.39 with 4 slots.
+    EXPECT_NEAR(deviceMiB({}, 512, 4), 116.00, 0.005);
+    EXPECT_NEAR(deviceMiB({1}, 512, 1), 116.00, 0.005);
+    EXPECT_NEAR(deviceMiB({1, 4096, false}, 512, 1), 116.00, 0.005);
+    EXPECT_NEAR(deviceMiB({4, 16384, false}, 512, 4), 116.00, 0.005);
+    EXPECT_NEAR(deviceMiB({1}, 1024, 1), 232.01, 0.005);
+}
+
+TEST(JambaOnDevice, OnlyRefusedExpertsAndMeasuredOrdersAreReplayed) {
+    EXPECT_FALSE(stackOf({}, false).has_value()); // experts on the GPU: not measured
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    const ModelInfo mamba = test::interpretedShape("mamba.json");
+    const ResolvedContext context = resolveContext(mamba, settings).value();
+    EXPECT_FALSE(jambaStack(mamba, sizeKvCaches(mamba, settings, context), true, true, false).has_value());
+    // Without flash attention, a KQ the GPU takes: not measured.
+    const ModelInfo jamba = test::interpretedShape("jamba.json", 6);
+    EXPECT_FALSE(jambaStack(jamba, sizeKvCaches(jamba, settings, resolveContext(jamba, settings).value()),
+                            false, true, false)
+                     .has_value());
+}
+
+} // namespace
+} // namespace llamafit
