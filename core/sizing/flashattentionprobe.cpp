@@ -6,7 +6,8 @@ namespace llamafit {
 
 bool flashAttentionAfterProbe(const ModelInfo& model, const ServerSettings& settings,
                               const LayerPlacement& layers, bool resolved) {
-    if (!resolved || settings.flashAttention != FlashAttention::Auto || model.architecture != "lfm2") {
+    if (!resolved || settings.flashAttention != FlashAttention::Auto ||
+        (model.architecture != "lfm2" && model.architecture != "jamba")) {
         return resolved;
     }
     // The last host block before the first GPU block.

@@ -10,7 +10,7 @@
 namespace llamafit {
 namespace {
 
-// -ngl N on 16 blocks: the first 17 - N blocks stay in host memory.
+// -ngl N on B blocks: the first B + 1 - N blocks stay in host memory.
 LayerPlacement ngl(const ModelInfo& model, std::size_t gpuLayers) {
     LayerPlacement layers;
     const std::size_t host = model.layers.size() + 1 - gpuLayers;
@@ -35,6 +35,18 @@ TEST(FlashAttentionProbe, LfmLosesItWhenItsLastHostLayerAttends) {
     forced.flashAttention = FlashAttention::On;
     EXPECT_TRUE(flashAttentionAfterProbe(lfm2, forced, ngl(lfm2, 8), true));
     EXPECT_FALSE(flashAttentionAfterProbe(lfm2, autoFa, ngl(lfm2, 7), false));
+}
+
+TEST(FlashAttentionProbe, JambaLosesItTheSameWay) {
+    // tests/data/shapes/jamba.json cut to 6 blocks, attention at layer 4: -ngl 2 leaves it the last host
+    // layer ("layer 4 is assigned to device CPU but Flash Attention is assigned to device Vulkan0").
+    const ModelInfo jamba = test::interpretedShape("jamba.json", 6);
+    ServerSettings autoFa;
+    autoFa.flashAttention = FlashAttention::Auto;
+    EXPECT_FALSE(flashAttentionAfterProbe(jamba, autoFa, ngl(jamba, 2), true));
+    for (const std::size_t on : {3u, 4u, 5u}) {
+        EXPECT_TRUE(flashAttentionAfterProbe(jamba, autoFa, ngl(jamba, on), true)) << "-ngl " << on;
+    }
 }
 
 TEST(FlashAttentionProbe, DenseModelsKeepIt) {
