@@ -334,12 +334,13 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     const bool mambaScanOnHost =
         (recurrentKind == RecurrentBlockKind::Mamba2 || recurrentKind == RecurrentBlockKind::Mamba1) &&
         cachesOnHost.recurrent && opOffload;
+    const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
+    HostScanInputs scanInputs{cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues,
+                              context.flashAttention};
     if (mambaScanOnHost) {
         // The scan's inputs and outputs over the graph inputs, replayed (hostmambascan.h).
-        const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
-        hostPeak = hostMambaScanBytes(
-            widths.recurrentBlock, context.nUbatch, context.nSeqMax, context.nOutputs,
-            {cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues, context.flashAttention});
+        hostPeak = hostMambaScanBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax,
+                                      context.nOutputs, scanInputs);
     } else if ((cachesOnHost.recurrent && opOffload) || mambaOneOnVulkan) {
         hostRefused += hostRecurrentBytes(model, widths, ub, context.nSeqMax,
                                           cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
@@ -359,6 +360,14 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             continue;
         }
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
+        if (mambaScanOnHost && runsOffloaded && refused.experts && model.architecture == "jamba") {
+            // Jamba's refused experts run on the CPU after the scans (hostmambascan.h).
+            scanInputs.experts = model.expertCount;
+            scanInputs.expertsUsed = model.expertUsedCount;
+            scanInputs.expertFeedForward = expertFeedForwardLength(model);
+            hostPeak = std::max(hostPeak, hostMambaScanBytes(widths.recurrentBlock, context.nUbatch,
+                                                             context.nSeqMax, context.nOutputs, scanInputs));
+        }
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});
         if (layers.outputDevice == device && block.outputBytes > 0 && refusesOutputMatrix(model, gpu)) {

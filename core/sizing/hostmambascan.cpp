@@ -75,8 +75,23 @@ std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& s, std::uint32_t uba
     const Block dt = r.take((two ? s.heads : di) * t);
     const Block b = r.alloc.allocate(4 * ((t - 1) * bcRow + grouped));
     const Block c = r.alloc.allocate(4 * ((t - 1) * bcRow + grouped));
-    r.take(di * t + ssmState * r.seqs);
+    const Block scanned = r.take(di * t + ssmState * r.seqs);
     r.drop(x, dt, b, c);
+    if (inputs.expertsUsed > 0) {
+        r.drop(scanned); // the GPU has taken y and the states back
+        const std::uint64_t expertRows = inputs.expertsUsed * inputs.expertFeedForward * t;
+        const Block normed = r.take(s.embd * t);
+        const Block chosen = r.take(inputs.experts * t); // the argsort's copy, i32
+        const Block weights = r.take(inputs.expertsUsed * t);
+        const Block gate = r.take(expertRows);
+        const Block up = r.take(expertRows);
+        r.drop(normed);
+        const Block glu = r.take(expertRows);
+        r.drop(gate, up);
+        const Block down = r.take(inputs.expertsUsed * s.embd * t);
+        r.drop(glu);
+        r.drop(chosen, weights, down); // the GPU weights and sums the outputs
+    }
     return r.alloc.peakBytes();
 }
 

@@ -20,6 +20,13 @@ struct HostScanInputs {
     std::uint64_t cacheCells = 0; // the KV cache's cells; 0 without attention layers
     std::uint64_t valueRowValues = 0;
     bool flashAttention = true;
+    // A routed MoE whose expert tensors the GPU refuses (Jamba): after the scans the CPU runs its
+    // experts over copies of the FFN norm, the chosen experts and their weights, above the DUP the
+    // graph start left (jamba_l6_ngl0_np1 and _ngl_part_np1's host plans: 212.02 MiB, where the
+    // closed form's inputs plus three expert rows gave 188.02). 0: no such MoE.
+    std::uint64_t experts = 0;           // n_expert
+    std::uint64_t expertsUsed = 0;       // n_expert_used
+    std::uint64_t expertFeedForward = 0; // n_ff of one expert
 };
 std::uint64_t hostMambaScanBytes(const RecurrentBlockShape& ssm, std::uint32_t ubatchTokens,
                                  std::uint32_t sequences, std::uint32_t outputs,

@@ -120,5 +120,19 @@ TEST(OffloadedMamba, TheHostScansOverItsInputs) {
     EXPECT_NEAR(hostMiB(test::sizedShape("falcon-h1.json", std::nullopt, 1), {4096, 0, true}), 23.25, 0.005);
 }
 
+TEST(OffloadedMamba, JambasRefusedExpertsRunAboveTheGraphStart) {
+    // jamba_l6_ngl0_np1 and _ngl_part_np1: "Vulkan_Host compute buffer size = 212.02 MiB": the graph
+    // start up to its DUP (44.02 MiB), then gate, up and GLU of 2 of 16 experts (n_ff 14336) over 512
+    // tokens, 56 MiB each. Without the experts the scan alone peaks far lower.
+    const Sized jamba = test::sizedShape("jamba.json", 6, 1);
+    HostScanInputs inputs{4096, 0, true};
+    const double scanOnly = hostMiB(jamba, inputs);
+    inputs.experts = 16;
+    inputs.expertsUsed = 2;
+    inputs.expertFeedForward = 14336;
+    EXPECT_NEAR(hostMiB(jamba, inputs), 212.02, 0.005);
+    EXPECT_LT(scanOnly, 100.0);
+}
+
 } // namespace
 } // namespace llamafit
