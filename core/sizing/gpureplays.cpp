@@ -18,8 +18,8 @@
 namespace llamafit {
 
 // A recurrent model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
-// (offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, offloadeddeltanet.h), or nullopt for another
-// model. Mamba-1's scan stays on the CPU on Vulkan only.
+// (offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, offloadeddeltanet.h, jambaondevice.h), or
+// nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
 std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, const KvPlan& kv,
                                                      const LayerPlacement& layers, const GpuDevice& gpu,
                                                      const ResolvedContext& context,
@@ -36,6 +36,12 @@ std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, con
         }
     }
     if (gpu.backend == Backend::Vulkan) {
+        const std::optional<std::size_t> hostBlocks = leadingHostBlocks(layers, model.trunkLayerCount());
+        if (const auto jamba = hostBlocks ? jambaStack(model, kv, context.flashAttention, refused.experts,
+                                                       refused.kq, *hostBlocks)
+                                          : std::nullopt) { // jambaondevice.h
+            return jambaDeviceBytes(*jamba, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
         if (const auto one = offloadedMambaOne(model, layers)) {
             return offloadedMambaOneBytes(*one, context.nUbatch, context.nSeqMax, context.nOutputs);
         }

@@ -21,6 +21,9 @@ OffloadedLayerWeights hostLayerWeights(const ModelInfo& model, std::size_t il) {
     w.projection = model.blockTensorBytes(il, "ssm_x.weight");
     w.dt = model.blockTensorBytes(il, "ssm_dt.weight");
     w.dtBias = model.blockTensorBytes(il, "ssm_dt.bias");
+    w.dtNorm = model.blockTensorBytes(il, "ssm_dt_norm.weight");
+    w.bNorm = model.blockTensorBytes(il, "ssm_b_norm.weight");
+    w.cNorm = model.blockTensorBytes(il, "ssm_c_norm.weight");
     w.skip = model.blockTensorBytes(il, "ssm_d");
     w.norm = model.blockTensorBytes(il, "ssm_norm.weight");
     w.output = model.blockTensorBytes(il, "ssm_out.weight");
@@ -33,6 +36,7 @@ OffloadedLayerWeights hostLayerWeights(const ModelInfo& model, std::size_t il) {
     w.gate = model.blockTensorBytes(il, "ffn_gate.weight");
     w.up = model.blockTensorBytes(il, "ffn_up.weight");
     w.down = model.blockTensorBytes(il, "ffn_down.weight");
+    w.router = model.blockTensorBytes(il, "ffn_gate_inp.weight");
     return w;
 }
 

@@ -27,19 +27,21 @@ namespace llamafit {
 
 // The bytes of one host layer's weights as copied to the GPU; 0 where the layer has no such tensor.
 struct OffloadedLayerWeights {
-    std::uint64_t attentionNorm = 0;                                  // attn_norm: every layer's input norm
-    std::uint64_t input = 0;                                          // Mamba-2: ssm_in
-    std::uint64_t conv = 0;                                           // ssm_conv1d.weight
-    std::uint64_t convBias = 0;                                       // ssm_conv1d.bias
-    std::uint64_t projection = 0;                                     // Mamba-1: ssm_x (dt, B and C)
-    std::uint64_t dt = 0;                                             // Mamba-1: ssm_dt.weight
-    std::uint64_t dtBias = 0;                                         // ssm_dt.bias
-    std::uint64_t skip = 0;                                           // ssm_d
-    std::uint64_t norm = 0;                                           // ssm_norm
-    std::uint64_t output = 0;                                         // ssm_out
+    std::uint64_t attentionNorm = 0;                // attn_norm: every layer's input norm
+    std::uint64_t input = 0;                        // Mamba-2: ssm_in
+    std::uint64_t conv = 0;                         // ssm_conv1d.weight
+    std::uint64_t convBias = 0;                     // ssm_conv1d.bias
+    std::uint64_t projection = 0;                   // Mamba-1: ssm_x (dt, B and C)
+    std::uint64_t dt = 0;                           // Mamba-1: ssm_dt.weight
+    std::uint64_t dtBias = 0;                       // ssm_dt.bias
+    std::uint64_t dtNorm = 0, bNorm = 0, cNorm = 0; // Jamba: ssm_dt_norm, ssm_b_norm, ssm_c_norm
+    std::uint64_t skip = 0;                         // ssm_d
+    std::uint64_t norm = 0;                         // ssm_norm
+    std::uint64_t output = 0;                       // ssm_out
     std::uint64_t query = 0, key = 0, value = 0, attentionOutput = 0; // attention layers
     std::uint64_t feedForwardNorm = 0;                                // a gated FFN after the layer
     std::uint64_t gate = 0, up = 0, down = 0;                         // (gate 0: relu² up/down)
+    std::uint64_t router = 0;                                         // ffn_gate_inp: a routed MoE's
 };
 
 // A Mamba-2 model whose leading layers sit in host memory. With flash attention or not, the CPU

@@ -23,7 +23,8 @@ struct JambaCase {
     bool flashAttention = true;
 };
 
-std::optional<JambaStack> stackOf(const JambaCase& c, bool expertsRefused = true) {
+std::optional<JambaStack> stackOf(const JambaCase& c, bool expertsRefused = true,
+                                  std::size_t hostLayers = 0) {
     const ModelInfo model = test::interpretedShape("jamba.json", 6);
     ServerSettings settings;
     settings.contextTokens = c.contextTokens;
@@ -31,7 +32,7 @@ std::optional<JambaStack> stackOf(const JambaCase& c, bool expertsRefused = true
     const ResolvedContext context = resolveContext(model, settings).value();
     // Without flash attention lavapipe refuses KQ (4096 cells x 512 tokens x 32 heads x 4 B).
     return jambaStack(model, sizeKvCaches(model, settings, context), c.flashAttention, expertsRefused,
-                      !c.flashAttention);
+                      !c.flashAttention, hostLayers);
 }
 
 double deviceMiB(const JambaCase& c, std::uint32_t ubatch, std::uint32_t outputs) {
@@ -65,7 +66,28 @@ TEST(JambaOnDevice, TheGpuPlanIsTheServersOwn) {
     EXPECT_NEAR(deviceMiB({1}, 1024, 1), 232.01, 0.005);
 }
 
+// -ngl N on the 6 blocks: the first 7 - N stay in host memory; one slot, n_ubatch 512.
+double hostLayersMiB(std::size_t gpuLayers, bool flashAttention = true) {
+    const auto stack = stackOf({1, 4096, flashAttention}, true, std::min<std::size_t>(6, 7 - gpuLayers));
+    EXPECT_TRUE(stack.has_value()) << "-ngl " << gpuLayers;
+    return stack ? static_cast<double>(jambaDeviceBytes(*stack, 512, 1, 1)) / kBytesPerMiB : 0.0;
+}
+
+TEST(JambaOnDevice, HostLayersCopyEachWeightInForItsOp) {
+    // Block 0's FFN peaks over its 59.50 MiB ffn_up copy: jamba_l6_ngl0_np1 and _ngl_part_np1 (-ngl 3):
+    // "Vulkan0 compute buffer size = 131.50 MiB"; -ngl 5: 131.50. With -ngl 4 block 2 hands over to the
+    // GPU and its FFN peaks above the GPU's first conv rows: 131.59; -ngl 2 (flash attention off by the
+    // probe, flashattentionprobe.h) hands over from the attention layer: 131.59.
+    EXPECT_NEAR(hostLayersMiB(0), 131.50, 0.005);
+    EXPECT_NEAR(hostLayersMiB(3), 131.50, 0.005);
+    EXPECT_NEAR(hostLayersMiB(5), 131.50, 0.005);
+    EXPECT_NEAR(hostLayersMiB(4), 131.59, 0.005);
+    EXPECT_NEAR(hostLayersMiB(2, false), 131.59, 0.005);
+}
+
 TEST(JambaOnDevice, OnlyRefusedExpertsAndMeasuredOrdersAreReplayed) {
+    // An attention layer with flash attention handing over to the GPU: the probe turns it off first.
+    EXPECT_FALSE(stackOf({1}, true, 5).has_value());
     EXPECT_FALSE(stackOf({}, false).has_value()); // experts on the GPU: not measured
     ServerSettings settings;
     settings.contextTokens = 4096;
