@@ -8,6 +8,7 @@
 #include "core/sizing/allocatorreplay.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace llamafit {
 namespace {
@@ -59,7 +60,8 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
                                                                const OffloadConditions& conditions) {
     const bool expertsOnCpu = conditions.expertsOnCpu;
     const std::string& arch = model.architecture;
-    const bool routed = arch == "qwen3moe";
+    const bool biased = arch == "gpt-oss"; // biases on the attention and the experts, sinks
+    const bool routed = arch == "qwen3moe" || biased;
     const bool gemma = arch == "gemma2" || arch == "gemma3";
     const bool parallel = arch == "cohere2";
     if ((arch != "llama" && arch != "qwen2" && arch != "qwen3" && !gemma && !parallel &&
@@ -81,9 +83,13 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
     shape.feedForward = first.feedForwardLength;
     shape.experts = routed ? model.expertCount : 0;
     shape.expertsUsed = routed ? model.expertUsedCount : 0;
+    shape.expertFeedForward = biased ? model.expertFeedForwardLength : 0;
+    if (biased && shape.expertFeedForward == 0) {
+        return std::nullopt;
+    }
     shape.flashAttention = conditions.flashAttention;
     shape.limits = conditions.limits;
-    shape.order.keyFirst = gemma || parallel;
+    shape.order.keyFirst = gemma || parallel || biased;
     shape.order.parallelFeedForward = parallel;
     shape.order.scaledInput = gemma;
     shape.order.scaleRows = arch == "gemma3";
@@ -118,6 +124,15 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         t.attentionOutput = model.blockTensorBytes(il, "attn_output.weight");
         t.postAttentionNorm = model.blockTensorBytes(il, "post_attention_norm.weight");
         t.feedForwardNorm = model.blockTensorBytes(il, "ffn_norm.weight");
+        if (biased) { // gpt-oss names its FFN's input norm post_attention_norm
+            t.feedForwardNorm = std::exchange(t.postAttentionNorm, 0);
+            t.outputBias = model.blockTensorBytes(il, "attn_output.bias");
+            t.sinks = model.blockTensorBytes(il, "attn_sinks.weight");
+            t.routerBias = model.blockTensorBytes(il, "ffn_gate_inp.bias");
+            t.gateBias = model.blockTensorBytes(il, "ffn_gate_exps.bias");
+            t.upBias = model.blockTensorBytes(il, "ffn_up_exps.bias");
+            t.downBias = model.blockTensorBytes(il, "ffn_down_exps.bias");
+        }
         t.gate = model.blockTensorBytes(il, "ffn_gate.weight");
         t.up = model.blockTensorBytes(il, "ffn_up.weight");
         t.down = model.blockTensorBytes(il, "ffn_down.weight");
@@ -161,9 +176,19 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
 
     bool positionsCopied = false; // inp_pos comes over in the split of the first ROPE and stays
     std::vector<bool> maskCopied(s.maskCells.size(), false); // each cache's KQ mask: at first use
+    std::vector<Block> masks(s.maskCells.size());
+    // With every block on the host a mask dies after its cache's last layer (gpt-oss -ngl 0: the
+    // window's after block 6); GPU blocks after them read it too.
+    std::vector<std::size_t> lastReader(s.maskCells.size(), s.hostBlocks.size());
+    if (s.hostBlocks.back().last) {
+        for (std::size_t b = 0; b < s.hostBlocks.size(); ++b) {
+            lastReader[s.hostBlocks[b].cache] = b;
+        }
+    }
+    Block positions{};
     const auto copyPositions = [&] {
         if (!positionsCopied) {
-            g.bytes(4 * tokens);
+            positions = g.bytes(4 * tokens);
             positionsCopied = true;
         }
     };
@@ -227,20 +252,28 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
             const Block weight = g.bytes(t.value);
             v = g.rows(s.valueValues);
             g.free(weight);
-            g.passing(t.valueBias);
+        };
+        // With every block on the host the positions die at the final layer's K RoPE.
+        const auto finishFinalKey = [&] {
+            finishKey();
+            if (t.last) {
+                g.free(positions);
+            }
         };
         if (s.order.keyFirst) {
             projectKey();
-            finishKey();
+            finishFinalKey();
             projectValue();
             if (!s.order.parallelFeedForward) {
-                g.free(norm);
+                g.free(norm); // its last reader, before V's bias (gpt-oss)
             }
+            g.passing(t.valueBias);
         } else {
             projectValue();
+            g.passing(t.valueBias);
             projectKey();
             g.free(norm);
-            finishKey();
+            finishFinalKey();
         }
         g.free(k);
         g.free(v);
@@ -251,13 +284,18 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
             const Block keys = g.bytes(t.keyCache);
             const Block values = g.bytes(t.valueCache);
             if (!maskCopied[t.cache]) {
-                g.bytes(2 * s.maskCells[t.cache] * tokens); // f16
+                masks[t.cache] = g.bytes(2 * s.maskCells[t.cache] * tokens); // f16
                 maskCopied[t.cache] = true;
             }
+            const Block sinks = g.bytes(t.sinks);
             attended = g.rows(s.attendedValues);
             g.free(roped);
             g.free(keys);
             g.free(values);
+            g.free(sinks);
+            if (b == lastReader[t.cache]) {
+                g.free(masks[t.cache]);
+            }
         } else if (const std::uint64_t kq = 4 * s.maskCells[t.cache] * tokens * s.heads;
                    s.limits.allowsTensor(kq)) {
             // KQ, soft_max (in place) and KQV on the GPU, with copies of K, the f32 mask and V.
@@ -310,12 +348,45 @@ std::uint64_t offloadedAttentionComputeBytes(const OffloadedAttentionShape& s, s
         const Block projected = g.rows(s.embd);
         g.free(oWeight);
         g.free(attended);
+        g.passing(t.outputBias);
         g.passing(t.postAttentionNorm);
         g.free(residual);
         const Block ffnInput = projected;
 
         const Block ffnNorm = g.rows(s.embd);
         g.passing(t.feedForwardNorm);
+        if (t.router > 0 && s.expertFeedForward > 0) {
+            // gpt-oss's biased experts the GPU refuses: it routes (logits and their bias, argsort, the
+            // chosen logits' soft_max); the gate and up products come back from the CPU for their
+            // bias adds (ggml_add_id stays with its bias on the GPU) and the GLU, which the CPU's
+            // down product reads; its n_used outputs come back for their bias, weighting and sum.
+            const Block routerWeight = g.bytes(t.router);
+            const Block logits = g.rows(s.experts);
+            g.free(routerWeight);
+            g.passing(t.routerBias);
+            const Block order = g.rows(s.experts); // i32
+            const Block chosen = g.rows(s.expertsUsed);
+            const Block weights = g.rows(s.expertsUsed); // soft_max
+            g.free(chosen);
+            g.free(logits);
+            g.free(ffnNorm);
+            const Block gate = g.rows(s.expertsUsed * s.expertFeedForward);
+            g.passing(t.gateBias);
+            const Block up = g.rows(s.expertsUsed * s.expertFeedForward);
+            g.passing(t.upBias);
+            const Block glu = g.rows(s.expertsUsed * s.expertFeedForward);
+            g.free(gate);
+            g.free(up);
+            g.free(glu);
+            const Block expertOutputs = g.rows(s.expertsUsed * s.embd);
+            g.passing(t.downBias);
+            g.free(order);
+            g.free(weights);
+            residual = g.rows(s.embd);
+            g.free(expertOutputs);
+            g.free(ffnInput);
+            continue;
+        }
         if (t.router > 0) {
             // Routed experts the GPU refuses: it routes (logits, soft_max, argsort, the chosen
             // weights and their normalisation); the CPU runs the experts, whose n_used outputs

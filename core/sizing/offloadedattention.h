@@ -1,7 +1,7 @@
 #pragma once
 // The first GPU's compute buffer while it runs the ops of blocks left in host memory (op offload:
 // -ngl 0 or a partial -ngl, batches of 32 tokens or more) for the attention models whose graphs it
-// follows: llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, cohere2. ggml-backend.cpp
+// follows: llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, cohere2, gpt-oss. ggml-backend.cpp
 // ggml_backend_sched_split_graph starts a new split at every node that reads a host weight ("the
 // memory of the previously offloaded weights can be reused"), so each weight is copied into the
 // compute buffer just before its op and freed just after. Flash attention, which the scheduler
@@ -13,9 +13,9 @@
 // as read tensor by tensor from the server's own plans on lavapipe (scripts/alloc-plan/
 // run-case.sh qwen3_ngl0_np1, qwen2_ngl0_np1, llama_l4_ngl0_np1, llama_l4_ngl0_np1_faoff,
 // qwen3moe_l8_ngl0_np1, gemma2_l8_ngl0_np1, gemma3_ngl0_np1, gemma3_ngl0_np1_faoff,
-// cohere2_l4_ngl0_np1). Graphs: src/models/llama.cpp, qwen2.cpp, qwen3.cpp, qwen3moe.cpp (with
-// build_moe_ffn in src/llama-graph.cpp), gemma2-iswa.cpp, gemma3.cpp, cohere2-iswa.cpp. Internal
-// to core/sizing (gpucompute.cpp); bytes.
+// cohere2_l4_ngl0_np1, gpt_oss_l8_ngl0_np1 and _ngl_part_np1). Graphs: src/models/llama.cpp, qwen2.cpp,
+// qwen3.cpp, qwen3moe.cpp (with build_moe_ffn in src/llama-graph.cpp), gemma2-iswa.cpp, gemma3.cpp,
+// cohere2-iswa.cpp, openai-moe-iswa.cpp. Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
@@ -38,6 +38,10 @@ struct OffloadedBlockTensors {
     std::uint64_t feedForwardNorm = 0;
     std::uint64_t gate = 0, up = 0, down = 0;                     // dense feed-forward
     std::uint64_t router = 0;                                     // ffn_gate_inp: routed experts instead
+    std::uint64_t routerBias = 0;                                 // gpt-oss: biases on the router, the
+    std::uint64_t gateBias = 0, upBias = 0, downBias = 0;         // experts' three products,
+    std::uint64_t outputBias = 0;                                 // the attention's output projection,
+    std::uint64_t sinks = 0;                                      // and attention sinks
     std::uint64_t postAttentionNorm = 0, postFeedForwardNorm = 0; // Gemma 2 and 3
     std::uint64_t keyCache = 0, valueCache = 0;                   // the layer's K and V cache tensors
     std::size_t cache = 0; // which of maskCells the layer attends through
@@ -70,11 +74,12 @@ struct OffloadedAttentionShape {
     OffloadedGraphOrder order;
     std::uint64_t experts = 0;                     // n_expert of the routed blocks
     std::uint64_t expertsUsed = 0;                 // n_expert_used
+    std::uint64_t expertFeedForward = 0;           // n_ff of one expert (biased experts)
     std::vector<OffloadedBlockTensors> hostBlocks; // in graph order
 };
 
 // The shape when the model's graph is one this replay follows and some block sits in host memory:
-// llama, qwen2, qwen3, qwen3moe, gemma2, gemma3 or cohere2; nullopt otherwise. Routed experts are
+// llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, cohere2 or gpt-oss; nullopt otherwise. Routed experts are
 // followed only where the GPU refuses their tensors (`expertsOnCpu`: over its storage-buffer
 // limit, as on lavapipe), so that the CPU runs them and their outputs come back.
 struct OffloadConditions {

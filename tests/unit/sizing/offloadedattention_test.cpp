@@ -66,15 +66,34 @@ TEST(OffloadedAttention, RefusedExpertsComeBackFromTheCpu) {
                      .has_value());
 }
 
-// The shape of a model with a sliding-window cache, as -c 4096 -np 1 sizes its caches.
-std::optional<OffloadedAttentionShape> slidingWindowShape(const ModelInfo& model) {
+// The shape of a model with a sliding-window cache, as -c 4096 -np 1 sizes its caches; `gpuBlocks`
+// trailing blocks on the GPU.
+std::optional<OffloadedAttentionShape> slidingWindowShape(const ModelInfo& model, bool expertsOnCpu = false,
+                                                          std::size_t gpuBlocks = 0) {
     ServerSettings settings;
     settings.contextTokens = kCells;
     settings.parallelSlots = 1;
     const ResolvedContext context = resolveContext(model, settings).value();
     const KvPlan kv = sizeKvCaches(model, settings, context);
     EXPECT_EQ(kv.caches.size(), 2u);
-    return offloadedAttentionShape(model, kv, onHost(model), {true, false, {}});
+    return offloadedAttentionShape(model, kv, onHost(model, gpuBlocks), {true, expertsOnCpu, {}});
+}
+
+TEST(OffloadedAttention, GptOssBiasesItsExpertsOnTheGpu) {
+    // gpt_oss_l8_ngl0_np1 and _ngl_part_np1 (-ngl 4: blocks 0-4 on the host): "Vulkan0 compute buffer
+    // size = 106.00 MiB", at block 1's GLU: the first global layer's 4 MiB mask stays below the
+    // experts' gate, up and GLU (4 of 32 experts, n_ff 2880: 22.50 MiB each). The closed form said
+    // 90.77.
+    const ModelInfo gptOss = test::interpretedShape("gpt-oss.json", 8);
+    for (const std::size_t gpuBlocks : {0u, 3u}) {
+        const auto shape = slidingWindowShape(gptOss, true, gpuBlocks);
+        ASSERT_TRUE(shape.has_value());
+        EXPECT_EQ(shape->expertFeedForward, 2880u);
+        EXPECT_GT(shape->hostBlocks.front().sinks, 0u);
+        EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)) / (1024.0 * 1024.0),
+                    106.00, 0.005)
+            << gpuBlocks << " blocks on the GPU";
+    }
 }
 
 TEST(OffloadedAttention, GemmaCopiesEachCachesMaskAtItsFirstLayer) {
