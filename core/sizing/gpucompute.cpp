@@ -322,7 +322,13 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     // -fa off -ngl 2 keep KQ on the GPU and their host buffer holds the inputs only.
     const bool hybrid = std::any_of(model.layers.begin(), model.layers.end(),
                                     [](const LayerInfo& layer) { return layer.recurrent; });
-    const bool hostAttentionOnCpu = hybrid && cachesOnHost.attention && !context.flashAttention;
+    // Qwen3.5 MoE's host attention layers run KQ on the GPU over copies of K, V and the f32 mask when
+    // it takes KQ's size (offloadeddeltanet.h; qwen35moe_l8_ngl0_np1_faoff: "Vulkan_Host compute buffer
+    // size = 74.52 MiB", the experts only).
+    const bool kqOnGpuCopies =
+        model.architecture == "qwen35moe" && opOffload && gpus[offloadDevice].limits.allowsTensor(kq);
+    const bool hostAttentionOnCpu =
+        hybrid && cachesOnHost.attention && !context.flashAttention && !kqOnGpuCopies;
     if (hostAttentionOnCpu) {
         hostRefused = std::max(hostRefused, kq);
     }

@@ -24,7 +24,8 @@ std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, con
                                                      const LayerPlacement& layers, const GpuDevice& gpu,
                                                      const ResolvedContext& context,
                                                      const Refusals& refused) {
-    if (const auto deltaNet = offloadedDeltaNet(model, kv, layers, context.flashAttention, refused.experts)) {
+    if (const auto deltaNet =
+            offloadedDeltaNet(model, kv, layers, context.flashAttention, refused.experts, refused.kq)) {
         return offloadedDeltaNetBytes(*deltaNet, context.nUbatch, context.nSeqMax, context.nOutputs);
     }
     if (const auto two = offloadedMambaTwo(model, kv, layers)) {

@@ -14,11 +14,12 @@ namespace llamafit {
 
 std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const KvPlan& kv,
                                                    const LayerPlacement& layers, bool flashAttention,
-                                                   bool expertsOnCpu) {
+                                                   bool expertsOnCpu, bool kqRefused) {
     std::optional<DeltaNetOnDeviceShape> shape = deltaNetOnDeviceShape(model);
     const bool fused = model.architecture == "qwen3next";
-    if (!shape || (model.architecture != "qwen35moe" && !fused) || !flashAttention || !expertsOnCpu ||
-        kv.caches.size() != 1 || kv.caches.front().layers == 0) {
+    if (!shape || (model.architecture != "qwen35moe" && !fused) ||
+        (!flashAttention && (fused || kqRefused)) || !expertsOnCpu || kv.caches.size() != 1 ||
+        kv.caches.front().layers == 0) {
         return std::nullopt;
     }
     const std::size_t blocks = shape->attentionBlocks.size();
@@ -37,12 +38,18 @@ std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const
     if (fused && hostBlocks != blocks) {
         return std::nullopt; // Qwen3-Next's GPU blocks after host blocks: not read from a plan
     }
+    const auto firstAttention = std::find(shape->attentionBlocks.begin(), shape->attentionBlocks.end(), true);
+    if (!flashAttention &&
+        firstAttention - shape->attentionBlocks.begin() >= static_cast<std::ptrdiff_t>(hostBlocks)) {
+        return std::nullopt; // the mask's first copy in a GPU attention block: not read from a plan
+    }
     OffloadedDeltaNet split;
     split.shape = std::move(*shape);
     const KvCacheEstimate& cache = kv.caches.front();
     split.keyCache = cache.kBytes / cache.layers;
     split.valueCache = cache.vBytes / cache.layers;
     split.cells = cache.cells;
+    split.flashAttention = flashAttention;
     split.deviceBlocks = static_cast<std::uint32_t>(blocks - hostBlocks);
     for (std::size_t il = 0; il < hostBlocks; ++il) {
         DeltaNetBlockWeights w;
@@ -208,29 +215,59 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
                 residualRows = r.take(s.embd * rows);
                 r.drop(residual);
             }
-            // Flash attention: a host block's on copies of its layer's whole K and V.
-            const Block keys = weight(b, split.keyCache);
-            const Block values = weight(b, split.valueCache);
-            if (mask.bytes == 0) {
-                mask = r.alloc.allocate(2 * split.cells * t); // f16
+            Block attended{};
+            Block gate{};
+            if (split.flashAttention) {
+                // Flash attention: a host block's on copies of its layer's whole K and V.
+                const Block keys = weight(b, split.keyCache);
+                const Block values = weight(b, split.valueCache);
+                if (mask.bytes == 0) {
+                    mask = r.alloc.allocate(2 * split.cells * t); // f16
+                }
+                const Block flash = r.take(shape.queryValues * t);
+                r.drop(q);
+                r.alloc.release(keys);
+                r.alloc.release(values);
+                if (finalAttention) {
+                    r.alloc.release(mask);
+                }
+                gate = r.take(shape.queryValues * t); // cont(gate); sigmoid and the MUL in place
+                r.drop(queryAndGate);
+                r.drop(flash);
+            } else {
+                // KQ (soft_max in place) and KQV on the GPU: a host block's over copies of its layer's
+                // K, the f32 mask and V; the gate's sigmoid runs in place and multiplies into KQV's
+                // contiguous copy.
+                const Block keys = weight(b, split.keyCache);
+                if (mask.bytes == 0) {
+                    mask = r.alloc.allocate(4 * split.cells * t);
+                }
+                const Block values = weight(b, split.valueCache);
+                const Block scores = r.alloc.allocate(4 * split.cells * t * shape.heads);
+                r.alloc.release(keys);
+                r.drop(q);
+                if (finalAttention && host) {
+                    r.alloc.release(mask);
+                }
+                gate = r.take(shape.queryValues * t);
+                r.drop(queryAndGate);
+                if (finalAttention && !host) {
+                    r.alloc.release(mask);
+                }
+                const Block weighted = r.take(shape.queryValues * t);
+                r.alloc.release(values);
+                r.alloc.release(scores);
+                attended = r.take(shape.queryValues * t);
+                r.drop(weighted);
+                r.drop(gate);
             }
-            const Block attended = r.take(shape.queryValues * t);
-            r.drop(q);
-            r.alloc.release(keys);
-            r.alloc.release(values);
-            if (finalAttention) {
-                r.alloc.release(mask);
-            }
-            const Block gate = r.take(shape.queryValues * t); // cont(gate); sigmoid and the MUL in place
-            r.drop(queryAndGate);
-            r.drop(attended);
             const Block outputWeight = weight(b, w.attentionOutput);
             if (host && last) {
                 outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
             }
             const Block out = r.take(s.embd * t);
             r.alloc.release(outputWeight);
-            r.drop(gate);
+            r.drop(split.flashAttention ? gate : attended);
             if (last) {
                 if (host) {
                     residualRows = r.take(s.embd * rows);
@@ -372,7 +409,8 @@ std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32
         if (b + 1 == firstDeviceAttention) {
             // The GPU attention block's inputs come with the expert outputs: K and V row indices,
             // the output ids.
-            rowIndices = {r.alloc.allocate(8 * t), r.alloc.allocate(8 * t)};
+            rowIndices = {r.alloc.allocate(8 * t),
+                          r.alloc.allocate(8 * t * (split.flashAttention ? 1 : shape.keyValues))};
             outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
         }
         r.drop(normalised);

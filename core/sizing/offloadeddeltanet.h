@@ -57,14 +57,20 @@ struct OffloadedDeltaNet {
     std::uint32_t deviceBlocks = 0;               // the blocks after them, on the GPU
     std::uint64_t keyCache = 0, valueCache = 0;   // an attention layer's K and V cache tensors
     std::uint64_t cells = 0;                      // the KV cache's cells (the KQ mask's columns)
+    // Without flash attention KQ, soft_max and KQV run on the GPU too, over copies of the layer's K and
+    // V and the f32 mask, which the first (host) attention block copies and the last frees
+    // (qwen35moe_l8_ngl0_np1_faoff: "Vulkan0 compute buffer size = 193.00 MiB", its 128 MiB KQ on top;
+    // _ngl_part_np1_faoff: 181.00).
+    bool flashAttention = true;
 };
 
 // The shape of a qwen35moe model whose leading blocks (at least one) sit in host memory and the rest on one
 // GPU, or of a qwen3next model with every block in host memory, with flash attention, when the GPU refuses
-// its experts (`expertsOnCpu`); nullopt otherwise.
+// its experts (`expertsOnCpu`); nullopt otherwise. Without flash attention: qwen35moe whose GPU takes
+// KQ's size (`kqRefused` false) and whose first attention block is a host one.
 std::optional<OffloadedDeltaNet> offloadedDeltaNet(const ModelInfo& model, const KvPlan& kv,
                                                    const LayerPlacement& layers, bool flashAttention,
-                                                   bool expertsOnCpu);
+                                                   bool expertsOnCpu, bool kqRefused = true);
 
 // `outputs` = the output rows the reserve asks for.
 std::uint64_t offloadedDeltaNetBytes(const OffloadedDeltaNet& split, std::uint32_t ubatchTokens,

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <utility>
 
 namespace llamafit {
 namespace {
@@ -44,6 +45,23 @@ TEST(OffloadedDeltaNet, GpuBlocksFollowTheHostBlocks) {
     EXPECT_NEAR(deviceMiB(qwen35moe(std::nullopt), 5, 1024, 4), 129.40, 0.005);
 }
 
+TEST(OffloadedDeltaNet, WithoutFlashAttentionTheGpuAttendsOverCopies) {
+    // qwen35moe_l8_ngl0_np1_faoff: "Vulkan0 compute buffer size = 193.00 MiB" (block 7's 128 MiB KQ over
+    // copies of K, V and the 8 MiB f32 mask); _ngl_part_np1_faoff (-ngl 4): 181.00, at block 3.
+    const Sized sized = qwen35moe(1);
+    for (const auto& [hostBlocks, logged] : {std::pair<std::size_t, double>{8, 193.00}, {5, 181.00}}) {
+        const auto split = offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, hostBlocks),
+                                             false, true, false);
+        ASSERT_TRUE(split.has_value());
+        EXPECT_NEAR(static_cast<double>(offloadedDeltaNetBytes(*split, 512, 1, 1)) / kBytesPerMiB, logged,
+                    0.005)
+            << hostBlocks << " host blocks";
+    }
+    // The mask's first copy in a GPU attention block (blocks 3-7 on the GPU): not read from a plan.
+    EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, 3), false, true, false)
+                     .has_value());
+}
+
 TEST(OffloadedDeltaNet, QwenNextFlattensItsFusedProjection) {
     // qwen3next_l8_ngl0_np1: "Vulkan0 compute buffer size = 103.50 MiB".
     const Sized next = test::sizedShape("qwen3next.json", 8, 1);
@@ -58,8 +76,9 @@ TEST(OffloadedDeltaNet, QwenNextFlattensItsFusedProjection) {
 TEST(OffloadedDeltaNet, OnlyTheReplayedCaseIsFollowed) {
     const Sized sized = qwen35moe(1);
     const LayerPlacement allHost = leadingOnHost(sized.model, 8);
-    // Without flash attention, or with experts the GPU accepts (copied in like the other weights).
-    EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, allHost, false, true).has_value());
+    // Without flash attention where the GPU refuses KQ, or with experts the GPU accepts (copied in
+    // like the other weights).
+    EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, allHost, false, true, true).has_value());
     EXPECT_FALSE(offloadedDeltaNet(sized.model, sized.kv, allHost, true, false).has_value());
     // Every block on the GPU: deltanetondevice.h's case.
     EXPECT_FALSE(
