@@ -3,6 +3,8 @@
 // galloc_replay.py. The allocation rules are recurrentreplay.h's.
 #include "core/sizing/deltanetondevice.h"
 
+#include "core/sizing/kvrotation.h"
+
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/recurrentreplay.h"
 #include "core/sizing/reservetokens.h"
@@ -146,9 +148,26 @@ std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& mode
     return shape;
 }
 
+QuantizedKeyAttention quantizedKeyAttention(const ModelInfo& model, const DeltaNetOnDeviceShape& shape,
+                                            const ServerSettings& settings, bool flashAttention,
+                                            Backend backend) {
+    const KvRotations rotations = kvRotations(kvRotationShape(model, false), settings);
+    // The K view is contiguous in dims 0 and 1 only with one KV head.
+    const bool severalKvHeads = shape.keyValues * shape.heads > shape.queryValues;
+    QuantizedKeyAttention keys;
+    keys.quantizedKey = backend == Backend::Vulkan && !flashAttention && rotations.keys && severalKvHeads;
+    keys.keyRotationBytes = keys.quantizedKey ? rotations.bytes : 0;
+    return keys;
+}
+
+std::uint64_t quantizedKeyHostBytes(const DeltaNetOnDeviceShape& shape, std::uint64_t reserveTokens,
+                                    std::uint64_t cells) {
+    return 4 * reserveTokens * cells * shape.heads;
+}
+
 std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, std::uint32_t ubatchTokens,
-                                           std::uint32_t sequences, std::uint64_t cells,
-                                           bool flashAttention) {
+                                           std::uint32_t sequences, std::uint64_t cells, bool flashAttention,
+                                           const QuantizedKeyAttention& keys) {
     const RecurrentBlockShape& s = shape.block;
     if (shape.attentionBlocks.empty() || ubatchTokens == 0) {
         return 0;
@@ -171,6 +190,8 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
 
     Block convRows{}; // a delta-net block's conv states (get_rows), taken in the block before
     bool convRowsTaken = false;
+    const bool kqOnCpu = !flashAttention && keys.quantizedKey;
+    Block mask{}; // with KQ on the CPU: the f32 mask, copied at its first soft_max
     for (std::uint64_t b = 0; b < blocks; ++b) {
         const bool last = b + 1 == blocks;
         const Block norm = r.take(s.embd * t); // attn_norm, its weight's MUL in place
@@ -186,25 +207,47 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
             const Block k = r.take(shape.keyValues * t);
             r.drop(norm);
             const Block q = r.take(shape.queryValues * t);
-            r.drop(v); // stored into the cache
-            const Block kNormed = r.take(shape.keyValues * t);
-            r.drop(k, kNormed);
             Block gated;
-            if (flashAttention) {
-                const Block attended = r.take(shape.queryValues * t);
+            if (kqOnCpu) {
+                // Q and K rotated (kvrotation.h); KQ on the CPU, its product back for soft_max and KQV.
+                const Block kNormed = r.take(shape.keyValues * t);
+                r.drop(k);
+                const Block qRotated = r.take(shape.queryValues * t);
                 r.drop(q);
-                gated = r.take(shape.queryValues * t); // the gate, made contiguous
-                r.drop(queryAndGate, attended);
-            } else {
-                // KQ over every cell, soft_max in place, KQV, made contiguous; the gate beside it.
-                const Block scores = r.take(cells * t * shape.heads);
-                r.drop(q);
-                const Block gate = r.take(shape.queryValues * t);
-                r.drop(queryAndGate);
+                const Block kRotated = r.take(shape.keyValues * t);
+                r.drop(kNormed);
+                r.drop(kRotated, v);                                  // stored into the cache
+                r.drop(qRotated);                                     // to the CPU for KQ
+                const Block scores = r.take(cells * t * shape.heads); // KQ comes back; soft_max in place
+                if (mask.bytes == 0) {
+                    mask = r.take(cells * t); // f32, first read by this soft_max
+                }
                 const Block weighted = r.take(shape.queryValues * t);
                 r.drop(scores);
+                const Block gate = r.take(shape.queryValues * t);
+                r.drop(queryAndGate);
                 gated = r.take(shape.queryValues * t);
                 r.drop(weighted, gate);
+            } else {
+                r.drop(v); // stored into the cache
+                const Block kNormed = r.take(shape.keyValues * t);
+                r.drop(k, kNormed);
+                if (flashAttention) {
+                    const Block attended = r.take(shape.queryValues * t);
+                    r.drop(q);
+                    gated = r.take(shape.queryValues * t); // the gate, made contiguous
+                    r.drop(queryAndGate, attended);
+                } else {
+                    // KQ over every cell, soft_max in place, KQV, made contiguous; the gate beside it.
+                    const Block scores = r.take(cells * t * shape.heads);
+                    r.drop(q);
+                    const Block gate = r.take(shape.queryValues * t);
+                    r.drop(queryAndGate);
+                    const Block weighted = r.take(shape.queryValues * t);
+                    r.drop(scores);
+                    gated = r.take(shape.queryValues * t);
+                    r.drop(weighted, gate);
+                }
             }
             const Block projected = r.take(s.embd * t);
             r.drop(gated);
@@ -242,7 +285,13 @@ std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, s
             // The split that reaches the first attention block copies its inputs in too:
             // positions (four per token with M-RoPE), K and V row indices, the KQ mask.
             r.alloc.allocate(4 * shape.positionsPerToken * t);
-            replayCacheInputs(r, cells, shape.keyValues, flashAttention);
+            if (kqOnCpu) {
+                r.alloc.allocate(keys.keyRotationBytes);
+                r.alloc.allocate(8 * t);                   // K row indices
+                r.alloc.allocate(8 * t * shape.keyValues); // one V index per value
+            } else {
+                replayCacheInputs(r, cells, shape.keyValues, flashAttention);
+            }
         }
         r.drop(weights);
         Block expertSum{};

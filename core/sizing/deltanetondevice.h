@@ -15,6 +15,7 @@
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/recurrentcompute.h"
+#include "core/sizing/serversettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -41,7 +42,26 @@ std::optional<DeltaNetOnDeviceShape> deltaNetOnDeviceShape(const ModelInfo& mode
 
 // `cells` = the KV cache's cells per stream (the KQ mask's columns). Without flash attention the
 // GPU must accept KQ (cells x tokens x n_head f32; the caller checks its limits).
+// `quantizedKey` (without flash attention): the K cache is quantized, so ggml-vulkan refuses KQ (its
+// MUL_MAT takes a quantized first operand only when dims 0 and 1 are contiguous, which a K view of
+// several KV heads is not: ggml-vulkan.cpp ggml_backend_vk_device_supports_op). Q and K are rotated
+// (kvrotation.h; `keyRotationBytes`: the rotation matrix among the inputs), the CPU computes KQ and the
+// product comes back for soft_max and KQV, with the f32 mask
+// (qwen35moe_l8_ngl_all_np1_faoff_kq8_0: "Vulkan0 compute buffer size = 181.00 MiB").
+struct QuantizedKeyAttention {
+    bool quantizedKey = false;
+    std::uint64_t keyRotationBytes = 0;
+};
+QuantizedKeyAttention quantizedKeyAttention(const ModelInfo& model, const DeltaNetOnDeviceShape& shape,
+                                            const ServerSettings& settings, bool flashAttention,
+                                            Backend backend);
 std::uint64_t deltaNetOnDeviceComputeBytes(const DeltaNetOnDeviceShape& shape, std::uint32_t ubatchTokens,
-                                           std::uint32_t sequences, std::uint64_t cells, bool flashAttention);
+                                           std::uint32_t sequences, std::uint64_t cells, bool flashAttention,
+                                           const QuantizedKeyAttention& keys = {});
+// What the host holds for that KQ on top of its inputs: the product; the copies of Q and K fit the
+// rows the inputs leave free (qwen35moe_l8_ngl_all_np1_faoff_kq8_0: "Vulkan_Host compute buffer size =
+// 154.27 MiB", 128 of it KQ).
+std::uint64_t quantizedKeyHostBytes(const DeltaNetOnDeviceShape& shape, std::uint64_t reserveTokens,
+                                    std::uint64_t cells);
 
 } // namespace llamafit

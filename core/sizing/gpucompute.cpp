@@ -3,6 +3,7 @@
 // -ngl all/part/0, -fa on/off, f16/q8_0 caches, 1/4/auto slots, ubatch 512/1024.
 #include "core/sizing/gpucompute.h"
 
+#include "core/sizing/deltanetondevice.h"
 #include "core/sizing/gpureplays.h"
 
 #include "core/sizing/backendcompute.h"
@@ -366,6 +367,16 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             continue;
         }
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
+        if (!hostHasBlocks && refused.experts && !refused.kq && !kv.caches.empty()) {
+            if (const auto deltaNet = deltaNetOnDeviceShape(model);
+                deltaNet &&
+                quantizedKeyAttention(model, *deltaNet, settings, context.flashAttention, gpu.backend)
+                    .quantizedKey) {
+                // The CPU computes KQ over a quantized K (deltanetondevice.h).
+                hostRefused =
+                    std::max(hostRefused, quantizedKeyHostBytes(*deltaNet, ub, kv.caches.front().cells));
+            }
+        }
         if (mambaScanOnHost && runsOffloaded && refused.experts && model.architecture == "jamba") {
             // Jamba's refused experts run on the CPU after the scans (hostmambascan.h).
             scanInputs.experts = model.expertCount;

@@ -102,8 +102,9 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
     if (refused.experts && !refused.kq) {
         if (const auto deltaNet = deltaNetOnDeviceShape(model)) { // deltanetondevice.h
             const std::uint64_t cells = kv.caches.empty() ? 0 : kv.caches.front().cells;
-            return deltaNetOnDeviceComputeBytes(*deltaNet, context.nUbatch, context.nSeqMax, cells,
-                                                context.flashAttention);
+            return deltaNetOnDeviceComputeBytes(
+                *deltaNet, context.nUbatch, context.nSeqMax, cells, context.flashAttention,
+                quantizedKeyAttention(model, *deltaNet, settings, context.flashAttention, gpu.backend));
         }
     }
     return std::nullopt;

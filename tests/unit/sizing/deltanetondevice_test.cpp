@@ -40,6 +40,28 @@ TEST(DeltaNetOnDevice, WithoutFlashAttentionKqPeaksInTheAttentionBlock) {
                 kVulkanAlignmentSlack);
 }
 
+TEST(DeltaNetOnDevice, AQuantizedKeyMovesKqToTheCpu) {
+    // qwen35moe_l8_ngl_all_np1_faoff_kq8_0: ggml-vulkan refuses KQ over a q8_0 K view of 2 KV heads, so Q
+    // and K are rotated, the CPU computes KQ and its 128 MiB product comes back for soft_max and KQV:
+    // "Vulkan0 compute buffer size = 181.00 MiB", "Vulkan_Host ... = 154.27 MiB" (128 of it KQ).
+    const ModelInfo model = test::interpretedShape("qwen35moe.json", 8);
+    const auto shape = deltaNetOnDeviceShape(model);
+    ASSERT_TRUE(shape.has_value());
+    ServerSettings settings;
+    settings.cacheTypeK = GgmlType::Q8_0;
+    const QuantizedKeyAttention keys = quantizedKeyAttention(model, *shape, settings, false, Backend::Vulkan);
+    EXPECT_TRUE(keys.quantizedKey);
+    EXPECT_GT(keys.keyRotationBytes, 0u);
+    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, false, keys)) /
+                    kBytesPerMiB,
+                181.00, 0.005);
+    EXPECT_EQ(quantizedKeyHostBytes(*shape, 512, 4096), 128u * 1024 * 1024);
+    // With flash attention, an f16 K, or on another backend, KQ stays where it was.
+    EXPECT_FALSE(quantizedKeyAttention(model, *shape, settings, true, Backend::Vulkan).quantizedKey);
+    EXPECT_FALSE(quantizedKeyAttention(model, *shape, settings, false, Backend::Cuda).quantizedKey);
+    EXPECT_FALSE(quantizedKeyAttention(model, *shape, ServerSettings{}, false, Backend::Vulkan).quantizedKey);
+}
+
 TEST(DeltaNetOnDevice, QwenNextFusesItsProjections) {
     const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen3next.json", 8));
     ASSERT_TRUE(shape.has_value());
