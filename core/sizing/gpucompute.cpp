@@ -192,11 +192,18 @@ HostAttentionShape hostAttentionShape(const ModelInfo& model, const KvPlan& kv, 
     if (layer != model.layers.end()) {
         shape.queryValues = std::uint64_t{layer->headCount} * layer->keyHeadDim;
     }
-    shape.valueRowValues = widestValueRow(model, false);
-    const KvCacheEstimate& cache = kv.caches.front();
-    shape.cells = cache.cells;
-    shape.keyCopyBytes = cache.layers > 0 ? cache.kBytes / cache.layers : 0;
-    shape.valueCopyBytes = cache.layers > 0 ? cache.vBytes / cache.layers : 0;
+    shape.valueRowValues = widestValueRow(model, kv.caches.front().swa);
+    shape.cells = kv.caches.front().cells;
+    for (std::size_t c = 1; c < kv.caches.size(); ++c) {
+        shape.otherCaches.push_back({kv.caches[c].cells, widestValueRow(model, kv.caches[c].swa)});
+    }
+    // The first layer's attention: its cache's K and V are copied.
+    const bool firstSwa = !kv.layerInSwaCache.empty() && kv.layerInSwaCache.front();
+    const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(),
+                                    [&](const KvCacheEstimate& c) { return c.swa == firstSwa; });
+    const KvCacheEstimate& first = cache != kv.caches.end() ? *cache : kv.caches.front();
+    shape.keyCopyBytes = first.layers > 0 ? first.kBytes / first.layers : 0;
+    shape.valueCopyBytes = first.layers > 0 ? first.vBytes / first.layers : 0;
     shape.kqBytes = kqBytes;
     return shape;
 }
@@ -408,7 +415,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         if (runsOffloaded && cachesOnHost.allRecurrent) {
             block.recurrentBytes = 0;
         }
-        if (refused.kq && kv.caches.size() == 1 && !cachesOnHost.attention) {
+        if (refused.kq && !kv.caches.empty() && kv.caches.size() <= 2 && !cachesOnHost.attention) {
             // KQ, soft_max and KQV run on the CPU over copies of a layer's K, V and Q
             // (hostattention.h).
             hostPeak = std::max(hostPeak, hostAttentionBytes(hostAttentionShape(model, kv, refused.kqBytes),

@@ -26,7 +26,12 @@ std::uint64_t hostAttentionBytes(const HostAttentionShape& s, std::uint64_t toke
     const auto keyIndices = alloc.allocate(8 * t);
     const auto valueIndices = alloc.allocate(8 * s.valueRowValues * t);
     alloc.allocate(4 * s.cells * t); // KQ mask
-    alloc.allocate(4 * outputs);     // out_ids
+    for (const auto& cache : s.otherCaches) {
+        alloc.allocate(8 * t);
+        alloc.allocate(8 * cache.valueRowValues * t);
+        alloc.allocate(4 * cache.cells * t);
+    }
+    alloc.allocate(4 * outputs); // out_ids
     // The token lookup (get_rows twice), which the GPU takes over; the inputs the GPU reads are
     // copied there and die here.
     const auto lookup = alloc.allocate(row);

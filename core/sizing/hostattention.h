@@ -7,9 +7,11 @@
 // decides the peak, so the sequence is replayed through AllocatorReplay, as read from the
 // server's own plans on lavapipe (scripts/alloc-plan/run-case.sh llama_l4_ngl_all_np1_faoff:
 // "Vulkan_Host compute buffer size = 282.01 MiB", K in the hole; ..._c16384_np4_faoff: 306.01,
-// K above the inputs). Internal to core/sizing (gpucompute.cpp); bytes.
+// K above the inputs). A second cache (sliding window) adds its inputs after the first's, and they
+// stay (cohere2_l4_ngl_all_c16384_np4_faoff: 360.02). Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include <cstdint>
+#include <vector>
 
 namespace llamafit {
 
@@ -21,6 +23,11 @@ struct HostAttentionShape {
     std::uint64_t keyCopyBytes = 0;   // one layer's K cache tensor (every stream)
     std::uint64_t valueCopyBytes = 0; // one layer's V cache tensor
     std::uint64_t kqBytes = 0;        // the refused KQ product
+    struct CacheInputs {
+        std::uint64_t cells = 0;
+        std::uint64_t valueRowValues = 0;
+    };
+    std::vector<CacheInputs> otherCaches; // the other caches' inputs, in the graph's order
 };
 
 // `tokens` = the reserve's token count; `outputs` = the output rows it asks for.

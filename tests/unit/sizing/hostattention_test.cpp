@@ -35,6 +35,25 @@ TEST(HostAttention, FourStreamsOfKGoAboveTheInputs) {
     EXPECT_NEAR(static_cast<double>(hostAttentionBytes(llamaL4(4), 512, 4)), 320878656.0, kAlignmentSlack);
 }
 
+TEST(HostAttention, ASecondCachesInputsStay) {
+    // cohere2_l4_ngl_all_c16384_np4_faoff (n_embd 4096, 32 heads, 8 KV heads x 128; a full and a
+    // sliding-window cache of 4096 cells per stream): the second cache's indices and f32 mask stay
+    // among the inputs, so K, V (32 MiB each over four streams) and KQ (256 MiB) go above them:
+    // "Vulkan_Host compute buffer size = 360.02 MiB".
+    HostAttentionShape shape;
+    shape.embd = 4096;
+    shape.queryValues = 4096;
+    shape.valueRowValues = 1024;
+    shape.cells = 4096;
+    shape.keyCopyBytes = 32 * kMebibyte;
+    shape.valueCopyBytes = 32 * kMebibyte;
+    shape.kqBytes = 256 * kMebibyte;
+    const double alone = static_cast<double>(hostAttentionBytes(shape, 512, 4)) / kMebibyte;
+    shape.otherCaches.push_back({4096, 1024});
+    EXPECT_NEAR(static_cast<double>(hostAttentionBytes(shape, 512, 4)) / kMebibyte, 360.02, 0.005);
+    EXPECT_NEAR(alone, 348.01, 0.005) << "the second cache: 8 MiB of mask, 4 of V indices";
+}
+
 TEST(HostAttention, NothingRefusedIsZero) {
     HostAttentionShape shape = llamaL4(1);
     shape.kqBytes = 0;
