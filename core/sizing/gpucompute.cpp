@@ -11,6 +11,7 @@
 #include "core/sizing/hostmambascan.h"
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/offloadedattention.h"
+#include "core/sizing/offloadedlfm2.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
@@ -351,6 +352,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
     HostScanInputs scanInputs{cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues,
                               context.flashAttention};
+    if (opOffload && gpus[offloadDevice].backend == Backend::Vulkan) {
+        if (const auto lfm2 = offloadedLfm2(model, kv, layers, context.flashAttention)) {
+            // The graph start and the host's attention layers (offloadedlfm2.h).
+            hostPeak = offloadedLfm2HostBytes(*lfm2, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+    }
     if (mambaScanOnHost) {
         // The scan's inputs and outputs over the graph inputs, replayed (hostmambascan.h).
         hostPeak = hostMambaScanBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax,

@@ -8,6 +8,7 @@
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/offloadeddeltanet.h"
 #include "core/sizing/offloadedfalcon.h"
+#include "core/sizing/offloadedlfm2.h"
 #include "core/sizing/offloadedmamba.h"
 #include "core/sizing/offloadedmambaone.h"
 #include "core/sizing/parallelblockondevice.h"
@@ -18,8 +19,8 @@
 namespace llamafit {
 
 // A recurrent model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
-// (offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, offloadeddeltanet.h, jambaondevice.h), or
-// nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
+// (offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, offloadeddeltanet.h, jambaondevice.h,
+// offloadedlfm2.h), or nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
 std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, const KvPlan& kv,
                                                      const LayerPlacement& layers, const GpuDevice& gpu,
                                                      const ResolvedContext& context,
@@ -30,6 +31,11 @@ std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, con
     }
     if (const auto two = offloadedMambaTwo(model, kv, layers)) {
         return offloadedMambaTwoBytes(*two, context.nUbatch, context.nSeqMax, context.nOutputs);
+    }
+    if (gpu.backend == Backend::Vulkan) {
+        if (const auto lfm2 = offloadedLfm2(model, kv, layers, context.flashAttention)) {
+            return offloadedLfm2Bytes(*lfm2, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
     }
     if (context.flashAttention) {
         if (const auto falcon = offloadedFalcon(model, kv, layers)) {
