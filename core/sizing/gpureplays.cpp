@@ -11,6 +11,7 @@
 #include "core/sizing/offloadedlfm2.h"
 #include "core/sizing/offloadedmamba.h"
 #include "core/sizing/offloadedmambaone.h"
+#include "core/sizing/offloadedrwkv7.h"
 #include "core/sizing/parallelblockondevice.h"
 #include "core/sizing/parallelmambaondevice.h"
 #include "core/sizing/reservetokens.h"
@@ -20,7 +21,8 @@ namespace llamafit {
 
 // A recurrent model with host blocks whose ops one GPU runs: host and GPU blocks in one replay
 // (offloadedmamba.h, offloadedmambaone.h, offloadedfalcon.h, offloadeddeltanet.h, jambaondevice.h,
-// offloadedlfm2.h), or nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan only.
+// offloadedlfm2.h, offloadedrwkv7.h), or nullopt for another model. Mamba-1's scan stays on the CPU on Vulkan
+// only.
 std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, const KvPlan& kv,
                                                      const LayerPlacement& layers, const GpuDevice& gpu,
                                                      const ResolvedContext& context,
@@ -35,6 +37,9 @@ std::optional<std::uint64_t> offloadedRecurrentBytes(const ModelInfo& model, con
     if (gpu.backend == Backend::Vulkan) {
         if (const auto lfm2 = offloadedLfm2(model, kv, layers, context.flashAttention)) {
             return offloadedLfm2Bytes(*lfm2, context.nUbatch, context.nSeqMax, context.nOutputs);
+        }
+        if (const auto rwkv7 = offloadedRwkv7(model, layers)) {
+            return offloadedRwkv7Bytes(*rwkv7, context.nUbatch, context.nSeqMax);
         }
     }
     if (context.flashAttention) {

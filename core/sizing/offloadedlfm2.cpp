@@ -21,9 +21,10 @@ std::optional<OffloadedLfm2> offloadedLfm2(const ModelInfo& model, const KvPlan&
     while (hostLayers < blocks && layers.layerDevice[hostLayers] == kHostDevice) {
         ++hostLayers;
     }
-    if (hostLayers == 0 || std::any_of(layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(hostLayers),
-                                       layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(blocks),
-                                       [&](int device) { return device != layers.layerDevice[hostLayers]; })) {
+    if (hostLayers == 0 ||
+        std::any_of(layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(hostLayers),
+                    layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(blocks),
+                    [&](int device) { return device != layers.layerDevice[hostLayers]; })) {
         return std::nullopt; // no host layer, host layers after GPU ones, or several GPUs
     }
     OffloadedLfm2 split;
@@ -81,8 +82,8 @@ std::optional<OffloadedLfm2> offloadedLfm2(const ModelInfo& model, const KvPlan&
     return split;
 }
 
-std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatchTokens, std::uint32_t sequences,
-                                 std::uint32_t outputs) {
+std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatchTokens,
+                                 std::uint32_t sequences, std::uint32_t outputs) {
     const std::size_t blocks = split.attention.size();
     const std::size_t hostLayers = split.hostLayers.size();
     if (hostLayers == 0 || hostLayers > blocks || ubatchTokens == 0) {
@@ -106,9 +107,9 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
 
     Block residual = r.take(e * t); // the token embeddings, looked up on the host
     Block positions{};
-    Block mask{};          // the f32 mask the GPU's attention reads
-    Block stateCopyIds{};  // the GPU convolutions' conv rows follow them
-    Block convRows{};      // a GPU convolution's conv states, taken in the attention layer before it
+    Block mask{};         // the f32 mask the GPU's attention reads
+    Block stateCopyIds{}; // the GPU convolutions' conv rows follow them
+    Block convRows{};     // a GPU convolution's conv states, taken in the attention layer before it
     Block outputIds{};
     Block keyIds{};
     Block valueIds{};

@@ -25,8 +25,8 @@ namespace llamafit {
 // One host layer's weights as copied to the GPU; 0 where the layer has no such tensor.
 struct Lfm2LayerWeights {
     std::uint64_t attentionNorm = 0;
-    std::uint64_t input = 0, conv = 0, output = 0;  // shortconv in_proj, conv, out_proj
-    std::uint64_t query = 0, queryNorm = 0;         // attention
+    std::uint64_t input = 0, conv = 0, output = 0; // shortconv in_proj, conv, out_proj
+    std::uint64_t query = 0, queryNorm = 0;        // attention
     std::uint64_t key = 0, keyNorm = 0, value = 0;
     std::uint64_t attentionOutput = 0;
     std::uint64_t feedForwardNorm = 0, gate = 0, up = 0, down = 0;
@@ -36,9 +36,9 @@ struct OffloadedLfm2 {
     std::uint64_t embd = 0;
     std::uint64_t feedForward = 0;
     std::uint64_t queryValues = 0, keyValues = 0, heads = 0;
-    std::uint64_t convStates = 0;             // one slot's conv-state values (n_embd_r)
+    std::uint64_t convStates = 0;               // one slot's conv-state values (n_embd_r)
     std::uint64_t keyCache = 0, valueCache = 0; // one attention layer's K and V cache tensors
-    std::uint64_t cells = 0;                  // the KV cache's cells (the KQ mask's columns)
+    std::uint64_t cells = 0;                    // the KV cache's cells (the KQ mask's columns)
     bool flashAttention = true;
     std::vector<bool> attention;              // per layer: attention, else a short convolution
     std::vector<Lfm2LayerWeights> hostLayers; // the leading layers, in host memory
@@ -52,8 +52,8 @@ std::optional<OffloadedLfm2> offloadedLfm2(const ModelInfo& model, const KvPlan&
                                            const LayerPlacement& layers, bool flashAttention);
 
 // `outputs` = the output rows the reserve asks for.
-std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatchTokens, std::uint32_t sequences,
-                                 std::uint32_t outputs);
+std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatchTokens,
+                                 std::uint32_t sequences, std::uint32_t outputs);
 
 // The host's compute buffer then: the graph inputs, the token lookup and the mixed path's rows with the
 // DUP it keeps to the end (the first layer is the host's, so the lookup's rows stay there), then the first

@@ -18,7 +18,8 @@ using test::leadingOnHost;
 
 double deviceMiB(std::size_t hostLayers, bool flashAttention) {
     const test::SizedShape lfm2 = test::sizedShape("lfm2.json", std::nullopt, 1);
-    const auto split = offloadedLfm2(lfm2.model, lfm2.kv, leadingOnHost(lfm2.model, hostLayers), flashAttention);
+    const auto split =
+        offloadedLfm2(lfm2.model, lfm2.kv, leadingOnHost(lfm2.model, hostLayers), flashAttention);
     EXPECT_TRUE(split.has_value()) << hostLayers << " host layers";
     return split ? static_cast<double>(offloadedLfm2Bytes(*split, 512, 1, 1)) / kBytesPerMiB : 0.0;
 }
