@@ -12,6 +12,7 @@
 #include "core/sizing/mambaondevice.h"
 #include "core/sizing/offloadedattention.h"
 #include "core/sizing/offloadedlfm2.h"
+#include "core/sizing/offloadedmla.h"
 #include "core/sizing/pipelinecopies.h"
 #include "core/sizing/reservetokens.h"
 
@@ -515,10 +516,17 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             runsOffloaded && settings.generation == LlamaGeneration::Current && gpus.size() == 1
                 ? offloadedRecurrentBytes(model, kv, layers, gpu, context, refused)
                 : std::nullopt;
+        const std::optional<OffloadedMla> offloadedLatent =
+            runsOffloaded && settings.generation == LlamaGeneration::Current
+                ? offloadedMla(model, kv, layers, context.flashAttention, refused.experts)
+                : std::nullopt;
         if (offloaded) {
             // The host blocks' copies decide the peak (offloadedattention.h); the GPU's own blocks,
             // with a partial -ngl, hold what a fully offloaded run does.
             bytes = std::max(bytes, offloadedAttentionComputeBytes(*offloaded, ub));
+        } else if (offloadedLatent) {
+            bytes =
+                std::max(bytes, offloadedMlaBytes(*offloadedLatent, ub)); // the same for MLA (offloadedmla.h)
         } else if (offloadedRecurrent) {
             bytes = std::max(*offloadedRecurrent, block.outputBytes); // the logits come after the blocks
         } else if (settings.generation != LlamaGeneration::Current) {

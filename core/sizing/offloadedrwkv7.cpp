@@ -14,7 +14,8 @@ std::optional<OffloadedRwkv7> offloadedRwkv7(const ModelInfo& model, const Layer
     const std::size_t blocks = model.trunkLayerCount();
     if (model.architecture != "rwkv7" || shape.kind != RecurrentBlockKind::Rwkv7 || blocks < 2 ||
         layers.layerDevice.size() < blocks ||
-        std::any_of(layers.layerDevice.begin(), layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(blocks),
+        std::any_of(layers.layerDevice.begin(),
+                    layers.layerDevice.begin() + static_cast<std::ptrdiff_t>(blocks),
                     [](int device) { return device != kHostDevice; })) {
         return std::nullopt; // a partial -ngl: not read from a plan
     }
@@ -66,9 +67,11 @@ std::optional<OffloadedRwkv7> offloadedRwkv7(const ModelInfo& model, const Layer
     return split;
 }
 
-std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t ubatchTokens, std::uint32_t sequences) {
+std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t ubatchTokens,
+                                  std::uint32_t sequences) {
     const RecurrentBlockShape& s = split.shape;
-    if (s.kind != RecurrentBlockKind::Rwkv7 || split.blocks.size() < 2 || ubatchTokens == 0 || s.headSize == 0) {
+    if (s.kind != RecurrentBlockKind::Rwkv7 || split.blocks.size() < 2 || ubatchTokens == 0 ||
+        s.headSize == 0) {
         return 0;
     }
     using Block = AllocatorReplay::Block;

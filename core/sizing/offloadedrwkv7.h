@@ -39,6 +39,7 @@ struct OffloadedRwkv7 {
 // An rwkv7 model with every block in host memory, or nullopt.
 std::optional<OffloadedRwkv7> offloadedRwkv7(const ModelInfo& model, const LayerPlacement& layers);
 
-std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& model, std::uint32_t ubatchTokens, std::uint32_t sequences);
+std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& model, std::uint32_t ubatchTokens,
+                                  std::uint32_t sequences);
 
 } // namespace llamafit
