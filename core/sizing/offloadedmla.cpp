@@ -7,12 +7,13 @@
 
 namespace llamafit {
 
-std::optional<OffloadedMla> offloadedMla(const ModelInfo& model, const KvPlan& kv, const LayerPlacement& layers,
-                                         bool flashAttention, bool expertsOnCpu) {
+std::optional<OffloadedMla> offloadedMla(const ModelInfo& model, const KvPlan& kv,
+                                         const LayerPlacement& layers, bool flashAttention,
+                                         bool expertsOnCpu) {
     const std::size_t blocks = model.trunkLayerCount();
     if (model.architecture != "deepseek2" || !model.mla || !flashAttention || !expertsOnCpu ||
-        kv.caches.size() != 1 || kv.caches.front().layers == 0 || blocks < 2 || model.layers.size() < blocks ||
-        layers.layerDevice.size() < blocks || model.expertUsedCount == 0) {
+        kv.caches.size() != 1 || kv.caches.front().layers == 0 || blocks < 2 ||
+        model.layers.size() < blocks || layers.layerDevice.size() < blocks || model.expertUsedCount == 0) {
         return std::nullopt;
     }
     // The latent geometry from the tensors' shapes: attn_k_b {nope, kv_lora_rank, n_head}, attn_kv_a_mqa
@@ -96,7 +97,8 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
 
     // The graph start as in mambaondevice.cpp: the mixed input's rows and slot ids, the token
     // embeddings (the residual) and the DUP.
-    const DeviceGraphStart start = replayDeviceGraphStart(r, s.embd, [] {}, [] {});
+    const DeviceGraphStart start = replayDeviceGraphStart(
+        r, s.embd, [] {}, [] {});
     Block residual = start.residual;
     Block positions{};
     Block mask{};

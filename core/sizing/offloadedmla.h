@@ -41,15 +41,16 @@ struct OffloadedMla {
     std::uint64_t feedForward = 0;       // the dense FFN's n_ff
     std::uint64_t sharedFeedForward = 0; // n_expert_shared * n_ff_exp
     std::uint64_t experts = 0, expertsUsed = 0;
-    std::uint64_t cells = 0;       // the mask's columns
-    std::uint64_t latentCache = 0; // one layer's latent cache tensor
+    std::uint64_t cells = 0;                 // the mask's columns
+    std::uint64_t latentCache = 0;           // one layer's latent cache tensor
     std::vector<MlaBlockWeights> hostBlocks; // in graph order
 };
 
 // The shape of a deepseek2 model with MLA, flash attention, experts the GPU refuses (`expertsOnCpu`) and
 // at least one block in host memory; nullopt otherwise.
-std::optional<OffloadedMla> offloadedMla(const ModelInfo& model, const KvPlan& kv, const LayerPlacement& layers,
-                                         bool flashAttention, bool expertsOnCpu);
+std::optional<OffloadedMla> offloadedMla(const ModelInfo& model, const KvPlan& kv,
+                                         const LayerPlacement& layers, bool flashAttention,
+                                         bool expertsOnCpu);
 
 // The peak over the graph start and the host blocks; `tokens` = the reserve's token count.
 std::uint64_t offloadedMlaBytes(const OffloadedMla& shape, std::uint64_t tokens);
