@@ -6,6 +6,9 @@
 #   python3 scripts/alloc-plan/galloc_replay.py $OUT/CASE.dump.0 64 64
 #   python3 scripts/alloc-plan/peak.py $OUT/CASE.dump.0 0
 #   python3 scripts/alloc-plan/sequence.py $OUT/CASE.dump.0 0
+# An RPC case (REC_DIR=tests/data/recorded/rpc-b11669): start two ggml-rpc-server -H 127.0.0.1 -d CPU
+# on the recorded ports first, hide lavapipe with VK_DEVICES= (empty) and dump all three buffers with
+# GRAPH_NBUF=3; the RPC servers' buffers align to 32 B.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=scripts/alloc-plan/stopserver.sh
@@ -34,7 +37,7 @@ root="$rig/../root"
 lib="$root/usr/lib/x86_64-linux-gnu"
 rm -f "$out/$c".dump.*
 # shellcheck disable=SC2086
-env -u GGML_BACKEND_PATH GGML_VK_VISIBLE_DEVICES=0 GRAPH_DUMP="$out/$c.dump" GRAPH_NBUF=2 \
+env -u GGML_BACKEND_PATH GGML_VK_VISIBLE_DEVICES="${VK_DEVICES-0}" GRAPH_DUMP="$out/$c.dump" GRAPH_NBUF="${GRAPH_NBUF:-2}" \
     timeout 120 "$rig/ld-linux-x86-64.so.2" --inhibit-cache \
     --library-path "$lib:$lib/llama:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" \
     --preload "$rig/../libnopopulate.so $out/liballocdump.so" "$root/usr/bin/llama-server" $args \
