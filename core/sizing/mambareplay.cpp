@@ -134,21 +134,18 @@ Block replayMamba2Output(RecurrentReplay& r, const RecurrentBlockShape& s, Block
 }
 
 Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd, std::uint64_t feedForward, Block input,
-                             const FeedForwardCopies& copies) {
-    const std::uint64_t t = r.tokens;
-    // A copy of 0 bytes takes no space: the GPU's own weights.
-    const auto product = [&](std::uint64_t weightBytes, std::uint64_t values) {
-        const Block weight = r.alloc.allocate(weightBytes);
-        const Block out = r.take(values * t);
-        r.alloc.release(weight);
-        return out;
-    };
-    const Block gate = product(copies.gate, feedForward);
-    const Block up = product(copies.up, feedForward);
+                             const FeedForwardCopies& copies, const std::function<void()>& withDownWeight) {
+    const Block gate = r.product(copies.gate, feedForward);
+    const Block up = r.product(copies.up, feedForward);
     r.drop(input);
-    const Block glu = r.take(feedForward * t);
+    const Block glu = r.take(feedForward * r.tokens);
     r.drop(gate, up);
-    const Block out = product(copies.down, embd);
+    const Block downWeight = r.alloc.allocate(copies.down);
+    if (withDownWeight) {
+        withDownWeight();
+    }
+    const Block out = r.take(embd * r.tokens);
+    r.alloc.release(downWeight);
     r.drop(glu);
     return out;
 }

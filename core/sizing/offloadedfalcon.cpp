@@ -43,7 +43,6 @@ std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t u
     const std::uint64_t projected = 2 * di + 2 * s.groups * s.state + s.heads; // z, xBC, dt
     const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
     const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
-    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
 
     const DeviceGraphStart start = replayDeviceGraphStart(
         r, s.embd, [] {}, [] {});
@@ -89,9 +88,9 @@ std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t u
         const Block xBC = r.take(conv * t); // bias and silu in place
         r.drop(convX);
         r.alloc.release(convWeight);
-        passing(w.convBias);
+        r.passing(w.convBias);
         const Block dt = r.take(s.heads * t); // cont(dt), bias in place: it leaves for the CPU's scan
-        passing(w.dtBias);
+        r.passing(w.dtBias);
         r.drop(dt);
         // The attention's output comes back for its projection, which waits through the SSM.
         const Block outputWeight = weight(w.attentionOutput);
@@ -111,7 +110,7 @@ std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t u
         r.drop(z, y);
         const Block normed = r.take(di * t);
         r.drop(gated);
-        passing(w.norm);
+        r.passing(w.norm);
         const Block ssmWeight = weight(w.output);
         const Block outputIds = last ? r.alloc.allocate(4 * std::uint64_t{outputs}) : Block{};
         const Block ssmOut = r.take(s.embd * t);
@@ -126,7 +125,7 @@ std::uint64_t offloadedFalconBytes(const OffloadedFalcon& split, std::uint32_t u
         }
         // The gated FFN, each weight copied in.
         const Block ffnNorm = r.take(s.embd * t);
-        passing(w.feedForwardNorm);
+        r.passing(w.feedForwardNorm);
         const Block out =
             replayGatedFeedForward(r, s.embd, shape.feedForward, ffnNorm, {w.gate, w.up, w.down});
         r.drop(residual);

@@ -6,6 +6,7 @@
 #include "core/sizing/recurrentreplay.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 namespace llamafit {
@@ -284,28 +285,15 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
         }
         const Block ffnNorm = r.take(e * t);
         passing(b, w.feedForwardNorm);
-        if (handsOver) {
-            // The GPU's graph inputs arrive with the down product: K and V row indices, the output ids.
-            const Block gateWeight = weight(b, w.gate);
-            const Block gate = r.take(split.feedForward * t);
-            r.alloc.release(gateWeight);
-            const Block upWeight = weight(b, w.up);
-            const Block up = r.take(split.feedForward * t);
-            r.alloc.release(upWeight);
-            r.drop(ffnNorm);
-            const Block glu = r.take(split.feedForward * t);
-            r.drop(gate, up);
-            const Block downWeight = weight(b, w.down);
+        // The last host layer's: the GPU's graph inputs arrive with the down product (K and V row
+        // indices, the output ids).
+        const auto graphInputs = [&] {
             keyIds = r.alloc.allocate(8 * t);
             valueIds = r.alloc.allocate(8 * t);
             outputIds = r.alloc.allocate(4 * std::uint64_t{outputs});
-            const Block out = r.take(e * t);
-            r.alloc.release(downWeight);
-            r.drop(glu);
-            r.drop(out);
-        } else {
-            r.drop(replayGatedFeedForward(r, e, split.feedForward, ffnNorm, {w.gate, w.up, w.down}));
-        }
+        };
+        r.drop(replayGatedFeedForward(r, e, split.feedForward, ffnNorm, {w.gate, w.up, w.down},
+                                      handsOver ? std::function<void()>(graphInputs) : nullptr));
     }
     return r.alloc.peakBytes();
 }

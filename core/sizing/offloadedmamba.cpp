@@ -99,7 +99,6 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
     const std::uint64_t ssmState = s.state * di;
     const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
     const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
-    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
     const auto isMamba = [&](std::size_t b) { return b < blocks && stack.layers[b] == Layer::Mamba; };
     // The next Mamba-2 layer after `b`, or `blocks`.
     const auto nextMamba = [&](std::size_t b) {
@@ -191,7 +190,7 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
         const auto copied = [&](std::uint64_t bytes) { return w != nullptr ? weight(bytes) : Block{}; };
         const Block norm = r.take(s.embd * t);
         if (w != nullptr) {
-            passing(w->feedForwardNorm);
+            r.passing(w->feedForwardNorm);
         }
         Block gate{};
         if (gated) {
@@ -229,7 +228,7 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             continue;
         }
         const Block norm = r.take(s.embd * t);
-        passing(w.attentionNorm);
+        r.passing(w.attentionNorm);
         Block out;
         if (layer == Layer::Attention) {
             // Q, V and K leave for the CPU, which attends over the host cache (no RoPE in these
@@ -270,9 +269,9 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             const Block xBC = r.take(conv * t); // ssm_conv; bias and silu in place
             r.drop(convX);
             r.alloc.release(convWeight);
-            passing(w.convBias);
+            r.passing(w.convBias);
             r.drop(r.take(s.heads * t)); // cont(dt), bias in place: it leaves for the CPU's scan
-            passing(w.dtBias);
+            r.passing(w.dtBias);
             Block skip;
             Block y;
             Block z;
@@ -296,7 +295,7 @@ std::uint64_t offloadedMambaTwoBytes(const OffloadedMambaTwo& split, std::uint32
             r.drop(z, y);
             const Block normed = r.take(di * t); // the grouped RMS norm; its weight's MUL in place
             r.drop(gated);
-            passing(w.norm);
+            r.passing(w.norm);
             const Block outputWeight = weight(w.output);
             if (!stack.feedForwardAfterEach) {
                 deviceInputs(b);

@@ -48,7 +48,6 @@ std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32
     const std::uint64_t ssmState = s.state * di;
     const std::uint64_t rows = std::min<std::uint64_t>(std::max<std::uint32_t>(outputs, 1), t);
     const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
-    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
 
     const Block residual = r.take(s.embd * t); // the token embeddings; every block adds into them
     Block stateCopyIds{};
@@ -78,7 +77,7 @@ std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32
         r.drop(convX);
         r.alloc.release(convWeight);
         if (w != nullptr) {
-            passing(w->convBias);
+            r.passing(w->convBias);
         }
         const Block projectionWeight = w != nullptr ? weight(w->projection) : Block{};
         const Block xDb = r.take((s.dtRank + 2 * s.state) * t);
@@ -89,7 +88,7 @@ std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32
         r.alloc.release(dtWeight);
         r.drop(dtRows);
         if (w != nullptr) {
-            passing(w->dtBias);
+            r.passing(w->dtBias);
         }
         r.drop(dt, xDb);
         return x;
@@ -100,7 +99,7 @@ std::uint64_t offloadedMambaOneBytes(const OffloadedMambaOne& split, std::uint32
         const bool last = b + 1 == blocks;
         const bool beforeDevice = b + 1 == hostLayers && !last;
         const Block norm = r.take(s.embd * t);
-        passing(w.attentionNorm);
+        r.passing(w.attentionNorm);
         const Block inputWeight = weight(w.input);
         convRows = r.take(convStates); // the host's conv states, copied in
         const Block xz = r.take(2 * di * t);

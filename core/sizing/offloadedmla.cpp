@@ -87,13 +87,6 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
     using Block = AllocatorReplay::Block;
     RecurrentReplay r = RecurrentReplay::reserving(tokens, 1);
     const std::uint64_t t = r.tokens;
-    const auto product = [&](std::uint64_t weightBytes, std::uint64_t values) {
-        const Block weight = r.alloc.allocate(weightBytes);
-        const Block out = r.take(values * t);
-        r.alloc.release(weight);
-        return out;
-    };
-    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
 
     // The graph start as in mambaondevice.cpp: the mixed input's rows and slot ids, the token
     // embeddings (the residual) and the DUP.
@@ -109,9 +102,9 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
             r.drop(start.mixedRows);
             r.alloc.release(start.slots);
         }
-        passing(w.attentionNorm);
+        r.passing(w.attentionNorm);
         // Q, its no-RoPE part absorbed into the latent space, its RoPE part roped; concatenated.
-        const Block q = product(w.query, s.queryValues);
+        const Block q = r.product(w.query, s.queryValues);
         const Block absorbWeight = r.alloc.allocate(w.keyAbsorb);
         if (positions.bytes == 0) {
             positions = r.alloc.allocate(4 * t);
@@ -123,10 +116,10 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
         const Block query = r.take(s.heads * (s.latent + s.rope) * t);
         r.drop(absorbed, queryRope);
         // The compressed KV and its RoPE part, normed and roped, concatenated into the latent cache.
-        const Block compressed = product(w.kvCompress, s.latent + s.rope);
+        const Block compressed = r.product(w.kvCompress, s.latent + s.rope);
         r.drop(norm);
         const Block latentNorm = r.take(s.latent * t);
-        passing(w.kvNorm);
+        r.passing(w.kvNorm);
         const Block keyRope = r.take(s.rope * t);
         r.drop(compressed);
         const Block latentKey = r.take((s.latent + s.rope) * t);
@@ -142,11 +135,11 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
         r.drop(query);
         r.alloc.release(keys);
         r.alloc.release(values);
-        const Block unabsorbed = product(w.valueAbsorb, s.valueValues);
+        const Block unabsorbed = r.product(w.valueAbsorb, s.valueValues);
         r.drop(attended);
         const Block contiguous = r.take(s.valueValues * t);
         r.drop(unabsorbed);
-        const Block projected = product(w.output, s.embd);
+        const Block projected = r.product(w.output, s.embd);
         r.drop(contiguous);
         if (w.last) {
             break; // the output rows go on, too few for op offload
@@ -155,7 +148,7 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
         residual = projected;
 
         const Block ffnNorm = r.take(s.embd * t);
-        passing(w.feedForwardNorm);
+        r.passing(w.feedForwardNorm);
         Block out{};
         if (w.router == 0) {
             out = replayGatedFeedForward(r, s.embd, s.feedForward, ffnNorm, {w.gate, w.up, w.down});
@@ -163,7 +156,7 @@ std::uint64_t offloadedMlaBytes(const OffloadedMla& s, std::uint64_t tokens) {
             // The GPU routes (logits, soft_max, argsort, the chosen weights); the CPU runs the experts,
             // whose n_used outputs come back to be weighted in place and summed; the shared experts'
             // gated FFN beside them, added into the sum in place.
-            const Block logits = product(w.router, s.experts);
+            const Block logits = r.product(w.router, s.experts);
             const Block probabilities = r.take(s.experts * t);
             const Block order = r.take(s.experts * t); // i32
             const Block chosen = r.take(s.expertsUsed * t);

@@ -81,23 +81,15 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
     const std::uint64_t states = s.headSize * s.embd * r.seqs; // a block's wkv state rows
     const std::uint64_t shift = s.embd * r.seqs;               // one token-shift state row per slot
     const std::uint64_t heads = s.embd / s.headSize;
-    // A weight copied in for its one op.
+    // A weight copied in for its one op (recurrentreplay.h).
     const auto weight = [&](std::uint64_t bytes) { return r.alloc.allocate(bytes); };
-    const auto passing = [&](std::uint64_t bytes) { r.alloc.release(r.alloc.allocate(bytes)); };
-    // A matrix product over its copied weight.
-    const auto product = [&](std::uint64_t bytes, std::uint64_t values) {
-        const Block copied = weight(bytes);
-        const Block out = r.take(values);
-        r.alloc.release(copied);
-        return out;
-    };
 
     // ln0 over the looked-up embeddings, its weight and bias in place.
     const Block embeddings = r.take(row);
     Block residual = r.take(row);
     r.drop(embeddings);
-    passing(split.embeddingNorm);
-    passing(split.embeddingNormBias);
+    r.passing(split.embeddingNorm);
+    r.passing(split.embeddingNormBias);
     Block vFirst{};
     for (std::size_t b = 0; b < split.blocks.size(); ++b) {
         const Rwkv7BlockWeights& w = split.blocks[b];
@@ -105,7 +97,7 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
         const bool last = b + 1 == split.blocks.size();
         // The time mix: the norm, the token shift over the copied state row, the six lerps (one REPEAT).
         const Block norm = r.take(row);
-        passing(w.norm);
+        r.passing(w.norm);
         const Block normBias = weight(w.normBias);
         const Block shiftRow = r.take(shift);
         r.alloc.release(normBias);
@@ -113,33 +105,33 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
         r.drop(shiftRow);
         const Block lerps = r.take(6 * row);
         r.drop(shifted);
-        passing(w.lerps);
-        const Block receptance = product(w.receptance, row);
-        const Block decayLora = product(w.decayDown, s.decayLora * t);
-        const Block decay = product(w.decayUp, row);
+        r.passing(w.lerps);
+        const Block receptance = r.product(w.receptance, s.embd);
+        const Block decayLora = r.product(w.decayDown, s.decayLora);
+        const Block decay = r.product(w.decayUp, s.embd);
         r.drop(decayLora);
-        passing(w.decayBias);
-        const Block key = product(w.key, row);
-        const Block iclrLora = product(w.iclrDown, s.iclrLora * t);
-        const Block iclr = product(w.iclrUp, row);
+        r.passing(w.decayBias);
+        const Block key = r.product(w.key, s.embd);
+        const Block iclrLora = r.product(w.iclrDown, s.iclrLora);
+        const Block iclr = r.product(w.iclrUp, s.embd);
         r.drop(iclrLora);
-        passing(w.iclrBias);
+        r.passing(w.iclrBias);
         const Block keyIclrWeight = weight(w.keyIclr);
         const Block iclrScaled = r.take(row); // (a - 1) * k_a
         r.alloc.release(keyIclrWeight);
         const Block keyMixed = r.take(row);
         r.drop(iclrScaled);
-        const Block value = product(w.value, row);
+        const Block value = r.product(w.value, s.embd);
         if (first) {
             vFirst = value;
         } else {
             // The value residual: v += (v_first - v) * sigmoid(v0 + LoRA); the last block's in place on
             // v_first.
             const Block difference = last ? Block{} : r.take(row);
-            const Block valueLora = product(w.valueDown, s.valueLora * t);
-            const Block valueGate = product(w.valueUp, row);
+            const Block valueLora = r.product(w.valueDown, s.valueLora);
+            const Block valueGate = r.product(w.valueUp, s.embd);
             r.drop(valueLora);
-            passing(w.valueBias);
+            r.passing(w.valueBias);
             r.drop(valueGate);
             r.drop(last ? vFirst : difference);
         }
@@ -172,11 +164,11 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
             r.drop(value);
         }
         r.drop(sums, bonus);
-        const Block gateLora = product(w.gateDown, s.gateLora * t);
+        const Block gateLora = r.product(w.gateDown, s.gateLora);
         r.drop(lerps);
-        const Block gate = product(w.gateUp, row);
+        const Block gate = r.product(w.gateUp, s.embd);
         r.drop(gateLora, gate); // the gate multiplies the output in place
-        const Block out = product(w.output, row);
+        const Block out = r.product(w.output, s.embd);
         r.drop(scaled);
         const Block channelInput = r.take(row); // out + residual
         r.drop(out, residual);
@@ -184,8 +176,8 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
         // The channel mix: the norm, both new token-shift states, the shift over the copied row, the
         // lerp, relu² key and value, added into the residual in place.
         const Block channelNorm = r.take(row);
-        passing(w.channelNorm);
-        passing(w.channelNormBias);
+        r.passing(w.channelNorm);
+        r.passing(w.channelNormBias);
         const Block newShifts = r.take(2 * shift);
         r.drop(norm, newShifts);
         if (last) {
@@ -198,11 +190,11 @@ std::uint64_t offloadedRwkv7Bytes(const OffloadedRwkv7& split, std::uint32_t uba
         r.drop(channelShiftRow);
         const Block channelMix = r.take(row);
         r.drop(channelShifted);
-        passing(w.channelLerp);
+        r.passing(w.channelLerp);
         r.drop(channelNorm);
-        const Block hidden = product(w.channelKey, s.feedForward * t);
+        const Block hidden = r.product(w.channelKey, s.feedForward);
         r.drop(channelMix);
-        const Block channelOut = product(w.channelValue, row);
+        const Block channelOut = r.product(w.channelValue, s.embd);
         r.drop(hidden, channelInput);
         residual = channelOut;
     }

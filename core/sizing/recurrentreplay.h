@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 
 namespace llamafit {
 
@@ -39,6 +40,16 @@ struct RecurrentReplay {
 
     Block take(std::uint64_t values) { return alloc.allocate(kF32 * values); }
     void drop(Block block) { alloc.release(block); }
+    // Op offload (offloadedattention.h): a host weight copied in for its one op and freed after it; a
+    // copy of 0 bytes takes no space (the device's own weight).
+    void passing(std::uint64_t weightBytes) { alloc.release(alloc.allocate(weightBytes)); }
+    // A matrix product of `values` f32 per token over such a copy.
+    Block product(std::uint64_t weightBytes, std::uint64_t values) {
+        const Block weight = alloc.allocate(weightBytes);
+        const Block out = take(values * tokens);
+        alloc.release(weight);
+        return out;
+    }
     template <typename... Blocks> void drop(Block first, Blocks... rest) {
         drop(first);
         drop(rest...);
@@ -91,11 +102,13 @@ struct FeedForwardCopies {
 };
 
 // A gated FFN: gate, up, the GLU, down, each weight in `copies` copied in just before its product;
-// `input` (its norm) dies at the up product. Returns the output (the residual add runs in place into
-// it).
+// `input` (its norm) dies at the up product. `withDownWeight` runs once the down weight is in, before
+// its product: where a split's graph inputs arrive (the last host layer before the GPU's). Returns the
+// output (the residual add runs in place into it).
 AllocatorReplay::Block replayGatedFeedForward(RecurrentReplay& r, std::uint64_t embd,
                                               std::uint64_t feedForward, AllocatorReplay::Block input,
-                                              const FeedForwardCopies& copies = {});
+                                              const FeedForwardCopies& copies = {},
+                                              const std::function<void()>& withDownWeight = {});
 
 // Mamba-2's block after the scan: cont(z), x * D (y + x * D in place), swiglu(z, y), the grouped
 // RMS norm (weight in place) and ssm_out; `zxBCdt`, `xBC` and `y` die on the way. The residual
