@@ -6,7 +6,7 @@
 // v_first, which the others mix in; the last runs its channel mix on the CPU (the output rows are too few
 // for op offload). Read tensor by tensor from the server's own plan on lavapipe
 // (scripts/alloc-plan/run-case.sh rwkv7_ngl0_np1: "Vulkan0 compute buffer size = 27.19 MiB", at block 1's
-// wkv7; the whole-GPU replay of rwkvondevice.h said 24.02). Graph: src/models/rwkv7.cpp,
+// wkv7; the closed form said 24.02). Graph: src/models/rwkv7.cpp,
 // rwkv7-base.cpp. Internal to core/sizing (gpureplays.cpp); bytes.
 
 #include "core/model/modelinfo.h"

@@ -15,7 +15,7 @@ constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 TEST(OffloadedRwkv7, EveryWeightAndStateRowIsCopiedIn) {
     // rwkv7_ngl0_np1: "Vulkan0 compute buffer size = 27.19 MiB", at block 1's wkv7 over the 9 MiB of
-    // lerps, v_first and the copied weights' holes; the whole-GPU replay said 24.02.
+    // lerps, v_first and the copied weights' holes; the closed form said 24.02.
     const ModelInfo model = test::interpretedShape("rwkv7.json");
     const auto split = offloadedRwkv7(model, test::leadingOnHost(model, model.trunkLayerCount()));
     ASSERT_TRUE(split.has_value());
