@@ -351,8 +351,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         (recurrentKind == RecurrentBlockKind::Mamba2 || recurrentKind == RecurrentBlockKind::Mamba1) &&
         cachesOnHost.recurrent && opOffload;
     const bool cacheInputs = model.hasAttentionLayers() && !kv.caches.empty();
-    HostScanInputs scanInputs{cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues,
-                              context.flashAttention};
+    const HostScanInputs scanInputs{cacheInputs ? kv.caches.front().cells : 0, widths.widestKvRowValues,
+                                    context.flashAttention};
     if (opOffload && gpus[offloadDevice].backend == Backend::Vulkan) {
         if (const auto lfm2 = offloadedLfm2(model, kv, layers, context.flashAttention)) {
             // The graph start and the host's attention layers (offloadedlfm2.h).
@@ -394,11 +394,12 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         if (mambaScanOnHost && runsOffloaded && refused.experts && model.architecture == "jamba") {
             // Jamba's refused experts run on the CPU after the scans (hostmambascan.h).
-            scanInputs.experts = model.expertCount;
-            scanInputs.expertsUsed = model.expertUsedCount;
-            scanInputs.expertFeedForward = expertFeedForwardLength(model);
+            HostScanInputs withExperts = scanInputs;
+            withExperts.experts = model.expertCount;
+            withExperts.expertsUsed = model.expertUsedCount;
+            withExperts.expertFeedForward = expertFeedForwardLength(model);
             hostPeak = std::max(hostPeak, hostMambaScanBytes(widths.recurrentBlock, context.nUbatch,
-                                                             context.nSeqMax, context.nOutputs, scanInputs));
+                                                             context.nSeqMax, context.nOutputs, withExperts));
         }
         ComputeBreakdown block =
             blockComputeBytes(model, widths, settings, context, kv, {gpu.backend, copies, 0});

@@ -93,12 +93,9 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
     for (std::size_t b = 0; b < blocks; ++b) {
         lastMamba = stack.layers[b].attention ? lastMamba : b;
     }
-    // A host layer's weights are copied in one at a time, each for its one op; a GPU layer's are there.
+    // A host layer's weights are copied in for their ops; a GPU layer's weights (`none`: 0 bytes) take no
+    // space (RecurrentReplay::passing, ::product).
     const OffloadedLayerWeights none;
-    const auto weight = [&](std::size_t b, std::uint64_t bytes) {
-        return b < hostLayers ? r.alloc.allocate(bytes) : Block{};
-    };
-    const auto passing = [&](std::size_t b, std::uint64_t bytes) { r.alloc.release(weight(b, bytes)); };
 
     // With every layer on the GPU the host's inputs come first: the mixed path's two rows and slot ids,
     // the state-copy ids the conv rows' get_rows read, the token embeddings (the residual, added to in
@@ -156,17 +153,11 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
             r.drop(start.mixedRows);
             r.alloc.release(start.slots);
         }
-        passing(b, w.attentionNorm);
+        r.passing(w.attentionNorm);
         if (layer.attention) {
-            const Block queryWeight = weight(b, w.query);
-            const Block q = r.take(stack.queryValues * t);
-            r.alloc.release(queryWeight);
-            const Block valueWeight = weight(b, w.value);
-            const Block v = r.take(stack.keyValues * t);
-            r.alloc.release(valueWeight);
-            const Block keyWeight = weight(b, w.key);
-            const Block k = r.take(stack.keyValues * t);
-            r.alloc.release(keyWeight);
+            const Block q = r.product(w.query, stack.queryValues);
+            const Block v = r.product(w.value, stack.keyValues);
+            const Block k = r.product(w.key, stack.keyValues);
             r.drop(norm);
             r.drop(k); // stored into the cache
             r.alloc.release(std::exchange(cacheInputs.keyIds, {}));
@@ -205,7 +196,7 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
                 attended = r.take(stack.queryValues * t);
                 r.drop(permuted);
             }
-            const Block outputWeight = weight(b, w.attentionOutput);
+            const Block outputWeight = r.alloc.allocate(w.attentionOutput);
             if (host && stack.flashAttention) {
                 attended = r.take(stack.queryValues * t);
             }
@@ -217,7 +208,7 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
                 convRows = takeConvRows(b + 1);
             }
         } else {
-            const Block inputWeight = weight(b, w.input);
+            const Block inputWeight = r.alloc.allocate(w.input);
             const Block hostConvRows = host ? r.take(convStates) : Block{}; // the host's conv states
             const Block xz = r.take(2 * di * t);                            // ssm_in
             r.alloc.release(inputWeight);
@@ -227,16 +218,16 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
             }
             const Block convX = r.take(di * (t / r.seqs + s.convKernel - 1) * r.seqs); // concat(states, x^T)
             r.drop(host ? hostConvRows : std::exchange(convRows, {}));
-            const Block convWeight = weight(b, w.conv);
+            const Block convWeight = r.alloc.allocate(w.conv);
             const Block x = r.take(di * t); // ssm_conv; bias add and silu in place
             r.drop(convX);
             r.alloc.release(convWeight);
-            passing(b, w.convBias);
-            const Block projectionWeight = weight(b, w.projection);
+            r.passing(w.convBias);
+            const Block projectionWeight = r.alloc.allocate(w.projection);
             const Block xDb = r.take((s.dtRank + 2 * s.state) * t); // ssm_x: dt, B, C
             r.alloc.release(projectionWeight);
             const Block dtNorm = r.take(s.dtRank * t); // RMS norms on dt, B and C, their weights in place
-            passing(b, w.dtNorm);
+            r.passing(w.dtNorm);
             Block bNorm{};
             Block cNorm{};
             if (!host) {
@@ -244,17 +235,17 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
                 cNorm = r.take(s.state * t);
                 r.drop(xDb);
             }
-            const Block dtWeight = weight(b, w.dt);
+            const Block dtWeight = r.alloc.allocate(w.dt);
             const Block dt = r.take(di * t); // ssm_dt, bias in place
             r.alloc.release(dtWeight);
             r.drop(dtNorm);
-            passing(b, w.dtBias);
+            r.passing(w.dtBias);
             if (host) {
                 bNorm = r.take(s.state * t);
-                passing(b, w.bNorm);
+                r.passing(w.bNorm);
                 cNorm = r.take(s.state * t);
                 r.drop(xDb);
-                passing(b, w.cNorm);
+                r.passing(w.cNorm);
             }
             r.drop(dt); // dt, B and C have gone to the host for the scan
             r.drop(bNorm, cNorm);
@@ -277,7 +268,7 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
                     z = r.take(di * t); // cont(z)
                     r.drop(xz);
                 }
-                const Block skipWeight = weight(b, w.skip);
+                const Block skipWeight = r.alloc.allocate(w.skip);
                 y = r.take(di * t); // the scan's y, copied back
                 if (!zFirst) {
                     z = r.take(di * t);
@@ -311,7 +302,7 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
             }
             const Block gated = r.take(di * t); // swiglu(z, y)
             r.drop(z, y, states);
-            const Block outputWeight = weight(b, w.output);
+            const Block outputWeight = r.alloc.allocate(w.output);
             const Block out = r.take(s.embd * t); // ssm_out
             r.alloc.release(outputWeight);
             r.drop(gated);
@@ -334,9 +325,9 @@ std::uint64_t jambaDeviceBytes(const JambaStack& stack, std::uint32_t ubatchToke
             r.drop(residual);
             break;
         }
-        passing(b, w.feedForwardNorm);
+        r.passing(w.feedForwardNorm);
         if (layer.experts) {
-            const Block routerWeight = weight(b, w.router);
+            const Block routerWeight = r.alloc.allocate(w.router);
             const Block logits = r.take(stack.expertCount * ft);
             r.alloc.release(routerWeight);
             const Block probs = r.take(stack.expertCount * ft);

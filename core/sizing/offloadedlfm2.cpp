@@ -100,11 +100,9 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
     const std::size_t lastAttention =
         static_cast<std::size_t>(std::find(split.attention.rbegin(), split.attention.rend(), true).base() -
                                  split.attention.begin() - 1);
+    // A host layer's weights are copied in for their ops; a GPU layer's weights (`none`: 0 bytes) take no
+    // space (RecurrentReplay::passing, ::product).
     const Lfm2LayerWeights none;
-    const auto weight = [&](std::size_t b, std::uint64_t bytes) {
-        return b < hostLayers ? r.alloc.allocate(bytes) : Block{};
-    };
-    const auto passing = [&](std::size_t b, std::uint64_t bytes) { r.alloc.release(weight(b, bytes)); };
 
     Block residual = r.take(e * t); // the token embeddings, looked up on the host
     Block positions{};
@@ -147,12 +145,10 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
         const bool last = b + 1 == blocks;
         const bool handsOver = b + 1 == hostLayers && !last;
         const Block norm = r.take(e * t);
-        passing(b, w.attentionNorm);
+        r.passing(w.attentionNorm);
         Block residualRows{};
         if (split.attention[b]) {
-            const Block queryWeight = weight(b, w.query);
-            const Block q = r.take(split.queryValues * t);
-            r.alloc.release(queryWeight);
+            const Block q = r.product(w.query, split.queryValues);
             Block v{};
             Block k{};
             if (!host) {
@@ -162,16 +158,16 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
             }
             const Block qNormed = r.take(split.queryValues * t); // q norm; its weight and RoPE in place
             r.drop(q);
-            const Block queryNormWeight = weight(b, w.queryNorm);
+            const Block queryNormWeight = r.alloc.allocate(w.queryNorm);
             if (positions.bytes == 0) {
                 positions = r.alloc.allocate(4 * t);
             }
             r.alloc.release(queryNormWeight);
             if (host) {
-                const Block valueWeight = weight(b, w.value);
+                const Block valueWeight = r.alloc.allocate(w.value);
                 v = r.take(split.keyValues * t);
                 r.alloc.release(valueWeight);
-                const Block keyWeight = weight(b, w.key);
+                const Block keyWeight = r.alloc.allocate(w.key);
                 k = r.take(split.keyValues * t);
                 r.alloc.release(keyWeight);
                 r.drop(norm);
@@ -183,7 +179,7 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
             }
             const Block kNormed = r.take(split.keyValues * t); // k norm; RoPE in place
             r.drop(k);
-            passing(b, w.keyNorm);
+            r.passing(w.keyNorm);
             if (b == lastAttention) {
                 r.alloc.release(positions);
             }
@@ -197,7 +193,7 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
             Block outputWeight{};
             if (host && !handsOver) {
                 r.drop(qNormed); // the CPU attends over the host cache; its output comes back
-                outputWeight = weight(b, w.attentionOutput);
+                outputWeight = r.alloc.allocate(w.attentionOutput);
                 attended = r.take(split.queryValues * t);
             } else if (host) {
                 // The last host layer: the GPU attends over copies of its K and its transposed V, and the
@@ -217,7 +213,7 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
                 r.alloc.release(scores);
                 attended = r.take(split.queryValues * t);
                 r.drop(weighted);
-                outputWeight = weight(b, w.attentionOutput);
+                outputWeight = r.alloc.allocate(w.attentionOutput);
             } else {
                 attended = attendOnGpu(b, qNormed);
             }
@@ -232,7 +228,7 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
                 residualRows = r.take(e * rows);
                 r.drop(std::exchange(residual, residualRows));
             }
-            const Block inputWeight = weight(b, w.input);
+            const Block inputWeight = r.alloc.allocate(w.input);
             const Block hostConvRows = host ? r.take(convStates) : Block{}; // the host's conv states
             const Block projected = r.take(3 * e * t);
             r.alloc.release(inputWeight);
@@ -246,14 +242,12 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
                 residualRows = r.take(e * rows);
                 r.drop(std::exchange(residual, residualRows));
             }
-            const Block convWeight = weight(b, w.conv);
+            const Block convWeight = r.alloc.allocate(w.conv);
             const Block conv = r.take(e * t);
             r.drop(window);
             r.alloc.release(convWeight);
             r.drop(projected);
-            const Block outputWeight = weight(b, w.output);
-            const Block out = r.take(e * t);
-            r.alloc.release(outputWeight);
+            const Block out = r.product(w.output, e);
             r.drop(conv);
             if (last) {
                 const Block outRows = r.take(e * rows);
@@ -284,7 +278,7 @@ std::uint64_t offloadedLfm2Bytes(const OffloadedLfm2& split, std::uint32_t ubatc
             break;
         }
         const Block ffnNorm = r.take(e * t);
-        passing(b, w.feedForwardNorm);
+        r.passing(w.feedForwardNorm);
         // The last host layer's: the GPU's graph inputs arrive with the down product (K and V row
         // indices, the output ids).
         const auto graphInputs = [&] {
