@@ -41,7 +41,6 @@ GraphReplay::Id GraphReplay::view(Id source) {
 GraphReplay::Id GraphReplay::reshape(Id source, Layout layout) {
     const Id id = view(source);
     m_tensors[id].layout = layout;
-    m_tensors[id].contiguousView = true;
     return id;
 }
 
@@ -87,23 +86,18 @@ std::uint64_t GraphReplay::plannedBytes() const {
         }
         state[id].allocated = true;
         if (t.inPlace) {
-            // ggml_gallocr_allocate_node: take over the first source that dies here with this layout,
-            // or, for a reshaped source, the tensor it shows when nothing else reads that.
+            // ggml_gallocr_allocate_node: take over the first allocated source (a view never is) that
+            // dies here with this layout.
             for (Id source : t.sources) {
                 const Tensor& parentTensor = m_tensors[source];
                 State& parent = state[source];
-                if (parent.children != 1 || parent.views != 0 || parentTensor.layout != t.layout ||
-                    parentTensor.output || (parentTensor.isView && m_tensors[parentTensor.viewOf].output)) {
+                if (parentTensor.isView || !parent.allocated || parent.children != 1 || parent.views != 0 ||
+                    parentTensor.layout != t.layout || parentTensor.output) {
                     continue;
                 }
-                State& taken = parentTensor.isView ? state[parentTensor.viewOf] : parent;
-                const bool takeable = !parentTensor.isView || (parentTensor.contiguousView &&
-                                                               taken.views == 1 && taken.children == 0);
-                if (takeable && taken.allocated) {
-                    state[id].block = taken.block;
-                    taken.allocated = false;
-                    return;
-                }
+                state[id].block = parent.block;
+                parent.allocated = false;
+                return;
             }
         }
         state[id].block = alloc.allocate(t.layout.bytes());

@@ -2,7 +2,7 @@
 // GraphReplay: ggml-alloc's graph allocator (ggml/src/ggml-alloc.c ggml_gallocr_alloc_graph_impl)
 // over a graph written node by node in the order ggml builds it: inputs first, then each node
 // after its sources; a node reuses a source's memory in place for an in-place op whose allocated
-// source (or the tensor a reshaped source shows) dies there with the same type and shape; a tensor is freed
+// source (never a view) dies there with the same type and shape; a tensor is freed
 // after the last node that reads it, directly or through views. The vision projectors' warm-up graphs
 // (projectorgraph.cpp) are written with it. The leaf weights are not written: they live in the
 // weight buffer. Pure value type; bytes.
@@ -32,9 +32,11 @@ class GraphReplay {
     Id node(Layout layout, std::vector<Id> sources, Op op = Op::Plain);
     // A view (permute, transpose, strided view) of `source`: no memory of its own.
     Id view(Id source);
-    // A contiguous view (reshape) of `source` as `layout`: no memory of its own, but an in-place
-    // node may take over the memory it shows when it is the only view of a tensor read by nothing
-    // else (ggml-alloc's "reusing view parent").
+    // A contiguous view (reshape) of `source` as `layout`: no memory of its own, and never taken over
+    // by an in-place node. ggml-alloc's "reusing view parent" branch is unreachable:
+    // ggml_gallocr_allocate_node first skips a parent that ggml_gallocr_is_own denies, and a view is
+    // never marked allocated (ggml/src/ggml-alloc.c; the server's plans agree: qwen2's RoPE over the
+    // reshaped, biased Q gets memory of its own, tests/data/recorded/rpc-b11669).
     Id reshape(Id source, Layout layout);
 
     // A node that writes into memory allocated elsewhere (set_rows into the KV cache): it reads
@@ -54,7 +56,6 @@ class GraphReplay {
         bool inPlace = false;
         bool input = false;
         bool isView = false;
-        bool contiguousView = false;
         bool external = false;
         bool output = false;
         Id viewOf = 0;
