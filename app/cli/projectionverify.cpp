@@ -93,6 +93,7 @@ int verifyProjection(const SizingRun& run) {
     request.settings = run.request.args.settings;
     request.settings.parallelSlots = request.settings.parallelSlots.value_or(1);
     request.settings.outputReserve = OutputReserve::PerBatch;
+    request.settings.fitMeasurement = true;
     Result<MemoryEstimate> estimate =
         estimateMemory(run.request.model.info, request.settings, run.request.args.gpus);
     if (!estimate) {

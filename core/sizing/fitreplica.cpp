@@ -19,9 +19,11 @@ constexpr std::uint64_t kDefaultTargetMiB = 1024; // common/common.h fit_params_
 constexpr std::uint32_t kNoMinimum = std::numeric_limits<std::uint32_t>::max();
 
 // What the program measures: llama-fit-params keeps llama.cpp's defaults (-np 1 and
-// n_outputs_max = n_batch), llama-server its own (-np auto, one logits row per slot).
+// n_outputs_max = n_batch), llama-server its own (-np auto, one logits row per slot); both measure
+// fit's graphs.
 ServerSettings measuredSettings(const ServerSettings& settings, FitProgram program) {
     ServerSettings measured = settings;
+    measured.fitMeasurement = true;
     if (program == FitProgram::LlamaFitParams) {
         measured.parallelSlots = settings.parallelSlots.value_or(1);
         measured.outputReserve = OutputReserve::PerBatch;

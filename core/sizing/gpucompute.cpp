@@ -367,6 +367,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         hostRefused += hostRecurrentBytes(model, widths, ub, context.nSeqMax,
                                           cachesOnHost.allRecurrent || !cachesOnHost.recurrent);
     }
+    std::vector<bool> replayedSplit(gpus.size(), false); // the pipeline copies already counted
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const GpuDevice& gpu = gpus[i];
         const int device = static_cast<int>(i);
@@ -380,6 +381,15 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                : outputSplitComputeBytes(model, context, copies);
             }
             continue;
+        }
+        if (gpu.backend == Backend::Rpc) {
+            // Its split replayed node by node, pipeline copies included (gpureplays.h).
+            if (const auto split =
+                    rpcSplitReplayBytes(model, kv, settings, context, layers, device, copies)) {
+                out.deviceBytes[i] = *split;
+                replayedSplit[i] = true;
+                continue;
+            }
         }
         const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         if (!hostHasBlocks && refused.experts && !refused.kq && !kv.caches.empty()) {
@@ -558,7 +568,7 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
     const PipelineCopyBytes pipeline =
         pipelineCopyBytes(model, widths.recurrentBlock, context, kv, layers, gpus.size(), copies);
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-        out.deviceBytes[i] += out.deviceBytes[i] > 0 ? pipeline.deviceBytes[i] : 0;
+        out.deviceBytes[i] += out.deviceBytes[i] > 0 && !replayedSplit[i] ? pipeline.deviceBytes[i] : 0;
     }
     out.hostBytes += pipeline.hostBytes;
     return out;

@@ -1,5 +1,6 @@
 #include "core/sizing/gpureplays.h"
 
+#include "core/sizing/attentionsplit.h"
 #include "core/sizing/deltanetondevice.h"
 #include "core/sizing/gemmaondevice.h"
 #include "core/sizing/jambaondevice.h"
@@ -119,6 +120,37 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
         }
     }
     return std::nullopt;
+}
+
+std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const KvPlan& kv,
+                                                 const ServerSettings& settings,
+                                                 const ResolvedContext& context, const LayerPlacement& layers,
+                                                 int device, std::uint32_t copies) {
+    const std::vector<int>& owner = layers.layerDevice;
+    const auto first = std::find(owner.begin(), owner.end(), device);
+    if (settings.generation != LlamaGeneration::Current || !settings.kvOffload || first == owner.end() ||
+        std::find(owner.begin(), owner.end(), kHostDevice) != owner.end()) {
+        return std::nullopt;
+    }
+    const auto end = std::find_if(first, owner.end(), [&](int holder) { return holder != device; });
+    const bool lastBlocks = end == owner.end();
+    if (std::find(end, owner.end(), device) != owner.end() || lastBlocks != (layers.outputDevice == device)) {
+        return std::nullopt; // blocks in two runs, or the logits away from the last block
+    }
+    const auto shape = attentionSplitShape(model, kv, settings, context.flashAttention);
+    if (!shape || owner.size() != model.layers.size()) {
+        return std::nullopt;
+    }
+    AttentionSplit split{static_cast<std::uint32_t>(first - owner.begin()),
+                         static_cast<std::uint32_t>(end - owner.begin()), first == owner.begin(), lastBlocks,
+                         copies};
+    const std::uint64_t tokens = reserveTokens(context);
+    // Every block is on a device here (full offload), so the server pins the norms; fit's
+    // measurements do not (measured: llama-fit-params over two RPC servers, -ngl -1 and 21,4).
+    split.pinnedNorms = !settings.fitMeasurement;
+    // llama-fit-params asks for n_batch output rows; a reserve holds at most its tokens' rows.
+    return attentionSplitDeviceBytes(*shape, split, tokens,
+                                     std::min<std::uint64_t>(context.nOutputs, tokens));
 }
 
 } // namespace llamafit

@@ -1,5 +1,6 @@
 // allocdump.c: an LD_PRELOAD shim (a developer tool, not part of LlamaFit) that writes the graph
-// llama-server's scheduler hands to ggml-alloc at each reserve: every leaf and node with its
+// llama-server's scheduler hands to ggml-alloc at each reserve (and llama-fit-params' sized-only
+// reserves): every leaf and node with its
 // backend (0 = the first GPU, last = CPU), op, type, bytes, flags, view source and sources, plus
 // the buffer sizes ggml-alloc chose. galloc_replay.py replays ggml-alloc over such a dump; it
 // reproduced the logged Vulkan0 and Vulkan_Host compute buffers of every case it was run on.
@@ -40,22 +41,21 @@ typedef size_t (*size_fn)(void*, int);
 typedef const char* (*name_fn)(int);
 typedef size_t (*nbytes_fn)(const struct tensor*);
 static int counter = 0;
-bool ggml_gallocr_reserve_n(void* galloc, struct cgraph* g, const int* nb, const int* lb) {
-    reserve_fn real = (reserve_fn)dlsym(RTLD_NEXT, "ggml_gallocr_reserve_n");
-    size_fn getsize = (size_fn)dlsym(RTLD_DEFAULT, "ggml_gallocr_get_buffer_size");
+// Writes one reserve's graph; `size_of(b)` is buffer b's planned size.
+static void dump_graph(struct cgraph* g, const int* nb, const int* lb, size_t (*size_of)(void*, int),
+                       void* ctx) {
     name_fn opn = (name_fn)dlsym(RTLD_DEFAULT, "ggml_op_name");
     name_fn tyn = (name_fn)dlsym(RTLD_DEFAULT, "ggml_type_name");
     nbytes_fn nbytes = (nbytes_fn)dlsym(RTLD_DEFAULT, "ggml_nbytes");
-    bool ok = real(galloc, g, nb, lb);
     const char* dir = getenv("GRAPH_DUMP");
     if (!dir)
-        return ok;
+        return;
     char path[512];
     snprintf(path, sizeof path, "%s.%d", dir, counter++);
     FILE* f = fopen(path, "w");
     int nbuf = atoi(getenv("GRAPH_NBUF") ? getenv("GRAPH_NBUF") : "2");
     for (int b = 0; b < nbuf; ++b)
-        fprintf(f, "BUF %d %zu\n", b, getsize(galloc, b));
+        fprintf(f, "BUF %d %zu\n", b, size_of(ctx, b));
     for (int i = 0; i < g->n_leafs; ++i) {
         struct tensor* t = g->leafs[i];
         fprintf(f, "L %d %p %d %s %s %zu %d %d data=%d [%ld,%ld,%ld,%ld]\n", i, (void*)t, lb ? lb[i] : -1,
@@ -74,5 +74,22 @@ bool ggml_gallocr_reserve_n(void* galloc, struct cgraph* g, const int* nb, const
         fprintf(f, "\n");
     }
     fclose(f);
+}
+bool ggml_gallocr_reserve_n(void* galloc, struct cgraph* g, const int* nb, const int* lb) {
+    reserve_fn real = (reserve_fn)dlsym(RTLD_NEXT, "ggml_gallocr_reserve_n");
+    bool ok = real(galloc, g, nb, lb);
+    dump_graph(g, nb, lb, (size_fn)dlsym(RTLD_DEFAULT, "ggml_gallocr_get_buffer_size"), galloc);
     return ok;
+}
+// llama-fit-params measures without allocating (ggml_backend_sched_reserve_size): the sizes come
+// back in an array, one per buffer.
+typedef void (*reserve_size_fn)(void*, struct cgraph*, const int*, const int*, size_t*);
+static size_t size_from_array(void* sizes, int b) {
+    return ((size_t*)sizes)[b];
+}
+void ggml_gallocr_reserve_n_size(void* galloc, struct cgraph* g, const int* nb, const int* lb,
+                                 size_t* sizes) {
+    reserve_size_fn real = (reserve_size_fn)dlsym(RTLD_NEXT, "ggml_gallocr_reserve_n_size");
+    real(galloc, g, nb, lb, sizes);
+    dump_graph(g, nb, lb, size_from_array, sizes);
 }

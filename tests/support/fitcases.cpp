@@ -49,12 +49,11 @@ FitCase rpc(std::string name, std::string shape, std::vector<std::string> args, 
 }
 
 // Over two RPC servers llama-fit-params' n_batch logits rows peak on the last server with more
-// than the pipeline-parallel copies measured at the activation peak (pipelinecopies.cpp).
+// than the pipeline-parallel copies measured at the activation peak (pipelinecopies.cpp). Qwen2 and
+// Qwen3 are replayed node by node (core/sizing/attentionsplit.h) and agree; Gemma 3 is not yet.
 constexpr const char* kPipelineLogitsPeak =
-    "with pipeline parallelism the last server's logits peak holds more than the estimate (qwen3 -c 8192: "
-    "354 MiB "
-    "measured, 342.77 estimated; qwen2 344 vs 341.02; gemma3 568 vs 563.77), so the context or the split "
-    "differs by a step";
+    "with pipeline parallelism the last server's logits peak holds more than the estimate (gemma3 568 MiB "
+    "measured, 563.77 estimated), so the split differs by a step";
 
 } // namespace
 
@@ -116,8 +115,8 @@ std::vector<FitCase> fitCases() {
         rpc("rpc_qwen3_leave605", "qwen3", {}, 605),
         rpc("rpc_qwen2_no_changes", "qwen2", {}, 1105),
         rpc("rpc_gemma3_no_changes", "gemma3", {}, 2105),
-        rpc("rpc_qwen3_leave2105", "qwen3", {}, 2105, kPipelineLogitsPeak),
-        rpc("rpc_qwen2_leave505", "qwen2", {}, 505, kPipelineLogitsPeak),
+        rpc("rpc_qwen3_leave2105", "qwen3", {}, 2105),
+        rpc("rpc_qwen2_leave505", "qwen2", {}, 505),
         rpc("rpc_gemma3_leave1105", "gemma3", {}, 1105, kPipelineLogitsPeak),
     };
 }

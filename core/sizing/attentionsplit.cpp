@@ -1,0 +1,219 @@
+// The RPC servers' plans of llama-server 0.7.0 (b11669) for qwen2 and qwen3 over two
+// ggml-rpc-server -d CPU, read node by node from the dumped graphs (scripts/alloc-plan/run-case.sh;
+// the nodes of one buffer in order, with their sources and shapes). The allocator's rules are
+// GraphReplay's.
+#include "core/sizing/attentionsplit.h"
+
+#include "core/sizing/graphreplay.h"
+#include "core/sizing/kvrotation.h"
+
+#include <algorithm>
+
+namespace llamafit {
+namespace {
+
+using Id = GraphReplay::Id;
+using Layout = GraphReplay::Layout;
+constexpr GraphReplay::Op kInPlace = GraphReplay::Op::InPlace;
+
+Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1, std::uint64_t d = 1) {
+    return {4, {a, b, c, d}};
+}
+
+// What a device reads from elsewhere, each `copies` times. With more than one copy the scheduler
+// flags every copy as an output, so none is ever freed or reused; a single copy is an ordinary leaf,
+// freed after its last reader (measured: qwen2 on one RPC server, "39.51 MiB", where the mask and
+// the embeddings die after block 0's first use of them).
+class SplitInputs {
+  public:
+    SplitInputs(GraphReplay& graph, std::uint32_t copies) : m_graph(graph), m_copies(copies) {}
+    // The copy the reserve's graph reads (the scheduler's copy 0); the others only take space.
+    Id add(Layout layout) {
+        Id first = 0;
+        for (std::uint32_t c = 0; c < std::max<std::uint32_t>(m_copies, 1); ++c) {
+            const Id id = m_graph.input(layout);
+            if (m_copies > 1) {
+                m_graph.markOutput(id);
+            }
+            first = c == 0 ? id : first;
+        }
+        return first;
+    }
+
+  private:
+    GraphReplay& m_graph;
+    std::uint32_t m_copies;
+};
+
+// A head-shaped tensor rotated by the cache's Hadamard matrix (kvrotation.h): a matrix product over
+// the rows of one head, reshaped back.
+Id rotated(GraphReplay& g, Id rotation, Id heads, Layout layout) {
+    const std::uint64_t rows = layout.ne[1] * layout.ne[2] * layout.ne[3];
+    const Id flat = g.reshape(heads, f32(layout.ne[0], rows));
+    return g.reshape(g.node(f32(layout.ne[0], rows), {rotation, flat}), layout);
+}
+
+} // namespace
+
+std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, const KvPlan& kv,
+                                                       const ServerSettings& settings, bool flashAttention) {
+    const bool qwen2 = model.architecture == "qwen2";
+    const bool qwen3 = model.architecture == "qwen3";
+    if ((!qwen2 && !qwen3) || kv.caches.size() != 1 || kv.caches.front().swa || model.layers.empty() ||
+        model.nextnLayerCount > 0) {
+        return std::nullopt;
+    }
+    const LayerInfo& first = model.layers.front();
+    const bool uniform = std::all_of(model.layers.begin(), model.layers.end(), [&](const LayerInfo& layer) {
+        return layer.hasKv && layer.headCount == first.headCount && layer.headCountKv == first.headCountKv &&
+               layer.keyHeadDim == first.keyHeadDim && layer.valueHeadDim == first.valueHeadDim &&
+               layer.feedForwardLength == first.feedForwardLength;
+    });
+    if (!uniform || first.headCount == 0 || first.keyHeadDim == 0 || first.valueHeadDim == 0) {
+        return std::nullopt;
+    }
+    AttentionSplitShape shape;
+    shape.embd = model.embeddingLength;
+    shape.heads = first.headCount;
+    shape.kvHeads = first.headCountKv;
+    shape.keyHeadDim = first.keyHeadDim;
+    shape.valueHeadDim = first.valueHeadDim;
+    shape.feedForward = first.feedForwardLength;
+    shape.vocabulary = model.vocabularySize;
+    shape.normedHeads = qwen3;
+    shape.flashAttention = flashAttention;
+    shape.cells = kv.caches.front().cells;
+    shape.streams = std::max<std::uint32_t>(kv.caches.front().streams, 1);
+    const KvRotations rotations = kvRotations(kvRotationShape(model, false), settings);
+    shape.rotatedKeys = rotations.keys;
+    shape.rotatedValues = rotations.values;
+    return shape;
+}
+
+std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const AttentionSplit& split,
+                                        std::uint64_t tokens, std::uint64_t outputs) {
+    if (split.endBlock <= split.firstBlock || tokens == 0) {
+        return 0;
+    }
+    const std::uint64_t t = tokens;
+    const std::uint64_t queryValues = s.heads * s.keyHeadDim;
+    const std::uint64_t attendedValues = s.heads * s.valueHeadDim;
+    const Layout rows = f32(s.embd, t);
+    GraphReplay g;
+    SplitInputs inputs(g, split.copies);
+
+    // The inputs in the order the scheduler meets them (llama-graph.cpp build_inp_embd,
+    // build_inp_pos, the cache's build_input_k_rot / _v_rot / _k_idxs / _v_idxs and the KQ mask,
+    // build_inp_out_ids).
+    Id residual = 0;
+    Id mixedEmbedding = 0;
+    Id handedNorm = 0; // the first block's norm, run on the previous device
+    const bool normHandedOver = !split.graphStart && !split.pinnedNorms;
+    if (split.graphStart) {
+        mixedEmbedding = inputs.add(rows); // inp_mixed_embd
+        inputs.add(rows);                  // the token rows it is mixed with
+        inputs.add({8, {t, 1, 1, 1}});     // inp_mixed_slots
+        residual = inputs.add(rows);       // the token embeddings
+    } else if (normHandedOver) {
+        handedNorm = inputs.add(rows);
+    } else {
+        residual = inputs.add(rows); // the previous device's last block
+    }
+    const Id positions = inputs.add({4, {t, 1, 1, 1}});
+    const Id keyRotation = s.rotatedKeys ? inputs.add(f32(s.keyHeadDim, s.keyHeadDim)) : 0;
+    const Id valueRotation = s.rotatedValues ? inputs.add(f32(s.valueHeadDim, s.valueHeadDim)) : 0;
+    const Id keyIndices = inputs.add({8, {t, 1, 1, 1}});
+    // Without flash attention V is stored transposed, one index per value (llama-kv-cache.cpp).
+    const Id valueIndices =
+        inputs.add({8, {s.flashAttention ? t : t * s.kvHeads * s.valueHeadDim, 1, 1, 1}});
+    const Id mask = inputs.add({s.flashAttention ? 2u : 4u, {s.cells, t, 1, 1}});
+    if (normHandedOver) {
+        residual = inputs.add(rows); // the previous device's last block, met at its residual add
+    }
+    const Id outputIds = split.outputHere ? inputs.add({4, {outputs, 1, 1, 1}}) : 0;
+    if (split.graphStart) {
+        // The DUP of the mixed embeddings, and the SET_ROWS view that keeps it to the end.
+        g.view(g.node(rows, {mixedEmbedding}));
+    }
+
+    for (std::uint32_t b = split.firstBlock; b < split.endBlock; ++b) {
+        const bool outputRows = split.outputHere && b + 1 == split.endBlock;
+        const Id norm = normHandedOver && b == split.firstBlock ? handedNorm : g.node(rows, {residual}, kInPlace);
+        const Id attnNorm = g.node(rows, {norm}, kInPlace);
+        const Layout queryHeads = f32(s.keyHeadDim, s.heads, t);
+        const Layout keyHeads = f32(s.keyHeadDim, s.kvHeads, t);
+        const Layout valueHeads = f32(s.valueHeadDim, s.kvHeads, t);
+        // A projection (its bias added in place) seen as heads; qwen3 norms each head (a new
+        // tensor: a view is never taken over) and scales it in place; RoPE runs in place on that.
+        const auto headsOf = [&](std::uint64_t values, Layout heads, bool roped) {
+            Id out = g.reshape(g.node(f32(values, t), {attnNorm}), heads);
+            if (roped && s.normedHeads) {
+                out = g.node(heads, {g.node(heads, {out}, kInPlace)}, kInPlace);
+            }
+            return roped ? g.node(heads, {out, positions}, kInPlace) : out;
+        };
+        // build_attn expands Q, then V, then K into the graph.
+        Id query = headsOf(queryValues, queryHeads, true);
+        if (s.rotatedKeys) {
+            query = rotated(g, keyRotation, query, queryHeads);
+        }
+        Id value = headsOf(s.kvHeads * s.valueHeadDim, valueHeads, false);
+        if (s.rotatedValues) {
+            value = rotated(g, valueRotation, value, valueHeads);
+        }
+        Id key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
+        if (s.rotatedKeys) {
+            key = rotated(g, keyRotation, key, keyHeads);
+        }
+        g.write({g.view(key), keyIndices}); // set_rows into the cache
+        g.write({g.view(value), valueIndices});
+        const Id queryPermuted = g.view(g.view(query));
+        Id attended = 0;
+        if (s.flashAttention) {
+            const Id out = g.node(f32(s.valueHeadDim, s.heads, t), {queryPermuted, mask});
+            attended = g.reshape(out, f32(attendedValues, t));
+        } else {
+            const Layout scores = f32(s.cells, t / s.streams, s.heads, s.streams);
+            const Id kq = g.node(scores, {queryPermuted});
+            const Id softmax = g.node(scores, {kq, mask}, kInPlace);
+            const Id kqv = g.node(f32(s.valueHeadDim, t / s.streams, s.heads, s.streams), {softmax});
+            attended = g.node(f32(attendedValues, t), {g.view(kqv)}); // cont of the permuted heads
+        }
+        if (s.rotatedValues) {
+            attended = rotated(g, valueRotation, attended, f32(attendedValues, t));
+        }
+        Id projected = g.node(rows, {attended});
+        Id shortcut = residual;
+        Layout blockRows = rows;
+        if (outputRows) {
+            // The last block keeps the output rows only (get_rows with inp_out_ids).
+            blockRows = f32(s.embd, outputs);
+            projected = g.node(blockRows, {projected, outputIds});
+            shortcut = g.node(blockRows, {residual, outputIds});
+        }
+        const Id ffnInput = g.node(blockRows, {projected, shortcut}, kInPlace);
+        const Id ffnNorm = g.node(blockRows, {g.node(blockRows, {ffnInput}, kInPlace)}, kInPlace);
+        const std::uint64_t ffnRows = blockRows.ne[1];
+        const Id gate = g.node(f32(s.feedForward, ffnRows), {ffnNorm});
+        const Id up = g.node(f32(s.feedForward, ffnRows), {ffnNorm});
+        const Id glu = g.node(f32(s.feedForward, ffnRows), {gate, up});
+        residual = g.node(blockRows, {g.node(blockRows, {glu}), ffnInput}, kInPlace);
+    }
+    if (!split.outputHere) {
+        // What the next device reads: the residual and, unpinned, the next block's norm; the
+        // scheduler's views of them are their last readers here.
+        if (!split.pinnedNorms) {
+            g.write({g.node(rows, {residual}, kInPlace)});
+        }
+        g.write({residual});
+    }
+    if (split.outputHere) {
+        const Layout out = f32(s.embd, outputs);
+        const Id normed = g.node(out, {g.node(out, {residual}, kInPlace)}, kInPlace);
+        g.markOutput(normed);
+        g.markOutput(g.node(f32(s.vocabulary, outputs), {normed}));
+    }
+    return g.plannedBytes();
+}
+
+} // namespace llamafit

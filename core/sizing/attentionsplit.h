@@ -1,0 +1,68 @@
+#pragma once
+// One device's share of a dense attention model (qwen2, qwen3: one cache, no sliding window)
+// split by layer over several devices whose graph ggml schedules in llama.cpp's own node order: the
+// RPC servers (ggml-rpc.cpp has no graph_optimize, and the client's ggml-alloc plans the remote
+// buffer). Its compute buffer, written node by node with GraphReplay. At a split's start come the
+// scheduler's copies of what the device reads from elsewhere (ggml-backend.cpp
+// ggml_backend_sched_split_graph: `copies` of each, flagged as outputs so none is ever reused), then
+// the device's blocks. The first device also holds the mixed-embedding DUP, which a SET_ROWS view
+// keeps to the end; the output device runs the last block's FFN on the output rows and the logits.
+//
+// Why a replay: with pipeline copies the inputs below the blocks change which hole each block's
+// FFN fits in, and a cache type decides between one block's peak and another's (qwen2 over two RPC
+// servers: "RPC0[127.0.0.1:50052] compute buffer size = 72.55 MiB" with an f16 cache, 70.93 with
+// q8_0, whose rotations move the peak to block 0). Read from the server's own plans
+// (scripts/alloc-plan/run-case.sh with REC_DIR=tests/data/recorded/rpc-b11669); graph:
+// src/models/qwen2.cpp, src/models/qwen3.cpp, build_attn and build_attn_mha in src/llama-graph.cpp.
+// Internal to core/sizing (gpucompute.cpp); bytes.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/serversettings.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace llamafit {
+
+struct AttentionSplitShape {
+    std::uint64_t embd = 0;
+    std::uint64_t heads = 0;        // n_head
+    std::uint64_t kvHeads = 0;      // n_head_kv
+    std::uint64_t keyHeadDim = 0;   // n_embd_head_k
+    std::uint64_t valueHeadDim = 0; // n_embd_head_v
+    std::uint64_t feedForward = 0;  // n_ff
+    std::uint64_t vocabulary = 0;
+    bool normedHeads = false;      // Q and K normed per head before RoPE (qwen3)
+    bool flashAttention = false;
+    std::uint64_t cells = 0;   // the cache's cells per stream
+    std::uint64_t streams = 1; // KV streams: one per slot when -np splits the context
+    bool rotatedKeys = false;  // a quantized K: Q and K rotated (kvrotation.h)
+    bool rotatedValues = false;
+};
+
+// The shape of a qwen2 or qwen3 model with one full-attention cache; nullopt otherwise.
+std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, const KvPlan& kv,
+                                                       const ServerSettings& settings, bool flashAttention);
+
+// The blocks [firstBlock, endBlock) of one device. `graphStart`: it runs the first block and reads
+// the host's embeddings; `outputHere`: the output layer is on it.
+struct AttentionSplit {
+    std::uint32_t firstBlock = 0;
+    std::uint32_t endBlock = 0;
+    bool graphStart = false;
+    bool outputHere = false;
+    std::uint32_t copies = 1; // the scheduler's copies of each input (pipelinecopies.h)
+    // llama-context.cpp graph_get_cb pins each block's first norm to the block's device when every
+    // layer is offloaded (measured pinned: -ngl all, 99, 25 of 24 blocks, and unset). Unpinned --
+    // in every graph --fit measures -- the scheduler runs it with the previous block, so a later
+    // device receives the normed rows as well as the residual ("RPC0[127.0.0.1:50053]#norm-13#0"
+    // among RPC1's inputs in llama-fit-params' plans).
+    bool pinnedNorms = true;
+};
+
+// `tokens` = the reserve's token count; `outputs` = the output rows it asks for.
+std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& shape, const AttentionSplit& split,
+                                        std::uint64_t tokens, std::uint64_t outputs);
+
+} // namespace llamafit
