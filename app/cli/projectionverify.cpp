@@ -2,7 +2,6 @@
 
 #include "app/cli/projectionverify.h"
 
-#include "core/flags/serverargs.h"
 #include "core/server/projectioncheck.h"
 #include "core/sizing/fitreplica.h"
 
@@ -69,41 +68,34 @@ int verifyProjection(const SizingRun& run) {
                                                            run.request.model.argument +
                                                            "' is a built-in card"));
     }
-    // The memory flags as llama-fit-params takes them (-kvu/-no-kvu are llama-server's own).
-    std::vector<std::string> args = {"-m", run.request.model.path};
-    for (const std::string& word : toServerArgs(run.request.args.settings)) {
-        if (word != "-kvu" && word != "-no-kvu") {
-            args.push_back(word);
-        }
-    }
-    args.insert(args.end(), {"--fit-print", "on", "-lv", "4"});
+    const std::vector<std::string> args =
+        projectionToolArgs(run.request.model.path, run.request.args.settings);
     const ToolRun measured = runTool(tool, args);
     const std::string logTail =
         measured.err.size() > 2000 ? measured.err.substr(measured.err.size() - 2000) : measured.err;
-    Result<AllocationLog> log = parseAllocationLog(measured.err);
-    if (measured.exitCode != 0 || !log || log->breakdownTables.empty()) {
+    const auto toolFailed = [&] {
         return run.fail(makeError("verify.tool-failed", tool + " exited with " +
                                                             std::to_string(measured.exitCode) +
                                                             " and no memory breakdown:\n" + logTail));
+    };
+    if (measured.exitCode != 0) {
+        return toolFailed();
     }
-    const std::string build = buildTag(runTool(tool, {"--version"}).err).value_or("(unknown build)");
-
-    // LlamaFit's estimate measured the way llama-fit-params measures (fitreplica.h).
-    FitRequest request;
-    request.settings = run.request.args.settings;
-    request.settings.parallelSlots = request.settings.parallelSlots.value_or(1);
-    request.settings.outputReserve = OutputReserve::PerBatch;
-    request.settings.fitMeasurement = true;
-    Result<MemoryEstimate> estimate =
-        estimateMemory(run.request.model.info, request.settings, run.request.args.gpus);
+    // LlamaFit's estimate measured the way llama-fit-params measures.
+    const ServerSettings settings = projectionSettings(run.request.args.settings);
+    Result<MemoryEstimate> estimate = estimateMemory(run.request.model.info, settings, run.request.args.gpus);
     if (!estimate) {
         return run.fail(estimate.error());
     }
-    const std::vector<ProjectionCheckRow> rows =
-        compareProjections(log->breakdownTables.front(), fitProjection(*estimate));
+    Result<std::vector<ProjectionCheckRow>> rows = checkProjection(measured.err, *estimate);
+    if (!rows) {
+        return toolFailed();
+    }
+    const std::string build = buildTag(runTool(tool, {"--version"}).err).value_or("(unknown build)");
+
     run.io.out << "\nllama.cpp's own projection (" << tool << " --fit-print on, -np "
-               << *request.settings.parallelSlots << "):\n";
-    for (const ProjectionCheckRow& row : rows) {
+               << *settings.parallelSlots << "):\n";
+    for (const ProjectionCheckRow& row : *rows) {
         char difference[32];
         std::snprintf(difference, sizeof difference, "%+.1f %%", row.differencePercent);
         run.io.out << "  " << row.device << ": llama.cpp " << build << " projects " << row.llamaCppMiB

@@ -2,6 +2,9 @@
 
 #include "core/server/projectioncheck.h"
 
+#include "core/flags/serverargs.h"
+#include "core/sizing/fitreplica.h"
+
 #include <cmath>
 #include <cstdlib>
 
@@ -42,6 +45,30 @@ std::vector<ProjectionCheckRow> compareProjections(const std::vector<MemoryBreak
         }
     }
     return rows;
+}
+
+std::vector<std::string> projectionToolArgs(const std::string& modelPath, const ServerSettings& settings) {
+    std::vector<std::string> args = {"-m", modelPath};
+    for (const std::string& word : toServerArgs(settings)) {
+        if (word != "-kvu" && word != "-no-kvu") {
+            args.push_back(word);
+        }
+    }
+    args.insert(args.end(), {"--fit-print", "on", "-lv", "4"});
+    return args;
+}
+
+ServerSettings projectionSettings(const ServerSettings& settings) {
+    return fitMeasuredSettings(settings, FitProgram::LlamaFitParams);
+}
+
+Result<std::vector<ProjectionCheckRow>> checkProjection(std::string_view toolLog,
+                                                        const MemoryEstimate& estimate) {
+    Result<AllocationLog> log = parseAllocationLog(toolLog);
+    if (!log || log->breakdownTables.empty()) {
+        return makeError("verify.no-table", "the log holds no memory breakdown table");
+    }
+    return compareProjections(log->breakdownTables.front(), fitProjection(estimate));
 }
 
 std::optional<std::string> buildTag(std::string_view versionText) {

@@ -4,9 +4,13 @@
 // startup fit at -lv 4; parsed by allocationlog.h, the one parser of that table) against
 // fitProjection() of LlamaFit's estimate for the same settings. A build newer than the rules
 // LlamaFit follows shows up as a device whose two figures differ by more than 1 %. Used by
-// `llamafit-cli estimate --verify`. Pure functions. Units: whole MiB, as llama.cpp prints them.
+// `llamafit-cli estimate --verify` and the launch panel's background check
+// (ui/launch/projectioncrosscheck.h). Pure functions. Units: whole MiB, as llama.cpp prints them.
 
+#include "core/common/result.h"
 #include "core/server/allocationlog.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/sizing/serversettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +37,19 @@ inline constexpr double kProjectionTolerancePercent = 1.0;
 // `projectionBytes` has GPUs compares the extra rows with 0.
 std::vector<ProjectionCheckRow> compareProjections(const std::vector<MemoryBreakdownRow>& table,
                                                    const std::vector<std::uint64_t>& projectionBytes);
+
+// The arguments that make llama-fit-params print llama.cpp's projection of `settings` for the model
+// at `modelPath` (its memory flags; -kvu/-no-kvu are llama-server's own), at -lv 4.
+std::vector<std::string> projectionToolArgs(const std::string& modelPath, const ServerSettings& settings);
+
+// The settings whose estimate stands next to that projection: what llama-fit-params measures
+// (fitreplica.h fitMeasuredSettings).
+ServerSettings projectionSettings(const ServerSettings& settings);
+
+// The tool's log (stderr) against `estimate` (of projectionSettings()); "verify.no-table" when the
+// log holds no memory breakdown.
+Result<std::vector<ProjectionCheckRow>> checkProjection(std::string_view toolLog,
+                                                        const MemoryEstimate& estimate);
 
 // "b11669" from a `--version` line "version: 0.7.0 (build 11669, commit Debian)"; nullopt if absent.
 std::optional<std::string> buildTag(std::string_view versionText);

@@ -124,8 +124,7 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
     const Id valueRotation = s.rotatedValues ? inputs.add(f32(s.valueHeadDim, s.valueHeadDim)) : 0;
     const Id keyIndices = inputs.add({8, {t, 1, 1, 1}});
     // Without flash attention V is stored transposed, one index per value (llama-kv-cache.cpp).
-    const Id valueIndices =
-        inputs.add({8, {s.flashAttention ? t : t * s.kvHeads * s.valueHeadDim, 1, 1, 1}});
+    const Id valueIndices = inputs.add({8, {s.flashAttention ? t : t * s.kvHeads * s.valueHeadDim, 1, 1, 1}});
     const Id mask = inputs.add({s.flashAttention ? 2u : 4u, {s.cells, t, 1, 1}});
     if (normHandedOver) {
         residual = inputs.add(rows); // the previous device's last block, met at its residual add
@@ -138,7 +137,8 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
 
     for (std::uint32_t b = split.firstBlock; b < split.endBlock; ++b) {
         const bool outputRows = split.outputHere && b + 1 == split.endBlock;
-        const Id norm = normHandedOver && b == split.firstBlock ? handedNorm : g.node(rows, {residual}, kInPlace);
+        const Id norm =
+            normHandedOver && b == split.firstBlock ? handedNorm : g.node(rows, {residual}, kInPlace);
         const Id attnNorm = g.node(rows, {norm}, kInPlace);
         const Layout queryHeads = f32(s.keyHeadDim, s.heads, t);
         const Layout keyHeads = f32(s.keyHeadDim, s.kvHeads, t);

@@ -33,7 +33,7 @@ struct AttentionSplitShape {
     std::uint64_t valueHeadDim = 0; // n_embd_head_v
     std::uint64_t feedForward = 0;  // n_ff
     std::uint64_t vocabulary = 0;
-    bool normedHeads = false;      // Q and K normed per head before RoPE (qwen3)
+    bool normedHeads = false; // Q and K normed per head before RoPE (qwen3)
     bool flashAttention = false;
     std::uint64_t cells = 0;   // the cache's cells per stream
     std::uint64_t streams = 1; // KV streams: one per slot when -np splits the context

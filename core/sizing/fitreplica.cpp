@@ -18,19 +18,6 @@ constexpr std::int64_t kMiB = 1024 * 1024;
 constexpr std::uint64_t kDefaultTargetMiB = 1024; // common/common.h fit_params_target
 constexpr std::uint32_t kNoMinimum = std::numeric_limits<std::uint32_t>::max();
 
-// What the program measures: llama-fit-params keeps llama.cpp's defaults (-np 1 and
-// n_outputs_max = n_batch), llama-server its own (-np auto, one logits row per slot); both measure
-// fit's graphs.
-ServerSettings measuredSettings(const ServerSettings& settings, FitProgram program) {
-    ServerSettings measured = settings;
-    measured.fitMeasurement = true;
-    if (program == FitProgram::LlamaFitParams) {
-        measured.parallelSlots = settings.parallelSlots.value_or(1);
-        measured.outputReserve = OutputReserve::PerBatch;
-    }
-    return measured;
-}
-
 // -fitt: one value for every device, else one per device (missing ones keep the default).
 // Without GPUs only the first counts (the host).
 std::vector<std::int64_t> marginBytes(const FitParams& params, std::size_t deviceCount) {
@@ -122,6 +109,16 @@ Result<bool> shrinkContext(fit::Measurer& measurer, const ModelInfo& model, Serv
 
 } // namespace
 
+ServerSettings fitMeasuredSettings(const ServerSettings& settings, FitProgram program) {
+    ServerSettings measured = settings;
+    measured.fitMeasurement = true;
+    if (program == FitProgram::LlamaFitParams) {
+        measured.parallelSlots = settings.parallelSlots.value_or(1);
+        measured.outputReserve = OutputReserve::PerBatch;
+    }
+    return measured;
+}
+
 std::vector<std::uint64_t> fitProjection(const MemoryEstimate& estimate) {
     std::vector<std::uint64_t> gpus;
     std::uint64_t host = 0;
@@ -157,7 +154,7 @@ Result<FitOutcome> replicateLlamaFit(const SizingModel& sizingModel, const FitRe
     FitOutcome outcome;
     outcome.settings = request.settings;
     outcome.gpuLayers = gpuLayersValue(request.settings.gpuLayers);
-    ServerSettings measured = measuredSettings(request.settings, request.program);
+    ServerSettings measured = fitMeasuredSettings(request.settings, request.program);
     const bool contextAuto = measured.contextTokens.value_or(0) == 0;
     outcome.contextTokens = contextAuto ? model.trainingContext : *measured.contextTokens;
     if (request.program == FitProgram::LlamaServer && !request.params.enabled) {

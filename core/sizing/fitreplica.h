@@ -78,6 +78,12 @@ Result<FitOutcome> replicateLlamaFit(const ModelInfo& model, const FitRequest& r
 // "-c 116224 -ngl -1", then " -ts 10,3" and " -ot \"PATTERN=BUFT,...\"" when fit set them.
 std::string fitArgumentsText(const FitOutcome& outcome);
 
+// The settings `program` measures for the user's `settings` (one home for the rule: the fit
+// replica and the projection check use it): llama-fit-params keeps llama.cpp's defaults (-np 1 and
+// n_outputs_max = n_batch), llama-server its own (-np auto, one logits row per slot); both measure
+// fit's graphs (ServerSettings::fitMeasurement).
+ServerSettings fitMeasuredSettings(const ServerSettings& settings, FitProgram program);
+
 // llama.cpp's measurement of one device for fit: model + context (KV and RS) + compute bytes of
 // the device's buffers (the output buffer and LlamaFit's overhead allowance are not in
 // llama_get_memory_breakdown, and CPU_REPACK is counted nowhere). Index 0..n-1: the GPUs; the

@@ -29,9 +29,10 @@ bool isRunning(ServerProcess::State state) {
 } // namespace
 
 LaunchPanel::LaunchPanel(SizingSession* session, ServerProcess* process, QWidget* parent)
-    : QWidget(parent), m_session(session), m_process(process), m_launcher(process) {
+    : QWidget(parent), m_session(session), m_process(process), m_launcher(process), m_crossCheck(session) {
     setObjectName(QStringLiteral("launchPanel"));
     buildWidgets();
+    connect(&m_crossCheck, &ProjectionCrossCheck::changed, this, &LaunchPanel::showProjectionCheck);
     connect(m_session, &SizingSession::modelChanged, this, &LaunchPanel::refresh);
     connect(m_session, &SizingSession::extraArgsChanged, this, &LaunchPanel::refresh);
     connect(m_session, &SizingSession::estimateChanged, this, &LaunchPanel::refresh);
@@ -242,6 +243,7 @@ void LaunchPanel::onBinaryEdited() {
     }
     m_probedProgram = program;
     m_capabilities.reset();
+    m_crossCheck.setTool(ProjectionCrossCheck::toolBesideServer(program));
     if (program.isEmpty()) {
         m_versionLabel->setText(tr("llama-server was not found on PATH: choose it with Browse."));
     } else {
@@ -259,6 +261,29 @@ void LaunchPanel::onProbed(const BinaryProbeOutcome& outcome) {
     m_capabilities = outcome.capabilities;
     m_versionLabel->setText(describeVersion(outcome));
     refresh();
+}
+
+void LaunchPanel::showProjectionCheck() {
+    using State = ProjectionCrossCheck::State;
+    if (m_crossCheck.state() != State::Done) {
+        const QString prefix =
+            m_crossCheck.state() == State::Failed ? tr("llama.cpp's projection failed: ") : QString();
+        m_projectionLabel->setText(prefix + m_crossCheck.message());
+        return;
+    }
+    QStringList lines;
+    for (const ProjectionCheckRow& row : m_crossCheck.rows()) {
+        QString line = tr("%1: llama.cpp %2 projects %3 MiB, LlamaFit %4 MiB")
+                           .arg(QString::fromStdString(row.device), m_crossCheck.build())
+                           .arg(row.llamaCppMiB)
+                           .arg(row.llamaFitMiB);
+        if (row.differs) {
+            line += tr(" -- differs by %1 (over 1 %: this build's rules may be newer than LlamaFit's)")
+                        .arg(QString::asprintf("%+.1f %%", row.differencePercent));
+        }
+        lines << line;
+    }
+    m_projectionLabel->setText(lines.join(QLatin1Char('\n')));
 }
 
 void LaunchPanel::onProcessState(ServerProcess::State) {

@@ -8,6 +8,8 @@
 // with the reason in its tooltip and the state label, for a built-in card (no file), for
 // settings the estimate refuses, and without a binary. A failed launch opens FailureDialog
 // (non-modal, so the log and the settings stay usable); a fix chosen there is applied to the session.
+// Under the command line: llama.cpp's own projection of the settings from the llama-fit-params beside
+// the binary, next to LlamaFit's, per device (ProjectionCrossCheck, in the background).
 // Used by MainWindow, which owns the ServerProcess (shared with the live view) and persists
 // serverBinary(), host() and port().
 // Owns: its widgets and a ServerLauncher. Does not own the session or the process.
@@ -16,7 +18,8 @@
 // Object names: serverBinaryEdit, serverBrowseButton, serverVersionLabel, hostEdit,
 // hostWarningLabel, portSpin, commandLineEdit, copyCommandButton, exportButton (menu actions
 // exportShellAction, exportBatchAction, exportIniAction, exportLlamaSwapAction),
-// launchButton, stopButton, serverStateLabel, launchNotesLabel; the dialog: failureDialog.
+// launchButton, stopButton, serverStateLabel, launchNotesLabel, projectionCheckLabel; the dialog:
+// failureDialog.
 
 #include "core/common/result.h"
 #include "core/server/exports.h"
@@ -25,6 +28,7 @@
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprocess.h"
 #include "ui/launch/launchexport.h"
+#include "ui/launch/projectioncrosscheck.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -76,6 +80,7 @@ class LaunchPanel : public QWidget {
     QString launchBlocker() const;
 
     ServerLauncher* launcher() { return &m_launcher; }
+    ProjectionCrossCheck* projectionCheck() { return &m_crossCheck; }
     FailureDialog* failureDialog() const; // the open one, if any
 
   public slots:
@@ -102,10 +107,12 @@ class LaunchPanel : public QWidget {
     QString commandLineOf(const Result<BuildArgv>& argv) const;
     QString launchBlockerOf(const Result<BuildArgv>& argv) const;
     QString stateText(ServerProcess::State state, const QString& blocker, QString* tip) const;
+    void showProjectionCheck();
 
     SizingSession* m_session;
     ServerProcess* m_process;
     ServerLauncher m_launcher;
+    ProjectionCrossCheck m_crossCheck;
     std::optional<BuildCapabilities> m_capabilities; // of m_probedProgram
     QString m_probedProgram;
     ServerSettings m_launchedSettings;
@@ -126,6 +133,7 @@ class LaunchPanel : public QWidget {
     QPushButton* m_stopButton = nullptr;
     QLabel* m_stateLabel = nullptr;
     QLabel* m_notesLabel = nullptr;
+    QLabel* m_projectionLabel = nullptr;
 };
 
 } // namespace llamafit

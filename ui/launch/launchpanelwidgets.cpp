@@ -110,6 +110,15 @@ void LaunchPanel::buildWidgets() {
     m_notesLabel->setVisible(false);
     form->addRow(QString(), m_notesLabel);
 
+    m_projectionLabel = new QLabel(this);
+    m_projectionLabel->setObjectName(QStringLiteral("projectionCheckLabel"));
+    m_projectionLabel->setToolTip(
+        tr("llama.cpp's own projection of these settings (llama-fit-params --fit-print on, "
+           "run in the background after each change) next to LlamaFit's, per device"));
+    m_projectionLabel->setWordWrap(true);
+    m_projectionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("llama.cpp:"), m_projectionLabel);
+
     m_launchButton = new QPushButton(tr("Launch"), this);
     m_launchButton->setObjectName(QStringLiteral("launchButton"));
     m_stopButton = new QPushButton(tr("Stop"), this);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace llamafit {
 namespace {
 
@@ -57,6 +59,37 @@ TEST(ProjectionCheck, BuildTagFromVersionLine) {
     EXPECT_EQ(buildTag("version: 0.7.0 (build 11669, commit Debian)\nbuilt with GNU"), "b11669");
     EXPECT_EQ(buildTag("version: 0.7.0"), std::nullopt);
     EXPECT_EQ(buildTag("(build x)"), std::nullopt);
+}
+
+TEST(ProjectionCheck, TheToolGetsTheMemoryFlagsAndPrintsItsProjection) {
+    ServerSettings settings;
+    settings.contextTokens = 8192;
+    settings.kvUnified = true; // llama-server's own flag: llama-fit-params would refuse it
+    const std::vector<std::string> args = projectionToolArgs("/models/a b.gguf", settings);
+    ASSERT_GE(args.size(), 2u);
+    EXPECT_EQ(args[0], "-m");
+    EXPECT_EQ(args[1], "/models/a b.gguf"); // one argument, never split
+    EXPECT_NE(std::find(args.begin(), args.end(), "8192"), args.end());
+    EXPECT_EQ(std::find(args.begin(), args.end(), "-kvu"), args.end());
+    const std::vector<std::string> tail(args.end() - 4, args.end());
+    EXPECT_EQ(tail, (std::vector<std::string>{"--fit-print", "on", "-lv", "4"}));
+}
+
+TEST(ProjectionCheck, LlamaFitsSideIsMeasuredAsLlamaFitParamsMeasures) {
+    ServerSettings settings;
+    const ServerSettings measured = projectionSettings(settings);
+    EXPECT_EQ(measured.parallelSlots, 1u); // llama.cpp's default, not llama-server's auto
+    EXPECT_EQ(measured.outputReserve, OutputReserve::PerBatch);
+    EXPECT_TRUE(measured.fitMeasurement);
+    settings.parallelSlots = 3;
+    EXPECT_EQ(projectionSettings(settings).parallelSlots, 3u);
+}
+
+TEST(ProjectionCheck, ALogWithoutATableIsANamedError) {
+    const Result<std::vector<ProjectionCheckRow>> rows =
+        checkProjection("main: error: failed to load model\n", MemoryEstimate{});
+    ASSERT_FALSE(rows);
+    EXPECT_EQ(rows.error().code, "verify.no-table");
 }
 
 } // namespace

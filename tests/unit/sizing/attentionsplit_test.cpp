@@ -33,7 +33,7 @@ std::optional<AttentionSplitShape> shapeOf(const std::string& file, const Run& r
     return attentionSplitShape(model, sizeKvCaches(model, settings, context), settings, run.flashAttention);
 }
 
-constexpr AttentionSplit kFirstOfTwo{0, 13, true, false, 4};  // RPC0: blocks 0-12
+constexpr AttentionSplit kFirstOfTwo{0, 13, true, false, 4};   // RPC0: blocks 0-12
 constexpr AttentionSplit kSecondOfTwo{13, 24, false, true, 4}; // RPC1: blocks 13-23 and the output
 
 TEST(AttentionSplit, Qwen2OverTwoServers) {
