@@ -59,20 +59,29 @@ std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, c
                                                        const ServerSettings& settings, bool flashAttention) {
     const bool qwen2 = model.architecture == "qwen2";
     const bool qwen3 = model.architecture == "qwen3";
-    if ((!qwen2 && !qwen3) || kv.caches.size() != 1 || kv.caches.front().swa || model.layers.empty() ||
-        model.nextnLayerCount > 0) {
+    const bool gemma3 = model.architecture == "gemma3";
+    const std::size_t blocks = model.trunkLayerCount();
+    if ((!qwen2 && !qwen3 && !gemma3) || kv.caches.empty() || (!gemma3 && kv.caches.size() != 1) ||
+        blocks == 0 || model.layers.size() != blocks || model.nextnLayerCount > 0) {
         return std::nullopt;
     }
     const LayerInfo& first = model.layers.front();
-    const bool uniform = std::all_of(model.layers.begin(), model.layers.end(), [&](const LayerInfo& layer) {
-        return layer.hasKv && layer.headCount == first.headCount && layer.headCountKv == first.headCountKv &&
-               layer.keyHeadDim == first.keyHeadDim && layer.valueHeadDim == first.valueHeadDim &&
-               layer.feedForwardLength == first.feedForwardLength;
-    });
-    if (!uniform || first.headCount == 0 || first.keyHeadDim == 0 || first.valueHeadDim == 0) {
+    AttentionSplitShape shape;
+    for (std::size_t il = 0; il < blocks; ++il) {
+        const LayerInfo& layer = model.layers[il];
+        const bool swa = il < kv.layerInSwaCache.size() && kv.layerInSwaCache[il];
+        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(),
+                                        [&](const KvCacheEstimate& c) { return c.swa == swa; });
+        if (!layer.hasKv || cache == kv.caches.end() || layer.headCount != first.headCount ||
+            layer.headCountKv != first.headCountKv || layer.keyHeadDim != first.keyHeadDim ||
+            layer.valueHeadDim != first.valueHeadDim || layer.feedForwardLength != first.feedForwardLength) {
+            return std::nullopt;
+        }
+        shape.layerCache.push_back(static_cast<std::size_t>(cache - kv.caches.begin()));
+    }
+    if (first.headCount == 0 || first.keyHeadDim == 0 || first.valueHeadDim == 0) {
         return std::nullopt;
     }
-    AttentionSplitShape shape;
     shape.embd = model.embeddingLength;
     shape.heads = first.headCount;
     shape.kvHeads = first.headCountKv;
@@ -80,13 +89,19 @@ std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, c
     shape.valueHeadDim = first.valueHeadDim;
     shape.feedForward = first.feedForwardLength;
     shape.vocabulary = model.vocabularySize;
-    shape.normedHeads = qwen3;
+    shape.normedHeads = qwen3 || gemma3;
+    shape.gemma = gemma3;
     shape.flashAttention = flashAttention;
-    shape.cells = kv.caches.front().cells;
+    for (const KvCacheEstimate& cache : kv.caches) {
+        shape.cells.push_back(cache.cells);
+        const KvRotations rotations = kvRotations(kvRotationShape(model, cache.swa), settings);
+        if (gemma3 && (rotations.keys || rotations.values)) {
+            return std::nullopt; // not read from a plan
+        }
+        shape.rotatedKeys = rotations.keys;
+        shape.rotatedValues = rotations.values;
+    }
     shape.streams = std::max<std::uint32_t>(kv.caches.front().streams, 1);
-    const KvRotations rotations = kvRotations(kvRotationShape(model, false), settings);
-    shape.rotatedKeys = rotations.keys;
-    shape.rotatedValues = rotations.values;
     return shape;
 }
 
@@ -102,49 +117,84 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
     GraphReplay g;
     SplitInputs inputs(g, split.copies);
 
-    // The inputs in the order the scheduler meets them (llama-graph.cpp build_inp_embd,
-    // build_inp_pos, the cache's build_input_k_rot / _v_rot / _k_idxs / _v_idxs and the KQ mask,
-    // build_inp_out_ids).
+    // The inputs in the order the split first reads them (the scheduler copies them in as it meets
+    // them): the embeddings or the previous device's rows, the positions (build_inp_pos), per cache
+    // its rotations, K and V row indices and KQ mask in the order the device's blocks first read
+    // the caches, the residual where it comes last, the output ids (build_inp_out_ids).
     Id residual = 0;
     Id mixedEmbedding = 0;
-    Id handedNorm = 0; // the first block's norm, run on the previous device
-    const bool normHandedOver = !split.graphStart && !split.pinnedNorms;
-    if (split.graphStart) {
-        mixedEmbedding = inputs.add(rows); // inp_mixed_embd
-        inputs.add(rows);                  // the token rows it is mixed with
-        inputs.add({8, {t, 1, 1, 1}});     // inp_mixed_slots
-        residual = inputs.add(rows);       // the token embeddings
-    } else if (normHandedOver) {
+    Id handedNorm = 0; // NormHandedOver: the first block's norm, run on the previous device
+    Id lastHostOp = 0; // AfterHost: the last host block's output before its residual add
+    Id embeddings = 0;
+    Id rowScales = 0;
+    switch (split.start) {
+    case SplitStart::GraphStart:
+        mixedEmbedding = inputs.add(rows);               // inp_mixed_embd
+        inputs.add(rows);                                // the token rows it is mixed with
+        inputs.add({8, {t, 1, 1, 1}});                   // inp_mixed_slots
+        embeddings = inputs.add(rows);                   // the token embeddings
+        rowScales = s.gemma ? inputs.add(f32(1, t)) : 0; // inp_scale_rows
+        break;
+    case SplitStart::AfterDevice:
+        residual = inputs.add(rows);
+        break;
+    case SplitStart::NormHandedOver:
         handedNorm = inputs.add(rows);
-    } else {
-        residual = inputs.add(rows); // the previous device's last block
+        break;
+    case SplitStart::AfterHost:
+        lastHostOp = inputs.add(rows);
+        residual = inputs.add(rows);
+        break;
     }
     const Id positions = inputs.add({4, {t, 1, 1, 1}});
-    const Id keyRotation = s.rotatedKeys ? inputs.add(f32(s.keyHeadDim, s.keyHeadDim)) : 0;
-    const Id valueRotation = s.rotatedValues ? inputs.add(f32(s.valueHeadDim, s.valueHeadDim)) : 0;
-    const Id keyIndices = inputs.add({8, {t, 1, 1, 1}});
-    // Without flash attention V is stored transposed, one index per value (llama-kv-cache.cpp).
-    const Id valueIndices = inputs.add({8, {s.flashAttention ? t : t * s.kvHeads * s.valueHeadDim, 1, 1, 1}});
-    const Id mask = inputs.add({s.flashAttention ? 2u : 4u, {s.cells, t, 1, 1}});
-    if (normHandedOver) {
+    struct CacheInputs {
+        Id keyRotation = 0;
+        Id valueRotation = 0;
+        Id keyIndices = 0;
+        Id valueIndices = 0;
+        Id mask = 0;
+    };
+    std::vector<CacheInputs> caches(s.cells.size());
+    std::vector<bool> cacheRead(s.cells.size(), false);
+    const auto cacheOf = [&](std::uint32_t b) { return b < s.layerCache.size() ? s.layerCache[b] : 0; };
+    for (std::uint32_t b = split.firstBlock; b < split.endBlock; ++b) {
+        const std::size_t c = cacheOf(b);
+        if (c >= caches.size() || cacheRead[c]) {
+            continue;
+        }
+        cacheRead[c] = true;
+        CacheInputs& in = caches[c];
+        in.keyRotation = s.rotatedKeys ? inputs.add(f32(s.keyHeadDim, s.keyHeadDim)) : 0;
+        in.valueRotation = s.rotatedValues ? inputs.add(f32(s.valueHeadDim, s.valueHeadDim)) : 0;
+        in.keyIndices = inputs.add({8, {t, 1, 1, 1}});
+        // Without flash attention V is stored transposed, one index per value (llama-kv-cache.cpp).
+        in.valueIndices = inputs.add({8, {s.flashAttention ? t : t * s.kvHeads * s.valueHeadDim, 1, 1, 1}});
+        in.mask = inputs.add({s.flashAttention ? 2u : 4u, {s.cells[c], t, 1, 1}}); // f16 for flash attention
+    }
+    if (split.start == SplitStart::NormHandedOver) {
         residual = inputs.add(rows); // the previous device's last block, met at its residual add
     }
     const Id outputIds = split.outputHere ? inputs.add({4, {outputs, 1, 1, 1}}) : 0;
-    if (split.graphStart) {
+    if (split.start == SplitStart::GraphStart) {
         // The DUP of the mixed embeddings, and the SET_ROWS view that keeps it to the end.
         g.view(g.node(rows, {mixedEmbedding}));
+        // Gemma scales each token's embedding row (a MUL: in place unless the input is a kept copy).
+        residual = s.gemma ? g.node(rows, {embeddings, rowScales}, kInPlace) : embeddings;
+    } else if (split.start == SplitStart::AfterHost) {
+        residual = g.node(rows, {lastHostOp, residual}, kInPlace);
     }
 
     for (std::uint32_t b = split.firstBlock; b < split.endBlock; ++b) {
         const bool outputRows = split.outputHere && b + 1 == split.endBlock;
-        const Id norm =
-            normHandedOver && b == split.firstBlock ? handedNorm : g.node(rows, {residual}, kInPlace);
+        const Id norm = split.start == SplitStart::NormHandedOver && b == split.firstBlock
+                            ? handedNorm
+                            : g.node(rows, {residual}, kInPlace);
         const Id attnNorm = g.node(rows, {norm}, kInPlace);
         const Layout queryHeads = f32(s.keyHeadDim, s.heads, t);
         const Layout keyHeads = f32(s.keyHeadDim, s.kvHeads, t);
         const Layout valueHeads = f32(s.valueHeadDim, s.kvHeads, t);
-        // A projection (its bias added in place) seen as heads; qwen3 norms each head (a new
-        // tensor: a view is never taken over) and scales it in place; RoPE runs in place on that.
+        // A projection (its bias added in place) seen as heads; qwen3 and gemma3 norm each head (a
+        // new tensor: a view is never taken over) and scale it in place; RoPE runs in place on that.
         const auto headsOf = [&](std::uint64_t values, Layout heads, bool roped) {
             Id out = g.reshape(g.node(f32(values, t), {attnNorm}), heads);
             if (roped && s.normedHeads) {
@@ -152,35 +202,47 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
             }
             return roped ? g.node(heads, {out, positions}, kInPlace) : out;
         };
-        // build_attn expands Q, then V, then K into the graph.
+        const CacheInputs& cache = caches[cacheOf(b)];
+        const std::uint64_t cells = s.cells[cacheOf(b)];
+        // build_attn expands Q, then V, then K into the graph; Gemma's builder has Q, K and V
+        // computed before it, and scales Q (in place) after RoPE.
         Id query = headsOf(queryValues, queryHeads, true);
+        if (s.gemma) {
+            query = g.node(queryHeads, {query}, kInPlace);
+        }
         if (s.rotatedKeys) {
-            query = rotated(g, keyRotation, query, queryHeads);
+            query = rotated(g, cache.keyRotation, query, queryHeads);
+        }
+        Id key = 0;
+        if (s.gemma) {
+            key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
         }
         Id value = headsOf(s.kvHeads * s.valueHeadDim, valueHeads, false);
         if (s.rotatedValues) {
-            value = rotated(g, valueRotation, value, valueHeads);
+            value = rotated(g, cache.valueRotation, value, valueHeads);
         }
-        Id key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
+        if (!s.gemma) {
+            key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
+        }
         if (s.rotatedKeys) {
-            key = rotated(g, keyRotation, key, keyHeads);
+            key = rotated(g, cache.keyRotation, key, keyHeads);
         }
-        g.write({g.view(key), keyIndices}); // set_rows into the cache
-        g.write({g.view(value), valueIndices});
+        g.write({g.view(key), cache.keyIndices}); // set_rows into the cache
+        g.write({g.view(value), cache.valueIndices});
         const Id queryPermuted = g.view(g.view(query));
         Id attended = 0;
         if (s.flashAttention) {
-            const Id out = g.node(f32(s.valueHeadDim, s.heads, t), {queryPermuted, mask});
+            const Id out = g.node(f32(s.valueHeadDim, s.heads, t), {queryPermuted, cache.mask});
             attended = g.reshape(out, f32(attendedValues, t));
         } else {
-            const Layout scores = f32(s.cells, t / s.streams, s.heads, s.streams);
+            const Layout scores = f32(cells, t / s.streams, s.heads, s.streams);
             const Id kq = g.node(scores, {queryPermuted});
-            const Id softmax = g.node(scores, {kq, mask}, kInPlace);
+            const Id softmax = g.node(scores, {kq, cache.mask}, kInPlace);
             const Id kqv = g.node(f32(s.valueHeadDim, t / s.streams, s.heads, s.streams), {softmax});
             attended = g.node(f32(attendedValues, t), {g.view(kqv)}); // cont of the permuted heads
         }
         if (s.rotatedValues) {
-            attended = rotated(g, valueRotation, attended, f32(attendedValues, t));
+            attended = rotated(g, cache.valueRotation, attended, f32(attendedValues, t));
         }
         Id projected = g.node(rows, {attended});
         Id shortcut = residual;
@@ -189,6 +251,13 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
             // The last block keeps the output rows only (get_rows with inp_out_ids).
             blockRows = f32(s.embd, outputs);
             projected = g.node(blockRows, {projected, outputIds});
+        }
+        // Gemma norms a block's output before its residual add: RMS norm and weight, in place.
+        const auto postNormed = [&](Id x) {
+            return s.gemma ? g.node(blockRows, {g.node(blockRows, {x}, kInPlace)}, kInPlace) : x;
+        };
+        projected = postNormed(projected);
+        if (outputRows) {
             shortcut = g.node(blockRows, {residual, outputIds});
         }
         const Id ffnInput = g.node(blockRows, {projected, shortcut}, kInPlace);
@@ -196,13 +265,13 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
         const std::uint64_t ffnRows = blockRows.ne[1];
         const Id gate = g.node(f32(s.feedForward, ffnRows), {ffnNorm});
         const Id up = g.node(f32(s.feedForward, ffnRows), {ffnNorm});
-        const Id glu = g.node(f32(s.feedForward, ffnRows), {gate, up});
-        residual = g.node(blockRows, {g.node(blockRows, {glu}), ffnInput}, kInPlace);
+        const Id glu = g.node(f32(s.feedForward, ffnRows), {gate, up}); // SwiGLU or GEGLU
+        residual = g.node(blockRows, {postNormed(g.node(blockRows, {glu})), ffnInput}, kInPlace);
     }
     if (!split.outputHere) {
         // What the next device reads: the residual and, unpinned, the next block's norm; the
         // scheduler's views of them are their last readers here.
-        if (!split.pinnedNorms) {
+        if (split.handsNormOn) {
             g.write({g.node(rows, {residual}, kInPlace)});
         }
         g.write({residual});

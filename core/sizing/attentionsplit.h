@@ -1,5 +1,5 @@
 #pragma once
-// One device's share of a dense attention model (qwen2, qwen3: one cache, no sliding window)
+// One device's share of a dense attention model (qwen2, qwen3, gemma3)
 // split by layer over several devices whose graph ggml schedules in llama.cpp's own node order: the
 // RPC servers (ggml-rpc.cpp has no graph_optimize, and the client's ggml-alloc plans the remote
 // buffer). Its compute buffer, written node by node with GraphReplay. At a split's start come the
@@ -13,7 +13,7 @@
 // servers: "RPC0[127.0.0.1:50052] compute buffer size = 72.55 MiB" with an f16 cache, 70.93 with
 // q8_0, whose rotations move the peak to block 0). Read from the server's own plans
 // (scripts/alloc-plan/run-case.sh with REC_DIR=tests/data/recorded/rpc-b11669); graph:
-// src/models/qwen2.cpp, src/models/qwen3.cpp, build_attn and build_attn_mha in src/llama-graph.cpp.
+// src/models/qwen2.cpp, qwen3.cpp and gemma3.cpp, build_attn and build_attn_mha in src/llama-graph.cpp.
 // Internal to core/sizing (gpucompute.cpp); bytes.
 
 #include "core/model/modelinfo.h"
@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace llamafit {
 
@@ -33,32 +34,50 @@ struct AttentionSplitShape {
     std::uint64_t valueHeadDim = 0; // n_embd_head_v
     std::uint64_t feedForward = 0;  // n_ff
     std::uint64_t vocabulary = 0;
-    bool normedHeads = false; // Q and K normed per head before RoPE (qwen3)
+    bool normedHeads = false; // Q and K normed per head before RoPE (qwen3, gemma3)
+    // Gemma 3's graph (src/models/gemma3.cpp): the token embeddings scaled per row at the start, Q
+    // scaled after RoPE, K projected before V, and norms after the attention and after the FFN.
+    bool gemma = false;
     bool flashAttention = false;
-    std::uint64_t cells = 0;   // the cache's cells per stream
-    std::uint64_t streams = 1; // KV streams: one per slot when -np splits the context
-    bool rotatedKeys = false;  // a quantized K: Q and K rotated (kvrotation.h)
+    std::vector<std::uint64_t> cells;    // per cache (KvPlan order): cells per stream
+    std::vector<std::size_t> layerCache; // per block: its cache
+    std::uint64_t streams = 1;           // KV streams: one per slot when -np splits the context
+    bool rotatedKeys = false;            // a quantized K: Q and K rotated (kvrotation.h)
     bool rotatedValues = false;
 };
 
-// The shape of a qwen2 or qwen3 model with one full-attention cache; nullopt otherwise.
+// The shape of a qwen2 or qwen3 model (one full-attention cache) or a gemma3 model (a sliding-window
+// and a full cache, no rotation); nullopt otherwise.
 std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, const KvPlan& kv,
                                                        const ServerSettings& settings, bool flashAttention);
 
-// The blocks [firstBlock, endBlock) of one device. `graphStart`: it runs the first block and reads
-// the host's embeddings; `outputHere`: the output layer is on it.
+// How a device's split begins: what the scheduler copies in from the device before it. Its inputs
+// come in the order the split first reads them; a cache none of its blocks reads has none.
+enum class SplitStart {
+    // The device runs block 0: the host's token embeddings (and the mixed-embedding inputs).
+    GraphStart,
+    // The previous device's last block output (the residual). llama-context.cpp graph_get_cb pins
+    // each block's first norm to the block's device when every layer is offloaded (measured pinned:
+    // -ngl all, 99, 25 of 24 blocks, and unset).
+    AfterDevice,
+    // Unpinned -- in every graph --fit measures -- the scheduler runs the first norm with the
+    // previous block: the normed rows first, the residual at its add ("RPC0[127.0.0.1:50053]#norm-13#0"
+    // and "#l_out-12#0" among RPC1's inputs in llama-fit-params' plans).
+    NormHandedOver,
+    // Host blocks run before it on the CPU, up to the last weighted op: the device receives that
+    // op's output and the residual and runs the last host block's add (qwen2 -ngl 10 over two RPC
+    // servers: "#ffn_out-14#0" and "#ffn_inp-14#0"; gemma3: "#ffn_post_norm-10#0", "#sa_out-10#0").
+    AfterHost,
+};
+
+// The blocks [firstBlock, endBlock) of one device.
 struct AttentionSplit {
     std::uint32_t firstBlock = 0;
     std::uint32_t endBlock = 0;
-    bool graphStart = false;
-    bool outputHere = false;
+    SplitStart start = SplitStart::GraphStart;
+    bool outputHere = false;  // the output layer is on it (with the model's last block)
     std::uint32_t copies = 1; // the scheduler's copies of each input (pipelinecopies.h)
-    // llama-context.cpp graph_get_cb pins each block's first norm to the block's device when every
-    // layer is offloaded (measured pinned: -ngl all, 99, 25 of 24 blocks, and unset). Unpinned --
-    // in every graph --fit measures -- the scheduler runs it with the previous block, so a later
-    // device receives the normed rows as well as the residual ("RPC0[127.0.0.1:50053]#norm-13#0"
-    // among RPC1's inputs in llama-fit-params' plans).
-    bool pinnedNorms = true;
+    bool handsNormOn = false; // the next device starts NormHandedOver: its first norm runs here
 };
 
 // `tokens` = the reserve's token count; `outputs` = the output rows it asks for.

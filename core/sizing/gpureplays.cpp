@@ -128,8 +128,11 @@ std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const K
                                                  int device, std::uint32_t copies) {
     const std::vector<int>& owner = layers.layerDevice;
     const auto first = std::find(owner.begin(), owner.end(), device);
+    // Host blocks run on the CPU before the devices' (ggml-rpc has no op offload).
+    const auto hostEnd =
+        std::find_if(owner.begin(), owner.end(), [](int holder) { return holder != kHostDevice; });
     if (settings.generation != LlamaGeneration::Current || !settings.kvOffload || first == owner.end() ||
-        std::find(owner.begin(), owner.end(), kHostDevice) != owner.end()) {
+        std::find(hostEnd, owner.end(), kHostDevice) != owner.end()) {
         return std::nullopt;
     }
     const auto end = std::find_if(first, owner.end(), [&](int holder) { return holder != device; });
@@ -141,13 +144,20 @@ std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const K
     if (!shape || owner.size() != model.layers.size()) {
         return std::nullopt;
     }
-    AttentionSplit split{static_cast<std::uint32_t>(first - owner.begin()),
-                         static_cast<std::uint32_t>(end - owner.begin()), first == owner.begin(), lastBlocks,
-                         copies};
     const std::uint64_t tokens = reserveTokens(context);
-    // Every block is on a device here (full offload), so the server pins the norms; fit's
-    // measurements do not (measured: llama-fit-params over two RPC servers, -ngl -1 and 21,4).
-    split.pinnedNorms = !settings.fitMeasurement;
+    // With every block on a device (full offload) the server pins each block's first norm to its
+    // device; with host blocks, and in fit's measurements, nothing does (attentionsplit.h).
+    const bool pinned = tokens < 32 || (hostEnd == owner.begin() && !settings.fitMeasurement);
+    AttentionSplit split;
+    split.firstBlock = static_cast<std::uint32_t>(first - owner.begin());
+    split.endBlock = static_cast<std::uint32_t>(end - owner.begin());
+    split.start = first == owner.begin()        ? SplitStart::GraphStart
+                  : *(first - 1) == kHostDevice ? SplitStart::AfterHost
+                  : pinned                      ? SplitStart::AfterDevice
+                                                : SplitStart::NormHandedOver;
+    split.outputHere = lastBlocks;
+    split.copies = copies;
+    split.handsNormOn = !lastBlocks && !pinned;
     // llama-fit-params asks for n_batch output rows; a reserve holds at most its tokens' rows.
     return attentionSplitDeviceBytes(*shape, split, tokens,
                                      std::min<std::uint64_t>(context.nOutputs, tokens));

@@ -104,9 +104,9 @@ void ProjectionCrossCheck::startVersionProbe() {
         if (probe != m_process) {
             return; // cancelled
         }
-        m_build = QString::fromStdString(
-            buildTag(probe->readAllStandardError().toStdString() + probe->readAllStandardOutput().toStdString())
-                .value_or("(unknown build)"));
+        m_build = QString::fromStdString(buildTag(probe->readAllStandardError().toStdString() +
+                                                  probe->readAllStandardOutput().toStdString())
+                                             .value_or("(unknown build)"));
         m_buildOfTool = m_tool;
         m_process = nullptr;
         probe->deleteLater();
@@ -155,8 +155,8 @@ void ProjectionCrossCheck::onProjectionFinished(int exitCode, QProcess::ExitStat
         return;
     }
     // LlamaFit's side: the estimate measured as llama-fit-params measures (projectionSettings).
-    const Result<MemoryEstimate> estimate = estimateMemory(
-        m_session->model().info, projectionSettings(m_session->settings()), m_session->gpus());
+    const Result<MemoryEstimate> estimate =
+        estimateMemory(m_session->model().info, projectionSettings(m_session->settings()), m_session->gpus());
     if (!estimate) {
         settle(State::Failed, QString::fromStdString(estimate.error().message));
         return;

@@ -25,7 +25,8 @@ class ProjectionCrossCheckTest : public LaunchFixture {
     // Waits until the check settles (Done, Failed or Off) and returns its state.
     static CheckState settle(ProjectionCrossCheck& check) {
         QSignalSpy spy(&check, &ProjectionCrossCheck::changed);
-        waitUntil(spy, [&] { return check.state() != CheckState::Waiting; }, 60000);
+        waitUntil(
+            spy, [&] { return check.state() != CheckState::Waiting; }, 60000);
         return check.state();
     }
 };
@@ -44,7 +45,8 @@ TEST_F(ProjectionCrossCheckTest, ShowsLlamaCppsProjectionNextToLlamaFits) {
     EXPECT_FALSE(host.differs) << host.llamaCppMiB << " vs " << host.llamaFitMiB;
     const auto* label = panel.findChild<QLabel*>(QStringLiteral("projectionCheckLabel"));
     ASSERT_NE(label, nullptr);
-    const QRegularExpression line(QStringLiteral(R"(Host: llama\.cpp b11669 projects (\d+) MiB, LlamaFit (\d+) MiB)"));
+    const QRegularExpression line(
+        QStringLiteral(R"(Host: llama\.cpp b11669 projects (\d+) MiB, LlamaFit (\d+) MiB)"));
     const QRegularExpressionMatch match = line.match(label->text());
     ASSERT_TRUE(match.hasMatch()) << label->text().toStdString();
     EXPECT_EQ(match.captured(1).toLongLong(), host.llamaCppMiB);
@@ -79,7 +81,8 @@ TEST_F(ProjectionCrossCheckTest, AChangeWhileTheToolRunsKillsItAndReapsIt) {
     settings.contextTokens = 2048;
     m_session->setSettings(settings);
     QSignalSpy spy(&check, &ProjectionCrossCheck::changed);
-    ASSERT_TRUE(waitUntil(spy, [&] { return check.runningProcessId() != 0; }, 30000));
+    ASSERT_TRUE(waitUntil(
+        spy, [&] { return check.runningProcessId() != 0; }, 30000));
     const qint64 pid = check.runningProcessId();
     settings.contextTokens = 8192;
     m_session->setSettings(settings); // kills the running measurement of -c 2048

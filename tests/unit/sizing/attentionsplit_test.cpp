@@ -33,8 +33,15 @@ std::optional<AttentionSplitShape> shapeOf(const std::string& file, const Run& r
     return attentionSplitShape(model, sizeKvCaches(model, settings, context), settings, run.flashAttention);
 }
 
-constexpr AttentionSplit kFirstOfTwo{0, 13, true, false, 4};   // RPC0: blocks 0-12
-constexpr AttentionSplit kSecondOfTwo{13, 24, false, true, 4}; // RPC1: blocks 13-23 and the output
+// Two RPC servers with pipeline parallelism (4 copies of each input).
+AttentionSplit first(std::uint32_t end, SplitStart next = SplitStart::AfterDevice) {
+    return {0, end, SplitStart::GraphStart, false, 4, next == SplitStart::NormHandedOver};
+}
+AttentionSplit last(std::uint32_t begin, std::uint32_t end, SplitStart start = SplitStart::AfterDevice) {
+    return {begin, end, start, true, 4, false};
+}
+const AttentionSplit kFirstOfTwo = first(13);     // RPC0: qwen2's blocks 0-12
+const AttentionSplit kSecondOfTwo = last(13, 24); // RPC1: blocks 13-23 and the output
 
 TEST(AttentionSplit, Qwen2OverTwoServers) {
     // qwen2_rpc2_c4096_np1: "compute buffer size = 72.55 MiB" and "56.79 MiB".
@@ -85,7 +92,7 @@ TEST(AttentionSplit, OneServerHoldingEveryBlockAndTheOutput) {
     // input (two devices): "72.55 MiB" (76079232 B).
     const auto shape = shapeOf("qwen2.json", {});
     ASSERT_TRUE(shape.has_value());
-    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {0, 24, true, true, 4}, 512, 1), 76079232u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {0, 24, SplitStart::GraphStart, true, 4}, 512, 1), 76079232u);
 }
 
 TEST(AttentionSplit, OneCopyOfEachInputDiesAfterItsLastReader) {
@@ -93,24 +100,24 @@ TEST(AttentionSplit, OneCopyOfEachInputDiesAfterItsLastReader) {
     // embeddings are freed after block 0 reads them.
     const auto shape = shapeOf("qwen2.json", {});
     ASSERT_TRUE(shape.has_value());
-    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {0, 24, true, true, 1}, 512, 1), 41433120u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {0, 24, SplitStart::GraphStart, true, 1}, 512, 1), 41433120u);
 }
 
 TEST(AttentionSplit, FitsMeasurementsHandTheNormOver) {
     // llama-fit-params over two RPC servers measures 512 logits rows with unpinned norms: at its first
     // measurement (-c 32768, 13 + 11 blocks) "compute 184" and "440" MiB, RPC1 receiving norm-13 and
     // l_out-12; at its last (-c 5376, -ts 21,4) "77" and "333".
-    AttentionSplit first = kFirstOfTwo;
-    AttentionSplit second = kSecondOfTwo;
-    first.pinnedNorms = second.pinnedNorms = false;
+    const AttentionSplit handing = first(13, SplitStart::NormHandedOver);
+    const AttentionSplit handed = last(13, 24, SplitStart::NormHandedOver);
     const auto full = shapeOf("qwen2.json", {.context = 32768});
     ASSERT_TRUE(full.has_value());
-    EXPECT_EQ(attentionSplitDeviceBytes(*full, first, 512, 512), 193519616u);
-    EXPECT_EQ(attentionSplitDeviceBytes(*full, second, 512, 512), 461946880u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*full, handing, 512, 512), 193519616u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*full, handed, 512, 512), 461946880u);
     const auto fitted = shapeOf("qwen2.json", {.context = 5376});
     ASSERT_TRUE(fitted.has_value());
-    EXPECT_EQ(attentionSplitDeviceBytes(*fitted, {0, 21, true, false, 4, false}, 512, 512), 81321984u);
-    EXPECT_EQ(attentionSplitDeviceBytes(*fitted, {21, 24, false, true, 4, false}, 512, 512), 349749248u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*fitted, first(21, SplitStart::NormHandedOver), 512, 512), 81321984u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*fitted, last(21, 24, SplitStart::NormHandedOver), 512, 512),
+              349749248u);
     // Pinned, the server's own graph (llama-perplexity, 512 rows, -c 4096): "321.55 MiB".
     const auto served = shapeOf("qwen2.json", {});
     ASSERT_TRUE(served.has_value());
@@ -122,16 +129,54 @@ TEST(AttentionSplit, Qwen3NormsItsHeads) {
     const auto shape = shapeOf("qwen3.json", {});
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->normedHeads);
-    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {0, 15, true, false, 4}, 512, 1), 69263360u);
-    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {15, 28, false, true, 4}, 512, 1), 50372736u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, first(15), 512, 1), 69263360u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, last(15, 28), 512, 1), 50372736u);
 }
 
-TEST(AttentionSplit, OnlyOneFullCacheOfQwen2OrQwen3) {
-    const ModelInfo gemma = test::interpretedShape("gemma3.json");
+TEST(AttentionSplit, Gemma3ReadsTwoCachesAndNormsAfterEachHalfOfTheBlock) {
+    // gemma3 (26 blocks, 14 on RPC0; five sliding-window layers to one global): "96.34 MiB" and
+    // "76.07 MiB" at -c 4096 -np 1; without flash attention over four streams, "110.31" and "90.04";
+    // one unified cache of four slots, "118.34" and "98.07".
+    const auto shape = shapeOf("gemma3.json", {});
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_TRUE(shape->gemma && shape->normedHeads);
+    EXPECT_EQ(shape->cells.size(), 2u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, first(14), 512, 1), 101023744u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, last(14, 26), 512, 1), 79765632u);
+    const auto streams = shapeOf("gemma3.json", {.context = 8192, .slots = 4, .flashAttention = false});
+    ASSERT_TRUE(streams.has_value());
+    EXPECT_EQ(attentionSplitDeviceBytes(*streams, first(14), 512, 4), 115671040u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*streams, last(14, 26), 512, 4), 94412928u);
+    const auto unified = shapeOf("gemma3.json", {.context = 8192, .slots = std::nullopt});
+    ASSERT_TRUE(unified.has_value());
+    EXPECT_EQ(attentionSplitDeviceBytes(*unified, first(14), 512, 4), 124092416u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*unified, last(14, 26), 512, 4), 102834304u);
+}
+
+TEST(AttentionSplit, AfterHostBlocksTheDeviceRunsTheirLastAdd) {
+    // llama-fit-params for gemma3 over two RPC servers, -c 32768: blocks 0-10 on the host, 11-25 and
+    // the output on RPC1, which receives the last host block's post-FFN norm and its residual
+    // (one copy each) and reads the full cache first (block 11 is global): "compute 514" MiB.
+    const auto shape = shapeOf("gemma3.json", {.context = 32768});
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(attentionSplitDeviceBytes(*shape, {11, 26, SplitStart::AfterHost, true, 1}, 512, 512),
+              539230208u);
+    // qwen2_rpc2_c4096_np1_ngl10: blocks 0-14 on the host, 15-19 on RPC0, 20-23 and the output on
+    // RPC1; with host blocks no norm is pinned, so RPC0 runs block 20's: "36.01 MiB" on each.
+    const auto qwen2 = shapeOf("qwen2.json", {});
+    ASSERT_TRUE(qwen2.has_value());
+    EXPECT_EQ(attentionSplitDeviceBytes(*qwen2, {15, 20, SplitStart::AfterHost, false, 1, true}, 512, 1),
+              37758976u);
+    EXPECT_EQ(attentionSplitDeviceBytes(*qwen2, {20, 24, SplitStart::NormHandedOver, true, 1}, 512, 1),
+              37759008u);
+}
+
+TEST(AttentionSplit, OnlyQwen2Qwen3AndGemma3) {
+    const ModelInfo llama = test::interpretedShape("llama.json");
     ServerSettings settings;
     settings.contextTokens = 4096;
-    const ResolvedContext context = resolveContext(gemma, settings).value();
-    EXPECT_FALSE(attentionSplitShape(gemma, sizeKvCaches(gemma, settings, context), settings, true));
+    const ResolvedContext context = resolveContext(llama, settings).value();
+    EXPECT_FALSE(attentionSplitShape(llama, sizeKvCaches(llama, settings, context), settings, true));
     EXPECT_EQ(attentionSplitDeviceBytes(AttentionSplitShape{}, {}, 512, 1), 0u);
 }
 
