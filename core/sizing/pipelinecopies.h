@@ -15,7 +15,9 @@
 // input) n_copies copies in the CPU's, all flagged as outputs so ggml-alloc never reuses them.
 //
 // Calibrated on the RPC matrix (tests/data/recorded/rpc-b11669: two ggml-rpc-server -d CPU, or one
-// next to lavapipe's Vulkan0, llama-server 0.7.0 b11669).
+// next to lavapipe's Vulkan0, llama-server 0.7.0 b11669). An RPC device running qwen2, qwen3 or
+// gemma3 blocks is replayed node by node instead, these copies included (attentionsplit.h); the
+// closed form stands for the other models and for local GPUs.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/computebuffer.h"
