@@ -13,6 +13,7 @@
 #include "core/machine/machinefrominventory.h"
 #include "core/system/bandwidthprobe.h"
 #include "core/system/deviceprobe.h"
+#include "core/system/rpchostquery.h"
 
 #include <cstdio>
 #include <ostream>
@@ -24,6 +25,7 @@ namespace {
 constexpr const char* kUsage =
     R"(usage: llamafit-cli devices [--json] [--bandwidth] [--no-vulkan] [--no-nvml] [--proc-dir DIR]
                            [--drm-dir DIR]
+       llamafit-cli devices --rpc HOST:PORT,... [--server PATH] [--json]
 
 Lists what this machine offers llama-server: the CPU and host memory (/proc/meminfo), every
 Vulkan device with its memory heaps (and VK_EXT_memory_budget budgets), amdgpu sysfs VRAM/GTT
@@ -38,6 +40,14 @@ free next to the memory LlamaFit plans against, and says in one sentence why the
   --no-nvml              do not load NVML
   --proc-dir DIR         read meminfo/cpuinfo from DIR instead of /proc (for tests)
   --drm-dir DIR          read amdgpu cards from DIR instead of /sys/class/drm (for tests)
+
+With --rpc: the devices llama.cpp itself would use with these ggml-rpc-servers, asked live
+through the installed llama-server ('llama-server --rpc LIST --list-devices'): each server's
+device with the memory it reports free, then this machine's GPUs, and the --gpu rpc:... flags
+that plan for them offline. A server that is not listening, or runs another llama.cpp build
+(another RPC protocol), is named with llama.cpp's reason; exit status 1.
+  --server PATH          the llama-server program (default: $LLAMAFIT_LLAMA_SERVER, else
+                         llama-server on the PATH)
 )";
 
 Json optionalBytes(const std::optional<std::uint64_t>& bytes) {
@@ -301,6 +311,52 @@ void printText(const MachineInventory& inventory, std::ostream& out) {
     sources.print(out);
 }
 
+// `devices --rpc`: llama.cpp's own device list with the RPC servers in it.
+int printRpcDevices(const CliOptions& options, const CommandIo& io) {
+    RpcHostQuery query;
+    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
+    query.llamaServer = options.value("--server")
+                            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    const std::string list = options.value("--rpc").value_or("");
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        query.endpoints.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    Result<std::vector<ListedDevice>> devices = queryListedDevices(query);
+    if (!devices) {
+        const int exitCode = reportError(io, devices.error(), options.has("--json"));
+        constexpr int kExitRpcFailed = 1; // the servers could not be asked: not a usage error
+        return devices.error().code == "rpc.bad-endpoint" ? exitCode : kExitRpcFailed;
+    }
+    std::string offline = "--rpc " + list;
+    for (const ListedDevice& device : *devices) {
+        if (device.name.rfind("RPC", 0) == 0) {
+            offline += " --gpu rpc:" + device.description + "=" + std::to_string(device.freeBytes / kMiB);
+        }
+    }
+    if (options.has("--json")) {
+        Json out = Json::array();
+        for (const ListedDevice& device : *devices) {
+            out.push_back({{"name", device.name},
+                           {"description", device.description},
+                           {"total_bytes", device.totalBytes},
+                           {"free_bytes", device.freeBytes}});
+        }
+        printJson(io.out, Json{{"devices", out}, {"offline_flags", offline}});
+        return kExitOk;
+    }
+    io.out << "llama.cpp's devices (" << query.llamaServer << " --rpc " << list << " --list-devices):\n";
+    TextTable table({"device", "endpoint / name", "total MiB", "free MiB"});
+    for (const ListedDevice& device : *devices) {
+        table.addRow({device.name, device.description, std::to_string(device.totalBytes / kMiB),
+                      std::to_string(device.freeBytes / kMiB)});
+    }
+    table.print(io.out);
+    io.out << "To plan for these servers without a connection: " << offline << "\n";
+    return kExitOk;
+}
+
 } // namespace
 
 int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io) {
@@ -310,6 +366,8 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
                                                         {"--bandwidth"},
                                                         {"--proc-dir", true},
                                                         {"--drm-dir", true},
+                                                        {"--rpc", true},
+                                                        {"--server", true},
                                                         {"--help"},
                                                         {"-h"}});
     if (!options) {
@@ -318,6 +376,9 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
     const bool json = options->has("--json");
     if (const auto exitCode = endOnHelpOrStrayArgument(*options, "devices", kUsage, io)) {
         return *exitCode;
+    }
+    if (options->has("--rpc")) {
+        return printRpcDevices(*options, io);
     }
     DeviceProbeOptions probe;
     probe.vulkan = !options->has("--no-vulkan");

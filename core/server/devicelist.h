@@ -1,0 +1,42 @@
+#pragma once
+// What the installed llama-server says about its devices: the `--list-devices` listing (with
+// `--rpc host:port,...` before it, the RPC servers' devices too, with the free memory each server
+// reports), and the named reason when an RPC server could not be asked. llama.cpp 0.7.0 (b11669)
+// prints, in common/arg.cpp's --list-devices handler:
+//     Available devices:
+//       Vulkan0: llvmpipe (LLVM 15.0.6, 256 bits) (2048 MiB, 2048 MiB free)
+//       RPC0: 127.0.0.1:50052 (24105 MiB, 24105 MiB free)
+// and "  (none)" when there is none. An RPC server it cannot reach aborts the process from
+// ggml/src/ggml-rpc/ggml-rpc.cpp: "Failed to connect to HOST:PORT"; one of another protocol:
+// "RPC server version mismatch: M.m.p". Used by core/system/rpchostquery.h (`llamafit-cli devices
+// --rpc`). Pure functions, Qt-free; sizes in bytes.
+//
+// Error codes: devices.no-listing (no "Available devices:" block), rpc.unreachable,
+// rpc.protocol-mismatch, rpc.handshake-failed.
+
+#include "core/common/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llamafit {
+
+struct ListedDevice {
+    std::string name;        // "RPC0", "Vulkan0", "CUDA0"
+    std::string description; // "127.0.0.1:50052" for an RPC device, the GPU's name otherwise
+    std::uint64_t totalBytes = 0;
+    std::uint64_t freeBytes = 0;
+    bool operator==(const ListedDevice&) const = default;
+};
+
+// The devices of a --list-devices run's output (stdout and stderr together).
+Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output);
+
+// Why llama.cpp could not use an RPC server, from its log; nullopt when the log names no RPC
+// failure. The message names the endpoint and what to do.
+std::optional<Error> rpcFailureOf(std::string_view log);
+
+} // namespace llamafit
