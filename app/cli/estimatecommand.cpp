@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: llamafit-cli estimate [--json] -m MODEL [llama-server flags] [--gpu NAME=MiB ...]
-                             [--rpc HOST:PORT,... --gpu rpc:HOST:PORT=MiB ...]
+                             [--rpc HOST:PORT[=FREE_MiB],... [--server PATH]]
 
 Predicts the buffers llama-server 0.7.0 allocates for MODEL with the given flags: model
 weights, KV cache, recurrent state (RS), output and compute buffers, per device, in MiB
@@ -46,12 +46,18 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          its Vulkan limits (maxStorageBufferRange, maxMemoryAllocationSize):
                          bigger weights stay on the CPU, bigger ops run there (lavapipe: 128)
   --gpu-igpu ...         the same for an integrated GPU sharing host memory
+  --rpc HOST:PORT[=FREE_MiB],...
+                         ggml-rpc-servers to split over; their buffers are RPC0[HOST:PORT].
+                         With =FREE_MiB (or --gpu rpc:HOST:PORT=MiB) a server is planned
+                         offline with that free memory (ggml-rpc-server prints it at start:
+                         'CPU: ... (24105 MiB, 24105 MiB free)'); without, it is asked live
+                         through the installed llama-server (--server PATH, default
+                         $LLAMAFIT_LLAMA_SERVER, else llama-server on the PATH), and a server
+                         not listening is named. llama.cpp puts the --rpc servers before the
+                         local GPUs, and -ts follows that order: '--rpc A=24105,B=24105 --gpu
+                         cuda=8192 -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
   --gpu rpc:HOST:PORT=MiB
-                         the free memory of an RPC server that --rpc names (ggml-rpc-server
-                         prints it at start: 'CPU: ... (24105 MiB, 24105 MiB free)'); its
-                         buffers are RPC0[HOST:PORT]. llama.cpp puts the --rpc servers before
-                         the local GPUs, and -ts follows that order: '--rpc A,B --gpu cuda=8192
-                         -ts 1,1,2' gives A, B and CUDA0 a quarter, a quarter and half
+                         the free memory of an RPC server that --rpc names
   --bandwidth-gbs N      memory bandwidth (GB/s) for the speed figures (speed.* in --json, see
                          docs/speed.md); without it they are null ('plan' takes the machine's)
   --fp16-tflops N        the device's FP16 peak, for the prompt-processing figure
@@ -63,7 +69,8 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          the llama-fit-params --verify runs (default: $LLAMAFIT_LLAMA_FIT_PARAMS,
                          else the one on the PATH)
 
-Exit status: 0 estimated, 2 bad model, flag or setting (the message names it).
+Exit status: 0 estimated, 2 bad model, flag or setting, or an --rpc server that could not be
+asked (the message names it).
 )";
 
 // The speed figures for the estimate with public-default efficiencies (no machine here): the

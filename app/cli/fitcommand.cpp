@@ -37,6 +37,9 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
                          a GPU and its memory budget (repeatable; see 'estimate --help')
   --gpu rpc:HOST:PORT=MiB
                          an RPC server that --rpc names, with its free memory (see 'estimate --help')
+  --rpc HOST:PORT[=FREE_MiB],...
+                         RPC servers with their free memory, or asked live without it through
+                         llama-server (--server PATH; see 'estimate --help')
   --types LIST           K/V pairs for the context search: TYPE (K = V) or K/V, comma-separated
                          (default: f16,q8_0,q4_0,f16/q8_0)
   --all-pairs            search every pair of llama-server cache types

@@ -2,6 +2,11 @@
 
 #include "app/cli/sizingcommand.h"
 
+#include "core/sizing/rpcdevices.h"
+#include "core/system/rpchostquery.h"
+
+#include <algorithm>
+#include <cstdlib>
 #include <ostream>
 
 namespace llamafit {
@@ -25,6 +30,54 @@ Result<SizingRequest> loadModelOnly(const CliOptions& options, std::string_view 
     return SizingRequest{std::move(*loaded), {}, {}};
 }
 
+// The --rpc servers given without their free memory (no `=FREE_MiB`, no --gpu rpc:...) are asked
+// live through the installed llama-server (rpchostquery.h), which reports what each really has
+// free; the plan then splits by it as llama.cpp will.
+Result<bool> addLiveRpcDevices(SizingRequest& request, const CliOptions& options) {
+    ParsedServerArgs& args = request.args;
+    std::vector<std::string> missing;
+    for (const std::string& endpoint : args.settings.rpcServers) {
+        const std::string name = rpcBufferName(endpoint);
+        if (std::none_of(args.gpus.begin(), args.gpus.end(),
+                         [&](const GpuDevice& gpu) { return gpu.name == name; })) {
+            missing.push_back(endpoint);
+        }
+    }
+    if (missing.empty()) {
+        return true;
+    }
+    RpcHostQuery query;
+    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
+    query.llamaServer = options.value("--server")
+                            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    query.endpoints = missing;
+    Result<std::vector<ListedDevice>> listed = queryListedDevices(query);
+    if (!listed) {
+        Error error = listed.error();
+        std::string offline;
+        for (const std::string& endpoint : missing) {
+            offline += (offline.empty() ? "" : ",") + endpoint + "=FREE_MiB";
+        }
+        error.message +=
+            " (asking for the RPC servers' free memory; to plan without a connection give it: --rpc " +
+            offline + ")";
+        return error;
+    }
+    for (const std::string& endpoint : missing) {
+        const auto device = std::find_if(listed->begin(), listed->end(), [&](const ListedDevice& d) {
+            return d.name.rfind("RPC", 0) == 0 && d.description == endpoint;
+        });
+        if (device == listed->end()) {
+            return makeError("rpc.not-listed", "llama-server did not list the RPC server " + endpoint +
+                                                   ": give its free memory as --rpc " + endpoint +
+                                                   "=FREE_MiB");
+        }
+        args.gpus.push_back(rpcDevice(endpoint, device->freeBytes));
+    }
+    args.gpus = inLlamaDeviceOrder(args.settings, std::move(args.gpus));
+    return true;
+}
+
 } // namespace
 
 int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, const SizingCommand& command,
@@ -32,6 +85,8 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
     std::vector<CliOptionSpec> specs{{"--json"}, {"--help"}, {"-h"}};
     if (command.modelOnly) {
         specs.insert(specs.end(), {{"-m", true}, {"--model", true}});
+    } else {
+        specs.push_back({"--server", true}); // the llama-server asked for --rpc servers' free memory
     }
     specs.insert(specs.end(), command.options.begin(), command.options.end());
     Result<CliOptions> options = splitCliOptions(args, specs);
@@ -52,6 +107,11 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
         command.modelOnly ? loadModelOnly(*options, command.name) : loadSizingRequest(options->rest);
     if (!request) {
         return reportError(io, request.error(), json);
+    }
+    if (!command.modelOnly) {
+        if (Result<bool> live = addLiveRpcDevices(*request, *options); !live) {
+            return reportError(io, live.error(), json);
+        }
     }
     return body(SizingRun{io, std::move(*options), std::move(*request), json});
 }

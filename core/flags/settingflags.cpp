@@ -7,6 +7,9 @@
 #include "core/flags/flagvalues.h"
 #include "core/flags/serverargs.h"
 
+#include <algorithm>
+#include <charconv>
+
 namespace llamafit::settingflags {
 
 namespace {
@@ -150,9 +153,33 @@ std::optional<Error> readContextCheckpoints(std::string_view spelling, const Fla
     return readInt32(spelling, values.front(), parsed.settings.contextCheckpoints);
 }
 
+// LlamaFit's planning form `--rpc HOST:PORT=FREE_MiB,...` (llamafit-cli estimate, fit, plan): a
+// server given with its free memory is planned without a connection, as `--gpu rpc:HOST:PORT=MiB`
+// would; llama-server itself is given the endpoints only (writeRpcServers).
 std::optional<Error> readRpcServers(std::string_view spelling, const FlagValues& values,
                                     ParsedServerArgs& parsed) {
-    return llamafit::readRpcServers(spelling, values.front(), parsed.settings.rpcServers);
+    const std::string& value = values.front();
+    std::string endpoints;
+    for (std::size_t start = 0; start <= value.size();) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        const std::string part = value.substr(start, comma - start);
+        start = comma + 1;
+        const std::size_t equals = part.find('=');
+        endpoints += (endpoints.empty() ? "" : ",") + part.substr(0, equals);
+        if (equals == std::string::npos) {
+            continue;
+        }
+        std::uint64_t mib = 0;
+        const std::string free = part.substr(equals + 1);
+        const auto [end, error] = std::from_chars(free.data(), free.data() + free.size(), mib);
+        if (error != std::errc{} || end != free.data() + free.size() || free.empty() || mib == 0) {
+            return badValue(spelling, value, "host:port[=FREE_MiB][,...], e.g. 127.0.0.1:50052=24105");
+        }
+        if (std::optional<Error> invalid = llamafit::readGpu("--gpu", "rpc:" + part, false, parsed.gpus)) {
+            return badValue(spelling, value, "host:port[=FREE_MiB][,...], e.g. 127.0.0.1:50052=24105");
+        }
+    }
+    return llamafit::readRpcServers(spelling, endpoints, parsed.settings.rpcServers);
 }
 
 std::optional<Error> readGpu(std::string_view spelling, const FlagValues& values, ParsedServerArgs& parsed) {

@@ -49,8 +49,8 @@ std::optional<ListedDevice> deviceOf(std::string_view line) {
     if (!total || !free) {
         return std::nullopt;
     }
-    return ListedDevice{std::string(line.substr(0, colon)), std::string(line.substr(colon + 2, open - colon - 2)),
-                        *total, *free};
+    return ListedDevice{std::string(line.substr(0, colon)),
+                        std::string(line.substr(colon + 2, open - colon - 2)), *total, *free};
 }
 
 // The text after `marker` up to the end of its line, or nullopt.
@@ -61,7 +61,8 @@ std::optional<std::string> afterMarker(std::string_view log, std::string_view ma
     }
     const std::size_t start = at + marker.size();
     const std::size_t end = log.find('\n', start);
-    return std::string(trimmed(log.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
+    return std::string(
+        trimmed(log.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
 }
 
 } // namespace

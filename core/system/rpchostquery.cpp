@@ -28,13 +28,14 @@ Result<std::vector<ListedDevice>> queryListedDevices(const RpcHostQuery& query) 
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(QString::fromStdString(query.llamaServer), arguments);
     if (!process.waitForStarted()) {
-        return makeError("rpc.no-server", "could not start " + query.llamaServer + ": " +
-                                              process.errorString().toStdString());
+        return makeError("rpc.no-server",
+                         "could not start " + query.llamaServer + ": " + process.errorString().toStdString());
     }
     if (!process.waitForFinished(static_cast<int>(query.timeout.count()))) {
         process.kill();
         process.waitForFinished();
-        return makeError("rpc.timeout", query.llamaServer + " --rpc " + list + " --list-devices did not answer within " +
+        return makeError("rpc.timeout", query.llamaServer + " --rpc " + list +
+                                            " --list-devices did not answer within " +
                                             std::to_string(query.timeout.count() / 1000) + " s");
     }
     const std::string output = process.readAll().toStdString();

@@ -20,8 +20,8 @@
 namespace llamafit {
 
 struct RpcHostQuery {
-    std::string llamaServer;             // the llama-server program (a path or a name on PATH)
-    std::vector<std::string> endpoints;  // "127.0.0.1:50052", in --rpc order
+    std::string llamaServer;            // the llama-server program (a path or a name on PATH)
+    std::vector<std::string> endpoints; // "127.0.0.1:50052", in --rpc order
     std::chrono::milliseconds timeout{30000};
 };
 

@@ -84,12 +84,37 @@ TEST_F(RpcHostsTest, ListsEachServerWithTheMemoryItReports) {
     for (const auto& device : rpc) {
         // -d CPU: the server reports this machine's memory, free at most total.
         EXPECT_GT(device.at("free_bytes").get<std::uint64_t>(), 0u);
-        EXPECT_LE(device.at("free_bytes").get<std::uint64_t>(), device.at("total_bytes").get<std::uint64_t>());
+        EXPECT_LE(device.at("free_bytes").get<std::uint64_t>(),
+                  device.at("total_bytes").get<std::uint64_t>());
     }
     const std::string offline = out.at("offline_flags");
-    EXPECT_NE(offline.find("--gpu rpc:" + a + "=" + std::to_string(rpc[0].at("free_bytes").get<std::uint64_t>() / kMiB)),
+    EXPECT_NE(offline.find("--gpu rpc:" + a + "=" +
+                           std::to_string(rpc[0].at("free_bytes").get<std::uint64_t>() / kMiB)),
               std::string::npos)
         << offline;
+}
+
+TEST_F(RpcHostsTest, EstimateAsksTheServersLiveAndPlansAsWithTheirFreeMemoryGiven) {
+    const std::string list = m_servers[0]->endpoint() + "," + m_servers[1]->endpoint();
+    const CommandRun listed = devices(list, {"--json"});
+    ASSERT_EQ(listed.exitCode, 0) << m_err;
+    const std::string offline = nlohmann::json::parse(listed.out).at("offline_flags");
+    const auto estimate = [&](const std::string& rpcWords) {
+        const std::string errPath = m_directory + "/rpchosts-estimate.err";
+        const CommandRun run =
+            runShellCommand("GGML_VK_VISIBLE_DEVICES= " + shellQuote(LLAMAFIT_CLI_PATH) +
+                            " estimate --json -m llama-3-8b-q4_k_m -c 8192 -np 1 " + rpcWords + " --server " +
+                            shellQuote(m_llamaServer) + " 2>" + shellQuote(errPath));
+        m_err = readText(errPath);
+        return run;
+    };
+    const CommandRun live = estimate("--rpc " + shellQuote(list));
+    ASSERT_EQ(live.exitCode, 0) << m_err;
+    const CommandRun planned = estimate(offline); // "--rpc A,B --gpu rpc:A=MiB --gpu rpc:B=MiB"
+    ASSERT_EQ(planned.exitCode, 0) << m_err;
+    const auto liveJson = nlohmann::json::parse(live.out);
+    EXPECT_EQ(liveJson.at("devices"), nlohmann::json::parse(planned.out).at("devices"));
+    EXPECT_EQ(liveJson.at("devices").size(), 3u) << live.out; // CPU and the two servers
 }
 
 TEST_F(RpcHostsTest, APortWithNothingListeningIsNamedBeforeAnyLaunch) {

@@ -316,10 +316,22 @@ TEST(CliBinary, EstimateWithRpcServersPutsThemBeforeTheLocalGpu) {
     }
     EXPECT_EQ(names, (std::vector<std::string>{"CPU", "RPC0[127.0.0.1:50052]", "CUDA0"}));
 
-    // --rpc without the server's free memory: a named error about --rpc.
-    run = runCli({"estimate", "-m", "llama-3-8b-q4_k_m", "--rpc", "127.0.0.1:50052"});
+    // The planning form --rpc HOST:PORT=FREE_MiB is the same plan.
+    CliRun inline_ = runCli({"estimate", "--json", "-m", "llama-3-8b-q4_k_m", "-c", "8192", "--gpu",
+                             "cuda=8192", "--rpc", "127.0.0.1:50052=24105"});
+    ASSERT_EQ(inline_.exitCode, 0) << inline_.err;
+    EXPECT_EQ(parseJson(inline_)["devices"], json["devices"]);
+
+    // --rpc without the server's free memory is asked live; with no llama-server to ask, a named
+    // error that says how to plan offline.
+    run = runCli({"estimate", "-m", "llama-3-8b-q4_k_m", "--rpc", "127.0.0.1:50052", "--server",
+                  "/nonexistent/llama-server"});
     EXPECT_EQ(run.exitCode, 2);
-    EXPECT_NE(run.err.find("--gpu rpc:127.0.0.1:50052=MiB"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("[rpc.no-server]"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--rpc 127.0.0.1:50052=FREE_MiB"), std::string::npos) << run.err;
+    run = runCli({"estimate", "-m", "llama-3-8b-q4_k_m", "--rpc", "127.0.0.1:50052=lots"});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("FREE_MiB"), std::string::npos) << run.err;
 }
 
 TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {

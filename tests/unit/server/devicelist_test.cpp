@@ -10,15 +10,17 @@ namespace {
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
 TEST(DeviceList, ReadsRpcServersAndGpusWithTheirFreeMemory) {
-    const auto devices = parseDeviceList("load_backend: loaded RPC backend\n"
-                                         "Available devices:\n"
-                                         "  Vulkan0: llvmpipe (LLVM 15.0.6, 256 bits) (2048 MiB, 2048 MiB free)\n"
-                                         "  RPC0: 127.0.0.1:50062 (24105 MiB, 24105 MiB free)\n"
-                                         "  RPC1: 127.0.0.1:50063 (24105 MiB, 23000 MiB free)\n"
-                                         "\n");
+    const auto devices =
+        parseDeviceList("load_backend: loaded RPC backend\n"
+                        "Available devices:\n"
+                        "  Vulkan0: llvmpipe (LLVM 15.0.6, 256 bits) (2048 MiB, 2048 MiB free)\n"
+                        "  RPC0: 127.0.0.1:50062 (24105 MiB, 24105 MiB free)\n"
+                        "  RPC1: 127.0.0.1:50063 (24105 MiB, 23000 MiB free)\n"
+                        "\n");
     ASSERT_TRUE(devices) << devices.error().message;
     ASSERT_EQ(devices->size(), 3u);
-    EXPECT_EQ((*devices)[0], (ListedDevice{"Vulkan0", "llvmpipe (LLVM 15.0.6, 256 bits)", 2048 * kMiB, 2048 * kMiB}));
+    EXPECT_EQ((*devices)[0],
+              (ListedDevice{"Vulkan0", "llvmpipe (LLVM 15.0.6, 256 bits)", 2048 * kMiB, 2048 * kMiB}));
     EXPECT_EQ((*devices)[1].name, "RPC0");
     EXPECT_EQ((*devices)[1].description, "127.0.0.1:50062");
     EXPECT_EQ((*devices)[2].freeBytes, 23000 * kMiB);
@@ -43,8 +45,9 @@ TEST(DeviceList, AMalformedLineIsSkippedNotGuessed) {
 }
 
 TEST(DeviceList, NamesTheRpcFailures) {
-    const auto unreachable = rpcFailureOf("./src/ggml-rpc/ggml-rpc.cpp:650: Failed to connect to 127.0.0.1:50069\n"
-                                          "[Inferior 1 (process 9741) detached]\n");
+    const auto unreachable =
+        rpcFailureOf("./src/ggml-rpc/ggml-rpc.cpp:650: Failed to connect to 127.0.0.1:50069\n"
+                     "[Inferior 1 (process 9741) detached]\n");
     ASSERT_TRUE(unreachable);
     EXPECT_EQ(unreachable->code, "rpc.unreachable");
     EXPECT_NE(unreachable->message.find("127.0.0.1:50069"), std::string::npos);
