@@ -14,6 +14,7 @@
 #include "core/flags/serverargs.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
+#include "core/server/devicelist.h"
 #include "core/server/failurefixes.h"
 #include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
@@ -21,6 +22,7 @@
 #include "core/sizing/estimator.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
+#include "core/system/rpchostquery.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -575,6 +577,12 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     Result<LaunchArguments> launch = readLaunchArguments(*options);
     if (!launch) {
         return reportError(io, launch.error(), false);
+    }
+    // Every --rpc host must accept a connection before anything starts (llama-server would abort
+    // on the first that does not, after reading the model's header).
+    if (const auto silent =
+            firstSilentEndpoint(launch->parsed.settings.rpcServers, std::chrono::seconds(3))) {
+        return reportError(io, unreachableRpcHost(*silent), false);
     }
     std::optional<Prediction> prediction = predict(launch->parsed, io.err);
     Result<SpeedReference> speedReference = readSpeedReference(*options, launch->parsed, prediction);

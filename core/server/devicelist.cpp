@@ -94,12 +94,17 @@ Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
     return devices;
 }
 
+Error unreachableRpcHost(std::string_view endpoint) {
+    return makeError("rpc.unreachable",
+                     "nothing is listening at " + std::string(endpoint) +
+                         ": start ggml-rpc-server there (ggml-rpc-server -H HOST -p PORT) and "
+                         "check that the address and port are right and reachable from this "
+                         "machine, or remove it from --rpc");
+}
+
 std::optional<Error> rpcFailureOf(std::string_view log) {
     if (const auto endpoint = afterMarker(log, "Failed to connect to ")) {
-        return makeError("rpc.unreachable",
-                         "nothing is listening at " + *endpoint +
-                             ": start ggml-rpc-server there (ggml-rpc-server -H HOST -p PORT) and check that "
-                             "the address and port are right and reachable from this machine");
+        return unreachableRpcHost(*endpoint);
     }
     if (const auto version = afterMarker(log, "RPC server version mismatch:")) {
         return makeError("rpc.protocol-mismatch",

@@ -35,6 +35,9 @@ struct ListedDevice {
 // The devices of a --list-devices run's output (stdout and stderr together).
 Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output);
 
+// rpc.unreachable for `endpoint` ("127.0.0.1:50052"), saying what to do.
+Error unreachableRpcHost(std::string_view endpoint);
+
 // Why llama.cpp could not use an RPC server, from its log; nullopt when the log names no RPC
 // failure. The message names the endpoint and what to do.
 std::optional<Error> rpcFailureOf(std::string_view log);

@@ -1,5 +1,7 @@
 #include "core/server/launchfailure.h"
 
+#include "core/server/devicelist.h"
+
 #include "core/server/logformats.h"
 #include "core/server/logscanner.h"
 
@@ -46,6 +48,12 @@ std::string_view launchFailureName(LaunchFailureReason reason) {
         return "model-load-failed";
     case LaunchFailureReason::AllocationFailed:
         return "allocation-failed";
+    case LaunchFailureReason::RpcHostUnreachable:
+        return "rpc-host-unreachable";
+    case LaunchFailureReason::RpcProtocolMismatch:
+        return "rpc-protocol-mismatch";
+    case LaunchFailureReason::RpcHostLost:
+        return "rpc-host-lost";
     case LaunchFailureReason::CrashedBySignal:
         return "crashed-by-signal";
     case LaunchFailureReason::Hang:
@@ -107,6 +115,23 @@ LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
         }
         return set(LaunchFailureReason::PortInUse,
                    "the port is in use (or the address cannot be bound): " + std::string(*line));
+    }
+    // ggml-rpc.cpp aborts the process when an --rpc server cannot be used (devicelist.h).
+    if (std::optional<Error> rpc = rpcFailureOf(outcome.log)) {
+        if (auto line = firstLine({"Failed to connect to "})) {
+            LogScanner s(
+                line->substr(line->find("Failed to connect to ") + std::strlen("Failed to connect to ")));
+            s.word(result.rpcEndpoint);
+            return set(LaunchFailureReason::RpcHostUnreachable, rpc->message);
+        }
+        firstLine({"RPC server version mismatch", "RPC HELLO failed", "RPC handshake failed"});
+        return set(LaunchFailureReason::RpcProtocolMismatch, rpc->message);
+    }
+    if (firstLine({"Remote RPC server crashed or returned malformed response"})) {
+        return set(LaunchFailureReason::RpcHostLost,
+                   "an RPC server stopped answering while llama-server used it (the host went away, its "
+                   "ggml-rpc-server was stopped or crashed, or the network dropped): llama-server cannot "
+                   "continue without it");
     }
     std::vector<std::string> allocationEvidence;
     if (auto allocation = findAllocationFailure(outcome.log, outcome.wasReady, &allocationEvidence)) {

@@ -14,6 +14,11 @@
 //   not a valid GGUF                  "invalid magic characters", other gguf_init_from_* errors
 //   model load failure                "error loading model", "exiting due to model loading error"
 //   allocation failure                CPU / CUDA / Vulkan / Metal out-of-memory lines (allocationfailure.h)
+//   RPC host unreachable / protocol   ggml-rpc.cpp "Failed to connect to HOST:PORT", "RPC server version
+//                                     mismatch: M.m.p", "RPC HELLO failed" (devicelist.h rpcFailureOf)
+//   RPC host lost                     ggml-rpc.cpp "Remote RPC server crashed or returned malformed
+//                                     response" (a server that went away mid-run; the log does not say
+//                                     which: the process layer names it by asking the endpoints)
 //   crash by signal, exit during generation, other exits
 //
 // Units: bytes (AllocationFailure::failedBytes).
@@ -37,6 +42,9 @@ enum class LaunchFailureReason {
     ModelInvalid,    // not a GGUF, or a GGUF llama.cpp cannot read
     ModelLoadFailed, // a readable GGUF that failed to load (unknown arch, missing tensor, ...)
     AllocationFailed,
+    RpcHostUnreachable,  // an --rpc server not listening at start
+    RpcProtocolMismatch, // an --rpc server of another llama.cpp build (or another program)
+    RpcHostLost,         // an --rpc server that went away while llama-server used it
     CrashedBySignal,
     Hang, // set by the process layer (no /health answer in time); never returned here
     ExitedDuringGeneration,
@@ -76,6 +84,7 @@ struct LaunchFailure {
     std::optional<AllocationFailure> allocation;
     std::string rejectedFlag;          // FlagRejected: "--no-mmap"
     std::optional<std::uint32_t> port; // PortInUse
+    std::string rpcEndpoint;           // RpcHostUnreachable (from the log), RpcHostLost (set by the caller)
     std::string log;                   // the log, as given
     bool operator==(const LaunchFailure&) const = default;
 };

@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTcpSocket>
 
 namespace llamafit {
 
@@ -44,6 +45,25 @@ Result<std::vector<ListedDevice>> queryListedDevices(const RpcHostQuery& query) 
         return *failure;
     }
     return parseDeviceList(output);
+}
+
+std::optional<std::string> firstSilentEndpoint(const std::vector<std::string>& endpoints,
+                                               std::chrono::milliseconds timeout) {
+    for (const std::string& endpoint : endpoints) {
+        const std::size_t colon = endpoint.rfind(':');
+        if (colon == std::string::npos) {
+            return endpoint;
+        }
+        QTcpSocket socket;
+        socket.connectToHost(QString::fromStdString(endpoint.substr(0, colon)),
+                             static_cast<quint16>(std::stoul(endpoint.substr(colon + 1))));
+        const bool answered = socket.waitForConnected(static_cast<int>(timeout.count()));
+        socket.abort();
+        if (!answered) {
+            return endpoint;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace llamafit

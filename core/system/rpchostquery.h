@@ -6,6 +6,9 @@
 // own reason before anything is launched. Blocking (QProcess with a deadline): for the CLI and
 // tests; the GUI's cluster view will run it off the GUI thread.
 //
+// firstSilentEndpoint() names the host a failed run lost: the first endpoint that no longer accepts
+// a TCP connection (llama.cpp's "Remote RPC server crashed" line does not say which).
+//
 // Error codes: rpc.bad-endpoint (an endpoint that is not host:port), rpc.no-server (the
 // llama-server program did not start), rpc.timeout, those of rpcFailureOf (rpc.unreachable,
 // rpc.protocol-mismatch, rpc.handshake-failed), devices.no-listing.
@@ -14,6 +17,7 @@
 #include "core/server/devicelist.h"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,5 +32,10 @@ struct RpcHostQuery {
 // The devices llama.cpp lists: the RPC servers' (RPC0, RPC1, ... in --rpc order) and this
 // machine's GPUs.
 Result<std::vector<ListedDevice>> queryListedDevices(const RpcHostQuery& query);
+
+// The first of `endpoints` ("host:port") that refuses a connection or does not accept one within
+// `timeout`; nullopt when all accept. Blocking, at most `timeout` per endpoint.
+std::optional<std::string> firstSilentEndpoint(const std::vector<std::string>& endpoints,
+                                               std::chrono::milliseconds timeout);
 
 } // namespace llamafit

@@ -1,5 +1,7 @@
 #include "core/system/serverprocess.h"
 
+#include "core/system/rpchostquery.h"
+
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QMetaMethod>
@@ -241,6 +243,21 @@ void ServerProcess::setState(State state) {
 void ServerProcess::fail(LaunchFailure failure) {
     m_healthTimer.stop();
     m_killTimer.stop();
+    if (failure.reason == LaunchFailureReason::RpcHostLost && failure.rpcEndpoint.empty()) {
+        // Which --rpc host went away: the first that no longer accepts a connection (a refused
+        // loopback port answers at once; a remote host that vanished costs the timeout).
+        std::vector<std::string> endpoints;
+        const qsizetype rpc = m_arguments.indexOf(QStringLiteral("--rpc"));
+        if (rpc >= 0 && rpc + 1 < m_arguments.size()) {
+            for (const QString& endpoint : m_arguments[rpc + 1].split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                endpoints.push_back(endpoint.toStdString());
+            }
+        }
+        if (const auto lost = firstSilentEndpoint(endpoints, std::chrono::milliseconds(1000))) {
+            failure.rpcEndpoint = *lost;
+            failure.message = "lost RPC host " + *lost + ": " + failure.message;
+        }
+    }
     if (m_healthReply != nullptr) {
         m_healthReply->abort();
     }

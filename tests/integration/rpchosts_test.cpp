@@ -127,6 +127,20 @@ TEST_F(RpcHostsTest, APortWithNothingListeningIsNamedBeforeAnyLaunch) {
     EXPECT_NE(m_err.find("nothing is listening at " + gone), std::string::npos) << m_err;
 }
 
+TEST_F(RpcHostsTest, LaunchChecksEveryHostBeforeStartingAnything) {
+    const std::string gone = m_servers[1]->endpoint();
+    m_servers[1].reset();
+    const std::string errPath = m_directory + "/rpchosts-launch.err";
+    const CommandRun run =
+        runShellCommand(shellQuote(LLAMAFIT_CLI_PATH) + " launch -m llama-3.2-1b-q8_0 -c 512 --rpc " +
+                        shellQuote(m_servers[0]->endpoint() + "," + gone) + " --server " +
+                        shellQuote(m_llamaServer) + " 2>" + shellQuote(errPath));
+    m_err = readText(errPath);
+    EXPECT_EQ(run.exitCode, 2) << run.out;
+    EXPECT_NE(m_err.find("nothing is listening at " + gone), std::string::npos) << m_err;
+    EXPECT_EQ(run.out.find("llama-server"), std::string::npos) << "nothing was started: " << run.out;
+}
+
 TEST_F(RpcHostsTest, AnEndpointWithoutAPortIsBadInput) {
     const CommandRun run = devices("127.0.0.1");
     EXPECT_EQ(run.exitCode, 2);

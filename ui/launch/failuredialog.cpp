@@ -164,6 +164,19 @@ QString FailureDialog::suggestion(const LaunchFailure& failure) {
         return tr("This llama-server cannot load the model: a newer build may know its architecture.");
     case LaunchFailureReason::AllocationFailed:
         return tr("Lower the context, the KV cache types, the slots or the GPU layers.");
+    case LaunchFailureReason::RpcHostUnreachable:
+        return tr("Nothing listens at %1: start ggml-rpc-server on that host (ggml-rpc-server -H ADDRESS -p "
+                  "PORT), "
+                  "or remove it from --rpc.")
+            .arg(failure.rpcEndpoint.empty() ? tr("an RPC server's address")
+                                             : QString::fromStdString(failure.rpcEndpoint));
+    case LaunchFailureReason::RpcProtocolMismatch:
+        return tr("Run the same llama.cpp build on every host: the RPC protocol changes between builds.");
+    case LaunchFailureReason::RpcHostLost:
+        return failure.rpcEndpoint.empty()
+                   ? tr("An RPC host went away: restart its ggml-rpc-server, then launch again.")
+                   : tr("The RPC host %1 went away: restart its ggml-rpc-server, then launch again.")
+                         .arg(QString::fromStdString(failure.rpcEndpoint));
     case LaunchFailureReason::Hang:
         return tr("llama-server did not answer /health in time: check the log, then try again.");
     case LaunchFailureReason::CrashedBySignal:

@@ -168,5 +168,31 @@ TEST(LaunchFailureTest, AllocationDuringGenerationIsRuntime) {
     EXPECT_FALSE(findAllocationFailure(readServerCapture("run-np2-generate.log"), true).has_value());
 }
 
+TEST(LaunchFailureTest, RpcServersThatCannotBeUsed) {
+    // ggml-rpc.cpp aborts llama-server 0.7.0 (SIGABRT) with these lines.
+    LaunchOutcome outcome;
+    outcome.signal = kPosixSigAbrt;
+    outcome.log = "load_backend: loaded RPC backend\n./src/ggml-rpc/ggml-rpc.cpp:650: Failed to connect to "
+                  "127.0.0.1:50069\n[Inferior 1 (process 9741) detached]\n";
+    LaunchFailure failure = classifyLaunchFailure(outcome);
+    EXPECT_EQ(failure.reason, LaunchFailureReason::RpcHostUnreachable);
+    EXPECT_EQ(failure.rpcEndpoint, "127.0.0.1:50069");
+    EXPECT_EQ(launchFailureName(failure.reason), "rpc-host-unreachable");
+
+    outcome.log = "RPC server version mismatch: 2.0.0\n";
+    failure = classifyLaunchFailure(outcome);
+    EXPECT_EQ(failure.reason, LaunchFailureReason::RpcProtocolMismatch);
+    EXPECT_NE(failure.message.find("same llama.cpp build"), std::string::npos);
+
+    outcome.log =
+        "srv  update_slots: ...\n./src/ggml-rpc/ggml-rpc.cpp:509: Remote RPC server crashed or returned "
+        "malformed response\n";
+    outcome.wasGenerating = true;
+    failure = classifyLaunchFailure(outcome);
+    EXPECT_EQ(failure.reason, LaunchFailureReason::RpcHostLost);
+    EXPECT_TRUE(failure.rpcEndpoint.empty()); // the log does not say which: the process layer asks
+    EXPECT_EQ(failure.evidence.size(), 1u);
+}
+
 } // namespace
 } // namespace llamafit
