@@ -50,11 +50,11 @@ class RpcLaunchTest : public test::ServerProcessFixture {
     }
 
     QStringList argsWith(const std::string& rpcList) const {
-        return {QStringLiteral("-m"),    QString::fromStdString(m_model),  QStringLiteral("-c"),
-                QStringLiteral("512"),   QStringLiteral("-np"),            QStringLiteral("1"),
-                QStringLiteral("-ngl"),  QStringLiteral("all"),            QStringLiteral("-fit"),
-                QStringLiteral("off"),   QStringLiteral("--no-warmup"),    QStringLiteral("-t"),
-                QStringLiteral("1"),     QStringLiteral("-lv"),            QStringLiteral("4"),
+        return {QStringLiteral("-m"),    QString::fromStdString(m_model), QStringLiteral("-c"),
+                QStringLiteral("512"),   QStringLiteral("-np"),           QStringLiteral("1"),
+                QStringLiteral("-ngl"),  QStringLiteral("all"),           QStringLiteral("-fit"),
+                QStringLiteral("off"),   QStringLiteral("--no-warmup"),   QStringLiteral("-t"),
+                QStringLiteral("1"),     QStringLiteral("-lv"),           QStringLiteral("4"),
                 QStringLiteral("--rpc"), QString::fromStdString(rpcList)};
     }
 
@@ -72,7 +72,8 @@ TEST_F(RpcLaunchTest, AnRpcPortWithNothingListeningFailsByName) {
     ASSERT_TRUE(m_process.start(m_server, argsWith(gone)));
     waitForState(spy, State::Ready, 60000);
     ASSERT_EQ(m_process.state(), State::Failed) << m_process.log();
-    EXPECT_EQ(m_process.failure().reason, LaunchFailureReason::RpcHostUnreachable) << m_process.failure().message;
+    EXPECT_EQ(m_process.failure().reason, LaunchFailureReason::RpcHostUnreachable)
+        << m_process.failure().message;
     EXPECT_EQ(m_process.failure().rpcEndpoint, gone);
     EXPECT_NE(m_process.failure().message.find("nothing is listening at " + gone), std::string::npos)
         << m_process.failure().message;
@@ -85,8 +86,10 @@ TEST_F(RpcLaunchTest, AServerKilledMidRunIsNamedAsTheLostHost) {
     const std::string lost = second->endpoint();
     QSignalSpy spy(&m_process, &ServerProcess::stateChanged);
     ASSERT_TRUE(m_process.start(m_server, argsWith(first->endpoint() + "," + lost)));
-    ASSERT_TRUE(waitForState(spy, State::Ready, 60000)) << m_process.failure().message << "\n" << m_process.log();
-    EXPECT_NE(m_process.log().find("RPC0[" + lost + "]"), std::string::npos) << "the second server holds layers";
+    ASSERT_TRUE(waitForState(spy, State::Ready, 60000)) << m_process.failure().message << "\n"
+                                                        << m_process.log();
+    EXPECT_NE(m_process.log().find("RPC0[" + lost + "]"), std::string::npos)
+        << "the second server holds layers";
 
     second.reset(); // the host goes away
     QNetworkAccessManager network;
