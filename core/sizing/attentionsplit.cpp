@@ -69,15 +69,13 @@ std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, c
     AttentionSplitShape shape;
     for (std::size_t il = 0; il < blocks; ++il) {
         const LayerInfo& layer = model.layers[il];
-        const bool swa = il < kv.layerInSwaCache.size() && kv.layerInSwaCache[il];
-        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(),
-                                        [&](const KvCacheEstimate& c) { return c.swa == swa; });
-        if (!layer.hasKv || cache == kv.caches.end() || layer.headCount != first.headCount ||
+        const std::optional<std::size_t> cache = kv.cacheOf(il);
+        if (!layer.hasKv || !cache || layer.headCount != first.headCount ||
             layer.headCountKv != first.headCountKv || layer.keyHeadDim != first.keyHeadDim ||
             layer.valueHeadDim != first.valueHeadDim || layer.feedForwardLength != first.feedForwardLength) {
             return std::nullopt;
         }
-        shape.layerCache.push_back(static_cast<std::size_t>(cache - kv.caches.begin()));
+        shape.layerCache.push_back(*cache);
     }
     if (first.headCount == 0 || first.keyHeadDim == 0 || first.valueHeadDim == 0) {
         return std::nullopt;

@@ -200,10 +200,8 @@ HostAttentionShape hostAttentionShape(const ModelInfo& model, const KvPlan& kv, 
         shape.otherCaches.push_back({kv.caches[c].cells, widestValueRow(model, kv.caches[c].swa)});
     }
     // The first layer's attention: its cache's K and V are copied.
-    const bool firstSwa = !kv.layerInSwaCache.empty() && kv.layerInSwaCache.front();
-    const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(),
-                                    [&](const KvCacheEstimate& c) { return c.swa == firstSwa; });
-    const KvCacheEstimate& first = cache != kv.caches.end() ? *cache : kv.caches.front();
+    const std::optional<std::size_t> cache = kv.cacheOf(0);
+    const KvCacheEstimate& first = kv.caches[cache.value_or(0)];
     shape.keyCopyBytes = first.layers > 0 ? first.kBytes / first.layers : 0;
     shape.valueCopyBytes = first.layers > 0 ? first.vBytes / first.layers : 0;
     shape.kqBytes = kqBytes;

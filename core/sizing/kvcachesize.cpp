@@ -36,6 +36,13 @@ std::uint32_t swaCellsPerStream(const ModelInfo& model, const ServerSettings& se
     return static_cast<std::uint32_t>(padTo(std::min<std::uint64_t>(context.nCtxSeq, window), 256));
 }
 
+std::optional<std::size_t> KvPlan::cacheOf(std::size_t il) const {
+    const bool swa = il < layerInSwaCache.size() && layerInSwaCache[il];
+    const auto cache =
+        std::find_if(caches.begin(), caches.end(), [&](const KvCacheEstimate& c) { return c.swa == swa; });
+    return cache == caches.end() ? std::nullopt : std::optional<std::size_t>(cache - caches.begin());
+}
+
 KvPlan sizeKvCaches(const ModelInfo& model, const ServerSettings& settings, const ResolvedContext& context) {
     KvPlan plan;
     plan.layerBytes.assign(model.layers.size(), 0);

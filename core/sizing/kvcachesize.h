@@ -8,6 +8,7 @@
 #include "core/sizing/serversettings.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace llamafit {
@@ -16,6 +17,9 @@ struct KvPlan {
     std::vector<KvCacheEstimate> caches;   // non-SWA first, then SWA; empty without KV layers
     std::vector<std::uint64_t> layerBytes; // per block: K+V bytes of that layer's cache tensors
     std::vector<bool> layerInSwaCache;     // per block: the layer's K/V live in the SWA cache
+    // The cache (index into `caches`) that block `il` keeps its K/V in; nullopt when there is none
+    // of its kind.
+    std::optional<std::size_t> cacheOf(std::size_t il) const;
     bool operator==(const KvPlan&) const = default;
 };
 

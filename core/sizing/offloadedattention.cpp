@@ -105,10 +105,8 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
             layer.keyHeadDim != first.keyHeadDim || layer.valueHeadDim != first.valueHeadDim) {
             return std::nullopt;
         }
-        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(), [&](const KvCacheEstimate& c) {
-            return c.swa == kv.layerInSwaCache[il];
-        });
-        if (cache == kv.caches.end() || cache->layers == 0) {
+        const std::optional<std::size_t> cacheIndex = kv.cacheOf(il);
+        if (!cacheIndex || kv.caches[*cacheIndex].layers == 0) {
             return std::nullopt;
         }
         OffloadedBlockTensors t;
@@ -142,9 +140,10 @@ std::optional<OffloadedAttentionShape> offloadedAttentionShape(const ModelInfo& 
         if (t.query == 0 || t.key == 0 || t.value == 0 || !feedForward) {
             return std::nullopt; // fused QKV or a gateless FFN: another graph
         }
-        t.keyCache = cache->kBytes / cache->layers;
-        t.valueCache = cache->vBytes / cache->layers;
-        t.cache = static_cast<std::size_t>(cache - kv.caches.begin());
+        const KvCacheEstimate& cache = kv.caches[*cacheIndex];
+        t.keyCache = cache.kBytes / cache.layers;
+        t.valueCache = cache.vBytes / cache.layers;
+        t.cache = *cacheIndex;
         t.last = il + 1 == model.blockCount - model.nextnLayerCount;
         shape.hostBlocks.push_back(t);
     }

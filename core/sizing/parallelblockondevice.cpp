@@ -38,14 +38,12 @@ std::optional<ParallelBlockShape> parallelBlockShape(const ModelInfo& model, con
     }
     for (std::size_t il = 0; il < blocks; ++il) {
         const LayerInfo& layer = model.layers[il];
-        const auto cache = std::find_if(kv.caches.begin(), kv.caches.end(), [&](const KvCacheEstimate& c) {
-            return c.swa == kv.layerInSwaCache[il];
-        });
-        if (!layer.hasKv || cache == kv.caches.end() || layer.headCount != first.headCount ||
+        const std::optional<std::size_t> cache = kv.cacheOf(il);
+        if (!layer.hasKv || !cache || layer.headCount != first.headCount ||
             layer.headCountKv != first.headCountKv || layer.feedForwardLength != first.feedForwardLength) {
             return std::nullopt;
         }
-        shape.layerCache.push_back(static_cast<std::size_t>(cache - kv.caches.begin()));
+        shape.layerCache.push_back(*cache);
         shape.layerRoped.push_back(kv.layerInSwaCache[il]); // the global layers have no positions
     }
     return shape;
