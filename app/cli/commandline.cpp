@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 
 namespace llamafit {
@@ -69,6 +70,12 @@ std::optional<int> endOnHelpOrStrayArgument(const CliOptions& options, std::stri
                            options.has("--json"));
     }
     return std::nullopt;
+}
+
+std::string llamaServerProgram(const CliOptions& options) {
+    const char* fromEnvironment = std::getenv("LLAMAFIT_LLAMA_SERVER");
+    return options.value("--server")
+        .value_or(fromEnvironment != nullptr && *fromEnvironment != 0 ? fromEnvironment : "llama-server");
 }
 
 Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std::string_view text) {

@@ -52,6 +52,10 @@ int reportError(const CommandIo& io, const Error& error, bool json);
 std::optional<int> endOnHelpOrStrayArgument(const CliOptions& options, std::string_view command,
                                             std::string_view usage, const CommandIo& io);
 
+// The llama-server program a command runs or asks: --server PATH, else $LLAMAFIT_LLAMA_SERVER,
+// else "llama-server" (found on the PATH when started).
+std::string llamaServerProgram(const CliOptions& options);
+
 // "4096,8192" -> numbers; cli.bad-value naming `option` otherwise.
 Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std::string_view text);
 Result<std::uint64_t> parseMiB(std::string_view option, std::string_view text);

@@ -314,9 +314,7 @@ void printText(const MachineInventory& inventory, std::ostream& out) {
 // `devices --rpc`: llama.cpp's own device list with the RPC servers in it.
 int printRpcDevices(const CliOptions& options, const CommandIo& io) {
     RpcHostQuery query;
-    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
-    query.llamaServer = options.value("--server")
-                            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    query.llamaServer = llamaServerProgram(options);
     const std::string list = options.value("--rpc").value_or("");
     for (std::size_t start = 0; start <= list.size();) {
         const std::size_t comma = std::min(list.find(',', start), list.size());

@@ -14,7 +14,6 @@
 #include "core/flags/serverargs.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
-#include "core/server/devicelist.h"
 #include "core/server/failurefixes.h"
 #include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
@@ -22,7 +21,6 @@
 #include "core/sizing/estimator.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
-#include "core/system/rpchostquery.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
@@ -35,7 +33,6 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -277,10 +274,8 @@ Result<LaunchArguments> readLaunchArguments(const CliOptions& options) {
             return makeError("cli.bad-value", "--port must be 1-65535 or any, not '" + portText + "'");
         }
     }
-    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
     LaunchArguments launch;
-    launch.server = options.value("--server")
-                        .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    launch.server = llamaServerProgram(options);
     // Spelled for the build the probe finds; when the probe fails, the 0.7.0 spelling
     // (unprobedServerArgv) is started unchecked and a missing binary is reported by
     // ServerProcess (exit 1). --host/--metrics/-lv among the flags are not added twice.
@@ -577,12 +572,6 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     Result<LaunchArguments> launch = readLaunchArguments(*options);
     if (!launch) {
         return reportError(io, launch.error(), false);
-    }
-    // Every --rpc host must accept a connection before anything starts (llama-server would abort
-    // on the first that does not, after reading the model's header).
-    if (const auto silent =
-            firstSilentEndpoint(launch->parsed.settings.rpcServers, std::chrono::seconds(3))) {
-        return reportError(io, unreachableRpcHost(*silent), false);
     }
     std::optional<Prediction> prediction = predict(launch->parsed, io.err);
     Result<SpeedReference> speedReference = readSpeedReference(*options, launch->parsed, prediction);

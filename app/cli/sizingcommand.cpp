@@ -47,9 +47,7 @@ Result<bool> addLiveRpcDevices(SizingRequest& request, const CliOptions& options
         return true;
     }
     RpcHostQuery query;
-    const char* envServer = std::getenv("LLAMAFIT_LLAMA_SERVER");
-    query.llamaServer = options.value("--server")
-                            .value_or(envServer != nullptr && *envServer != 0 ? envServer : "llama-server");
+    query.llamaServer = llamaServerProgram(options);
     query.endpoints = missing;
     Result<std::vector<ListedDevice>> listed = queryListedDevices(query);
     if (!listed) {

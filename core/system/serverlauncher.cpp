@@ -5,8 +5,10 @@
 #include "core/system/stringlists.h"
 
 #include "core/server/allocationlog.h"
+#include "core/server/devicelist.h"
 #include "core/server/failurefixes.h"
 #include "core/system/hostmemory.h"
+#include "core/system/rpchostquery.h"
 #include "core/system/serverprocess.h"
 
 #include <QCoreApplication>
@@ -69,6 +71,13 @@ void ServerLauncher::launch(const LaunchRequest& request, std::optional<BuildArg
     m_request = request;
     m_spelled = std::move(spelled);
     m_spelledFor = std::move(spelledFor);
+    // Every --rpc host must accept a connection before anything starts: llama-server aborts on the
+    // first that does not while it parses --rpc (the build's own argv check included). A refused
+    // loopback port answers at once; a remote host that is down costs the timeout.
+    if (const auto silent = firstSilentEndpoint(m_request.settings.rpcServers, std::chrono::seconds(3))) {
+        refuse(unreachableRpcHost(*silent));
+        return;
+    }
     m_phase = Phase::Probing;
     m_binaryProbe.probe(request.program);
 }

@@ -7,10 +7,13 @@
 // refused before anything starts: a server that ignored a flag would not run the
 // configuration that was estimated. When the probe itself fails (a missing binary, a crash)
 // the 0.7.0 spelling is started unchecked, so ServerProcess reports the real failure
-// (binary-missing, ...), as the CLI does.
+// (binary-missing, ...), as the CLI does. Every --rpc host must accept a connection before the
+// start, else the launch is refused with rpc.unreachable (devicelist.h).
 // Also sets the process's load limit from the model file's size (loadLimitForModel).
 // Owns: its ServerBinaryProbe. Does not own the ServerProcess (the caller's, e.g. MainWindow's).
-// Thread: the GUI thread (event-driven, never blocks). Units: bytes.
+// Thread: the GUI thread (event-driven; blocks only for the --rpc hosts' connection check, which
+// a refused loopback port answers at once and a remote host that is down holds for 3 s). Units:
+// bytes.
 
 #include "core/common/result.h"
 #include "core/server/buildargv.h"
