@@ -9,6 +9,7 @@
 #include "app/cli/jsonoutput.h"
 #include "app/cli/texttable.h"
 #include "core/common/units.h"
+#include "core/flags/flagvalues.h"
 #include "core/machine/backendreport.h"
 #include "core/machine/machinefrominventory.h"
 #include "core/system/bandwidthprobe.h"
@@ -316,10 +317,8 @@ int printRpcDevices(const CliOptions& options, const CommandIo& io) {
     RpcHostQuery query;
     query.llamaServer = llamaServerProgram(options);
     const std::string list = options.value("--rpc").value_or("");
-    for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        query.endpoints.push_back(list.substr(start, comma - start));
-        start = comma + 1;
+    for (const std::string_view endpoint : split(list, ",")) {
+        query.endpoints.emplace_back(endpoint);
     }
     Result<std::vector<ListedDevice>> devices = queryListedDevices(query);
     if (!devices) {

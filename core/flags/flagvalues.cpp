@@ -27,19 +27,6 @@ template <typename T> std::optional<T> parseNumber(std::string_view text) {
     return number;
 }
 
-std::vector<std::string_view> split(std::string_view text, std::string_view separators) {
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find_first_of(separators, start);
-        parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-        if (end == std::string_view::npos) {
-            return parts;
-        }
-        start = end + 1;
-    }
-}
-
 std::string lowerCase(std::string_view text) {
     std::string lower(text);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
@@ -88,6 +75,19 @@ Backend backendFromDeviceName(std::string_view name) {
 }
 
 } // namespace
+
+std::vector<std::string_view> split(std::string_view text, std::string_view separators) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find_first_of(separators, start);
+        parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+        if (end == std::string_view::npos) {
+            return parts;
+        }
+        start = end + 1;
+    }
+}
 
 Error badValue(std::string_view flag, std::string_view value, std::string_view expected) {
     return makeError("args.bad-value", "bad value '" + std::string(value) + "' for " + std::string(flag) +

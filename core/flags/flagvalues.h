@@ -17,6 +17,9 @@ namespace llamafit {
 
 Error badValue(std::string_view flag, std::string_view value, std::string_view expected);
 
+// The parts of `text` between any of `separators` ("a,b" -> {"a", "b"}; "" -> {""}).
+std::vector<std::string_view> split(std::string_view text, std::string_view separators);
+
 std::optional<Error> readUint32(std::string_view flag, std::string_view value, std::uint32_t& out);
 std::optional<Error> readUint32(std::string_view flag, std::string_view value,
                                 std::optional<std::uint32_t>& out);

@@ -7,7 +7,6 @@
 #include "core/flags/flagvalues.h"
 #include "core/flags/serverargs.h"
 
-#include <algorithm>
 #include <charconv>
 
 namespace llamafit::settingflags {
@@ -160,10 +159,8 @@ std::optional<Error> readRpcServers(std::string_view spelling, const FlagValues&
                                     ParsedServerArgs& parsed) {
     const std::string& value = values.front();
     std::string endpoints;
-    for (std::size_t start = 0; start <= value.size();) {
-        const std::size_t comma = std::min(value.find(',', start), value.size());
-        const std::string part = value.substr(start, comma - start);
-        start = comma + 1;
+    for (const std::string_view piece : split(value, ",")) {
+        const std::string part(piece);
         const std::size_t equals = part.find('=');
         endpoints += (endpoints.empty() ? "" : ",") + part.substr(0, equals);
         if (equals == std::string::npos) {
