@@ -16,6 +16,7 @@ constexpr std::array kPoolKindNames{
     std::pair{PoolKind::ApuCarveout, std::string_view("apu-carve-out")},
     std::pair{PoolKind::HostRam, std::string_view("host-ram")},
     std::pair{PoolKind::ApuShared, std::string_view("apu-shared")},
+    std::pair{PoolKind::RpcHost, std::string_view("rpc-host")},
 };
 
 constexpr std::array kOsNames{
@@ -135,6 +136,7 @@ std::optional<Machine> withCarveOut(const Machine& machine, std::uint64_t carveO
             pool.capacityBytes = sharedWindowBytes(machine.os, systemBytes, machine.gttLimitBytes);
             break;
         case PoolKind::DiscreteVram:
+        case PoolKind::RpcHost:
             break;
         }
     }

@@ -28,6 +28,7 @@ enum class PoolKind {
     ApuCarveout,  // an APU's BIOS carve-out ("UMA frame buffer", AMD VGM): dedicated VRAM
     HostRam,      // the system RAM the OS manages (on an APU: physical minus the carve-out)
     ApuShared,    // Linux GTT / Windows shared GPU memory: a window onto HostRam, not extra memory
+    RpcHost,      // what a ggml-rpc-server reports free for its device, on another host (rpccluster.h)
 };
 
 enum class OsKind { Linux, Windows, MacOs, Unknown };
@@ -132,7 +133,8 @@ std::vector<GpuDevice> sizingGpus(const Machine& machine);
 bool isApu(const Machine& machine);
 const MemoryPool* findPool(const Machine& machine, PoolKind kind);
 
-std::string_view poolKindName(PoolKind kind); // "discrete-vram", "apu-carve-out", "host-ram", "apu-shared"
+std::string_view
+poolKindName(PoolKind kind); // "discrete-vram", "apu-carve-out", "host-ram", "apu-shared", "rpc-host"
 std::optional<PoolKind> poolKindFromName(std::string_view name);
 std::string_view osKindName(OsKind os); // "linux", "windows", "macos", "unknown"
 std::optional<OsKind> osKindFromName(std::string_view name);
