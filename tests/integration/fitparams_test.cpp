@@ -132,14 +132,14 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
         recording.args.push_back(std::to_string(host->memTotalBytes / kMiB - *fitCase.leaveMiB));
     }
 
-    // The RPC rig's two servers on loopback, stopped when the case ends (RpcServerProcess).
-    std::vector<std::unique_ptr<RpcServerProcess>> servers;
+    // The RPC rig's two servers on loopback, stopped when the case ends (RpcServerRun).
+    std::vector<std::unique_ptr<RpcServerRun>> servers;
     std::vector<std::string> liveEndpoints;
     if (fitCase.rig == FitRig::Rpc) {
         const Result<std::string> rpcServer = findRpcServer();
         ASSERT_TRUE(rpcServer) << rpcServer.error().message;
         for (std::size_t i = 0; i < rpcFitEndpoints().size(); ++i) {
-            auto started = RpcServerProcess::start(*rpcServer, {{"LLAMAFIT_NO_POPULATE", "1"}});
+            auto started = RpcServerRun::start(*rpcServer, {{"LLAMAFIT_NO_POPULATE", "1"}});
             ASSERT_TRUE(started) << started.error().message;
             liveEndpoints.push_back((*started)->endpoint());
             servers.push_back(std::move(*started));

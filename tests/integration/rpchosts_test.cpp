@@ -36,7 +36,7 @@ class RpcHostsTest : public ::testing::Test {
         const auto rpcServer = findRpcServer();
         ASSERT_TRUE(rpcServer.ok()) << rpcServer.error().message;
         for (int i = 0; i < 2; ++i) {
-            auto started = RpcServerProcess::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+            auto started = RpcServerRun::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
             ASSERT_TRUE(started.ok()) << started.error().message;
             m_servers.push_back(std::move(*started));
         }
@@ -59,7 +59,7 @@ class RpcHostsTest : public ::testing::Test {
     }
 
     std::string m_llamaServer;
-    std::vector<std::unique_ptr<RpcServerProcess>> m_servers;
+    std::vector<std::unique_ptr<RpcServerRun>> m_servers;
     std::string m_directory;
     std::string m_err;
 };

@@ -2,7 +2,7 @@
 // real model, against real ggml-rpc-server on 127.0.0.1 (never another address): a port with
 // nothing listening fails by name at start, and a server killed mid-run is named as the lost host
 // (issue 12 item 4). Waits through QSignalSpy with deadlines (never sleeps); the rpc-servers are
-// stopped and reaped by RpcServerProcess whatever happens.
+// stopped and reaped by RpcServerRun whatever happens.
 
 #include "tests/integration/serverprocessfixture.h"
 #include "tests/support/rpcserverrun.h"
@@ -43,8 +43,8 @@ class RpcLaunchTest : public test::ServerProcessFixture {
         m_process.setEnvironment(environment);
     }
 
-    std::unique_ptr<test::RpcServerProcess> startRpcServer() {
-        auto started = test::RpcServerProcess::start(m_rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+    std::unique_ptr<test::RpcServerRun> startRpcServer() {
+        auto started = test::RpcServerRun::start(m_rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
         EXPECT_TRUE(started.ok()) << started.error().message;
         return started.ok() ? std::move(*started) : nullptr;
     }

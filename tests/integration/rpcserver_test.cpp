@@ -74,10 +74,10 @@ TEST_P(RpcServerTest, AllocationMatchesEstimatePerServer) {
     ASSERT_FALSE(path.empty()) << error;
 
     // The servers live as long as this test (RAII: stopped, with their process group, on any exit).
-    std::vector<std::unique_ptr<RpcServerProcess>> servers;
+    std::vector<std::unique_ptr<RpcServerRun>> servers;
     std::vector<std::string> endpoints;
     for (std::size_t i = 0; i < testCase.settings.rpcServers.size(); ++i) {
-        auto server = RpcServerProcess::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+        auto server = RpcServerRun::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
         ASSERT_TRUE(server.ok()) << server.error().code << ": " << server.error().message;
         endpoints.push_back((*server)->endpoint());
         servers.push_back(std::move(*server));
@@ -130,7 +130,7 @@ TEST(RpcServerProcessTest, ListensOnLoopbackAndLeavesNothingBehind) {
     LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
     const auto rpcServer = findRpcServer();
     ASSERT_TRUE(rpcServer.ok()) << rpcServer.error().message;
-    auto server = RpcServerProcess::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+    auto server = RpcServerRun::start(*rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
     ASSERT_TRUE(server.ok()) << server.error().code << ": " << server.error().message;
     const int pid = (*server)->pid();
     const std::uint16_t port = (*server)->port();

@@ -41,10 +41,10 @@ Result<std::string> findRpcServer() {
     return findRigTool("LLAMAFIT_RPC_SERVER", "gpu/ggml-rpc-server");
 }
 
-Result<std::unique_ptr<RpcServerProcess>>
-RpcServerProcess::start(const std::string& executable,
-                        const std::vector<std::pair<std::string, std::string>>& environment,
-                        std::chrono::milliseconds readyTimeout) {
+Result<std::unique_ptr<RpcServerRun>>
+RpcServerRun::start(const std::string& executable,
+                    const std::vector<std::pair<std::string, std::string>>& environment,
+                    std::chrono::milliseconds readyTimeout) {
     const auto port = pickFreePort();
     if (!port) {
         return makeError("test.no-free-port", "no free TCP port on 127.0.0.1");
@@ -58,7 +58,7 @@ RpcServerProcess::start(const std::string& executable,
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
         return makeError("test.spawn-failed", std::string("pipe2: ") + std::strerror(errno));
     }
-    std::unique_ptr<RpcServerProcess> server(new RpcServerProcess);
+    std::unique_ptr<RpcServerRun> server(new RpcServerRun);
     server->m_port = *port;
     server->m_output = pipeFds[0];
     const pid_t parent = ::getpid();
@@ -111,7 +111,7 @@ RpcServerProcess::start(const std::string& executable,
     return server;
 }
 
-std::string RpcServerProcess::drainOutput() {
+std::string RpcServerRun::drainOutput() {
     std::string text;
     char buffer[4096];
     ssize_t n = 0;
@@ -121,7 +121,7 @@ std::string RpcServerProcess::drainOutput() {
     return text;
 }
 
-void RpcServerProcess::stop() {
+void RpcServerRun::stop() {
     if (m_pid <= 0) {
         return;
     }
@@ -143,7 +143,7 @@ void RpcServerProcess::stop() {
     m_pid = -1;
 }
 
-RpcServerProcess::~RpcServerProcess() {
+RpcServerRun::~RpcServerRun() {
     stop();
     if (m_output >= 0) {
         ::close(m_output);

@@ -1,5 +1,5 @@
 #pragma once
-// RpcServerProcess: one real ggml-rpc-server on 127.0.0.1 for the RPC integration tests
+// RpcServerRun: one real ggml-rpc-server on 127.0.0.1 for the RPC integration tests
 // (`ggml-rpc-server -H 127.0.0.1 -p PORT -d CPU`, never any other address). It owns the
 // process: its own process group, killed with the test process too (PR_SET_PDEATHSIG), and
 // stopped by the destructor (SIGTERM to the group, a grace period, then SIGKILL, then reaped),
@@ -28,15 +28,15 @@ namespace llamafit::test {
 // (findRigTool in llamaserverrun.h; the GPU llama-server is findGpuLlamaServer there).
 Result<std::string> findRpcServer();
 
-class RpcServerProcess {
+class RpcServerRun {
   public:
-    RpcServerProcess(const RpcServerProcess&) = delete;
-    RpcServerProcess& operator=(const RpcServerProcess&) = delete;
-    ~RpcServerProcess();
+    RpcServerRun(const RpcServerRun&) = delete;
+    RpcServerRun& operator=(const RpcServerRun&) = delete;
+    ~RpcServerRun();
 
     // Starts `executable -H 127.0.0.1 -p <a free port> -d CPU` with `environment` added to ours
     // and waits until it listens (at most `readyTimeout`).
-    static Result<std::unique_ptr<RpcServerProcess>>
+    static Result<std::unique_ptr<RpcServerRun>>
     start(const std::string& executable, const std::vector<std::pair<std::string, std::string>>& environment,
           std::chrono::milliseconds readyTimeout = std::chrono::seconds(20));
 
@@ -45,7 +45,7 @@ class RpcServerProcess {
     int pid() const { return m_pid; }
 
   private:
-    RpcServerProcess() = default;
+    RpcServerRun() = default;
     void stop();
     std::string drainOutput();
 
