@@ -26,5 +26,6 @@ int runPlanSetCommand(const std::vector<std::string>& args, const CommandIo& io)
 int runExportSetCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runRpcServerCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

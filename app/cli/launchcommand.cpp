@@ -10,6 +10,7 @@
 #include "app/cli/modelsource.h"
 
 #include "app/cli/fixtext.h"
+#include "app/cli/interruptnotifier.h"
 #include "app/cli/speedoutput.h"
 #include "core/flags/serverargs.h"
 #include "core/machine/machineprofile.h"
@@ -27,21 +28,14 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QSocketNotifier>
 #include <QTimer>
 
 #include <charconv>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <sstream>
-
-#ifndef Q_OS_WIN
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace llamafit {
 
@@ -95,15 +89,6 @@ itself fails the 0.7.0 spellings are used unchecked.
 Exit status: 0 stopped by Ctrl-C, 1 the server failed (the reason is printed), 2 bad usage
 (including flags the server's build refuses; nothing is started).
 )usage";
-
-#ifndef Q_OS_WIN
-// Self-pipe: the signal handler only writes a byte; the event loop does the stopping.
-int g_signalPipe[2] = {-1, -1};
-void onSignal(int) {
-    const char byte = 1;
-    [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
-}
-#endif
 
 // "run 800 tokens generated (412 t/s), 34 prompt tokens (910 t/s)": every finished request,
 // however short, from the server's own counters.
@@ -327,7 +312,7 @@ Result<SpeedReference> readSpeedReference(const CliOptions& options, const Parse
 // One `launch` run on the event loop: owns the server process, its launcher, the monitor and
 // the status timer, prints what happens, and ends the loop with the exit status. Every
 // connection has this session (or the monitor it owns) as its context, so no slot outlives
-// what it uses. Create after the QCoreApplication; one per process (the signal pipe is global).
+// what it uses. Create after the QCoreApplication; one per process (InterruptNotifier's pipe is global).
 class LaunchSession : public QObject {
   public:
     LaunchSession(const CommandIo& io, std::string server, std::optional<Prediction> prediction,
@@ -347,7 +332,6 @@ class LaunchSession : public QObject {
     void tallyLiveRun();
     void storeLiveRun();
     void printStatus();
-    void watchInterrupts();
     void onInterrupt();
     void end(int exitCode);
 
@@ -360,7 +344,7 @@ class LaunchSession : public QObject {
     ServerLauncher m_launcher;            // declared after m_process: it goes first
     std::unique_ptr<ServerProbe> m_probe; // from Ready on
     QTimer m_statusTimer;
-    std::unique_ptr<QSocketNotifier> m_interrupts;
+    std::unique_ptr<InterruptNotifier> m_interrupts;
     LiveRunTally m_liveRun; // what the run teaches the speed model
     QDateTime m_readyAt;    // when the monitor started (the live run's start)
     int m_exitCode = kExitOk;
@@ -393,24 +377,12 @@ LaunchSession::LaunchSession(const CommandIo& io, std::string server, std::optio
     });
 }
 
-LaunchSession::~LaunchSession() {
-#ifndef Q_OS_WIN
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    m_interrupts.reset();
-    for (int& fd : g_signalPipe) {
-        if (fd >= 0) {
-            ::close(fd);
-            fd = -1;
-        }
-    }
-#endif
-}
+LaunchSession::~LaunchSession() = default;
 
 int LaunchSession::run(const LaunchRequest& request) {
     m_request = request;
     m_statusTimer.start(1000);
-    watchInterrupts();
+    m_interrupts = std::make_unique<InterruptNotifier>([this] { onInterrupt(); });
     // Started from inside the loop: exit() only works on a running loop.
     QTimer::singleShot(0, this, [this] { m_launcher.launch(m_request); });
     return QCoreApplication::exec();
@@ -525,24 +497,7 @@ void LaunchSession::printStatus() {
     }
 }
 
-void LaunchSession::watchInterrupts() {
-#ifndef Q_OS_WIN
-    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-        return;
-    }
-    m_interrupts = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
-    connect(m_interrupts.get(), &QSocketNotifier::activated, this, &LaunchSession::onInterrupt);
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-#endif
-}
-
 void LaunchSession::onInterrupt() {
-#ifndef Q_OS_WIN
-    char byte = 0;
-    while (::read(g_signalPipe[0], &byte, 1) == 1) {
-    }
-#endif
     m_io.out << "interrupted: stopping llama-server" << std::endl;
     // Failed, or Stopped: still probing the binary, nothing started yet.
     if (m_process.state() == ServerProcess::State::Failed ||

@@ -37,13 +37,15 @@ constexpr std::array kCommands{
     Command{"launch", llamafit::runLaunchCommand, "start llama-server, watch it live, stop on Ctrl-C"},
     Command{"bench", llamafit::runBenchCommand,
             "llama-bench with the planned settings, measured vs predicted"},
+    Command{"rpc-server", llamafit::runRpcServerCommand,
+            "serve this machine's devices to llama-server --rpc elsewhere; scripts for other hosts"},
 };
 
 void printUsage(std::ostream& out) {
     out << "usage: llamafit-cli COMMAND [options]   (llamafit-cli COMMAND --help for its options)\n\n"
            "Predicts the memory llama-server (llama.cpp 0.7.0, build b11669) allocates.\n\n";
     for (const Command& command : kCommands) {
-        out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary << "\n";
+        out << "  " << command.name << std::string(12 - command.name.size(), ' ') << command.summary << "\n";
     }
     out << "\n  --version  print the version\n";
 }

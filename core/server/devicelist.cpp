@@ -67,14 +67,14 @@ std::optional<std::string> afterMarker(std::string_view log, std::string_view ma
 
 } // namespace
 
-Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
-    constexpr std::string_view kHeader = "Available devices:";
-    const std::size_t header = output.find(kHeader);
-    if (header == std::string_view::npos) {
-        return makeError("devices.no-listing", "llama-server printed no \"Available devices:\" list");
+std::optional<std::vector<ListedDevice>> devicesListedAfter(std::string_view output,
+                                                            std::string_view header) {
+    const std::size_t headerAt = output.find(header);
+    if (headerAt == std::string_view::npos) {
+        return std::nullopt;
     }
     std::vector<ListedDevice> devices;
-    std::size_t at = output.find('\n', header);
+    std::size_t at = output.find('\n', headerAt + header.size());
     while (at != std::string_view::npos && at + 1 < output.size()) {
         const std::size_t end = output.find('\n', at + 1);
         const std::string_view raw =
@@ -92,6 +92,14 @@ Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
         }
     }
     return devices;
+}
+
+Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
+    std::optional<std::vector<ListedDevice>> devices = devicesListedAfter(output, "Available devices:");
+    if (!devices) {
+        return makeError("devices.no-listing", "llama-server printed no \"Available devices:\" list");
+    }
+    return std::move(*devices);
 }
 
 Error unreachableRpcHost(std::string_view endpoint) {

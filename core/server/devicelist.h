@@ -35,6 +35,11 @@ struct ListedDevice {
 // The devices of a --list-devices run's output (stdout and stderr together).
 Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output);
 
+// The indented "NAME: DESCRIPTION (TOTAL MiB, FREE MiB free)" lines after the first line holding
+// `header` ("Available devices:"; ggml-rpc-server's banner says "Devices:"), up to the first
+// line that is not indented; lines of another shape are skipped. nullopt when no line holds it.
+std::optional<std::vector<ListedDevice>> devicesListedAfter(std::string_view output, std::string_view header);
+
 // rpc.unreachable for `endpoint` ("127.0.0.1:50052"), saying what to do.
 Error unreachableRpcHost(std::string_view endpoint);
 

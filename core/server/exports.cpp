@@ -136,29 +136,37 @@ Result<std::string> exportShellScript(const ExportSpec& spec) {
     return script;
 }
 
-Result<std::string> exportBatchFile(const ExportSpec& spec) {
-    if (spec.serverBinary.find_first_of("\"\r\n") != std::string::npos) {
-        return unrepresentable(".bat", spec.serverBinary, "a program path cannot hold a quote or line break");
+Result<std::string> batchCommandLine(std::string_view program, const std::vector<std::string>& args) {
+    if (program.find_first_of("\"\r\n") != std::string_view::npos) {
+        return unrepresentable(".bat", program, "a program path cannot hold a quote or line break");
     }
     // The program in real quotes: cmd finds it by its quoted first word, and & ^ ( ) are
     // literal between quotes; only % still needs doubling.
-    std::string program;
-    for (const char c : spec.serverBinary) {
-        program += c == '%' ? std::string("%%") : std::string(1, c);
+    std::string line = "\"";
+    for (const char c : program) {
+        line += c == '%' ? std::string("%%") : std::string(1, c);
     }
-    std::string line = "\"" + program + "\"";
-    for (const std::string& arg : exportArguments(spec)) {
+    line += "\"";
+    for (const std::string& arg : args) {
         Result<std::string> quoted = quoteBatchArgument(arg);
         if (!quoted) {
             return quoted.error();
         }
         line += " " + *quoted;
     }
+    return line;
+}
+
+Result<std::string> exportBatchFile(const ExportSpec& spec) {
+    Result<std::string> line = batchCommandLine(spec.serverBinary, exportArguments(spec));
+    if (!line) {
+        return line.error();
+    }
     return "@echo off\r\n"
            "rem llama-server launch exported by LlamaFit (UTF-8; extra arguments are passed on).\r\n"
            "setlocal DisableDelayedExpansion\r\n"
            "chcp 65001 >nul\r\n" +
-           line + " %*\r\n";
+           *line + " %*\r\n";
 }
 
 Result<std::string> exportPresetIni(const ExportSpec& spec) {

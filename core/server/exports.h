@@ -47,6 +47,9 @@ std::vector<std::string> exportArguments(const ExportSpec& spec);
 
 std::string quotePosixArgument(std::string_view argument);
 Result<std::string> quoteBatchArgument(std::string_view argument);
+// One .bat line running `program args`: the program in double quotes (% doubled), each argument
+// quoted by quoteBatchArgument. Also the ggml-rpc-server scripts' (rpcservercommand.h).
+Result<std::string> batchCommandLine(std::string_view program, const std::vector<std::string>& args);
 
 Result<std::string> exportShellScript(const ExportSpec& spec);
 Result<std::string> exportBatchFile(const ExportSpec& spec); // CRLF line ends

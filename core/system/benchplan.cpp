@@ -6,10 +6,10 @@
 #include "core/sizing/estimator.h"
 #include "core/system/benchmarkrun.h"
 #include "core/system/benchmarkstore.h"
+#include "core/system/llamatool.h"
 
 #include <QDateTime>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 namespace llamafit {
 
@@ -58,21 +58,7 @@ BenchRecord benchRecordOf(const BenchPlan& plan, const BenchmarkRun& run) {
 }
 
 QString defaultLlamaBenchProgram(const QString& serverProgram) {
-    if (const QString bench = qEnvironmentVariable("LLAMAFIT_LLAMA_BENCH"); !bench.isEmpty()) {
-        return bench;
-    }
-    const QString server =
-        serverProgram.isEmpty() ? qEnvironmentVariable("LLAMAFIT_LLAMA_SERVER") : serverProgram;
-    const QFileInfo serverFile(server);
-    if (!server.isEmpty() && (serverFile.isAbsolute() || server.contains(QLatin1Char('/')) ||
-                              server.contains(QLatin1Char('\\')))) {
-        const QString suffix = serverFile.suffix().compare(QLatin1String("exe"), Qt::CaseInsensitive) == 0
-                                   ? QStringLiteral(".exe")
-                                   : QString();
-        return serverFile.absolutePath() + QStringLiteral("/llama-bench") + suffix;
-    }
-    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("llama-bench"));
-    return onPath.isEmpty() ? QStringLiteral("llama-bench") : onPath;
+    return llamaToolProgram(QStringLiteral("llama-bench"), "LLAMAFIT_LLAMA_BENCH", serverProgram);
 }
 
 } // namespace llamafit
