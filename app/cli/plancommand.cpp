@@ -13,7 +13,9 @@
 #include "core/machine/carveoutchoices.h"
 #include "core/machine/machinefrominventory.h"
 #include "core/machine/machineprofile.h"
+#include "core/machine/rpccluster.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/system/bandwidthprobe.h"
 #include "core/system/benchmarkstore.h"
 #include "core/system/deviceprobe.h"
@@ -29,6 +31,7 @@ constexpr const char* kUsage =
     R"(usage: llamafit-cli plan [--json] -m MODEL [llama-server flags] [--machine ID|FILE.json]
                         [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS] [--bandwidth]
                         [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
+                        [--rpc HOST:PORT[=FREE_MiB],... [--server PATH]]
        llamafit-cli plan --set FILE.json [--json] [--machine ID|FILE.json] [--margin-mib N]
                         (several models at once: 'llamafit-cli plan --set x --help')
 
@@ -50,6 +53,13 @@ the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
                          APU machine without a known figure
   --no-vulkan, --no-nvml, --proc-dir DIR, --drm-dir DIR
                          device discovery as in 'devices' (without --machine)
+  --rpc HOST:PORT[=FREE_MiB],...
+                         ggml-rpc-servers the model is split over: each joins the machine
+                         as a host of its own (a pool as large as the free memory the server
+                         reports: given with =FREE_MiB, else asked live through --server's
+                         llama-server), before the machine's GPUs in -ts order. The plan adds
+                         what crosses the network per token and the decode floor it sets at
+                         1, 2.5 and 10 Gbit/s
   --json                 machine-readable output (stable fields; see docs)
 
 Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or
@@ -61,9 +71,16 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     if (!machine) {
         return machine.error();
     }
-    if (!request.args.gpus.empty()) {
-        return makeError("cli.conflicting-options", "--gpu/--gpu-igpu and --machine both describe the GPUs: "
-                                                    "use one (the machine profile names its GPUs)");
+    // --rpc servers (with their free memory, given or asked live) join the machine as hosts of
+    // their own (rpccluster.h); any other --gpu would describe the machine's GPUs a second time.
+    std::vector<RpcHost> rpcHosts;
+    for (const GpuDevice& gpu : request.args.gpus) {
+        if (gpu.backend != Backend::Rpc) {
+            return makeError("cli.conflicting-options",
+                             "--gpu/--gpu-igpu and --machine both describe the GPUs: "
+                             "use one (the machine profile names its GPUs)");
+        }
+        rpcHosts.push_back(RpcHost{rpcEndpointOf(gpu.name).value_or(gpu.name), gpu.memoryBytes});
     }
     Result<PlacementOptions> placement = placementOptions(options);
     if (!placement) {
@@ -87,7 +104,7 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     }
 
     PlanResult plan;
-    plan.machine = machine->machine;
+    plan.machine = withRpcHosts(machine->machine, rpcHosts);
     plan.chosenBecause = machine->because;
     Result<MemoryEstimate> estimate = estimateMemory(request.model.info, request.args.settings,
                                                      sizingGpus(plan.machine), request.companions);
@@ -97,6 +114,17 @@ Result<PlanResult> makePlan(const SizingRequest& request, const CliOptions& opti
     plan.estimate = *estimate;
     plan.usage =
         placeOnMachine(plan.estimate, request.args.settings, request.model.info, plan.machine, *placement);
+    if (!rpcHosts.empty()) {
+        Result<RpcTraffic> traffic =
+            rpcTrafficPerToken(request.model.info, request.args.settings, sizingGpus(plan.machine));
+        if (!traffic) {
+            return traffic.error();
+        }
+        plan.rpcTraffic = *traffic;
+        plan.usage.notes.push_back(
+            "the decode bound reads every weight at this machine's bandwidth: the RPC hosts' own "
+            "memory bandwidth is not known here");
+    }
     for (std::size_t i = 0; i < std::max<std::size_t>(1, plan.machine.gpus.size()); ++i) {
         plan.backend.push_back(backendMemoryView(plan.machine, i));
     }

@@ -118,6 +118,60 @@ Json poolLoadJson(const PoolLoad& load) {
             {"terms", std::move(terms)}};
 }
 
+namespace {
+
+// `plan --rpc`'s traffic: every device change of the graph and the network floor per link speed.
+Json rpcTrafficJson(const RpcTraffic& traffic, const std::optional<DecodeSpeedEstimate>& decode) {
+    Json crossings = Json::array();
+    for (const DeviceCrossing& crossing : traffic.crossings) {
+        crossings.push_back({{"from", crossing.from},
+                             {"to", crossing.to},
+                             {"what", crossing.what},
+                             {"bytes_per_token", crossing.bytesPerToken},
+                             {"network_hops", crossing.networkHops}});
+    }
+    Json links = Json::array();
+    for (const double bits : kLinkBitsPerSecond) {
+        const double seconds = networkSecondsPerToken(traffic, bits);
+        links.push_back(
+            {{"bits_per_second", bits},
+             {"seconds_per_token", seconds},
+             {"decode_tokens_per_second",
+              decode ? Json(withNetworkFloor(decode->tokensPerSecond, seconds)) : Json(nullptr)}});
+    }
+    return {{"network_bytes_per_token", traffic.networkBytesPerToken},
+            {"crossings", std::move(crossings)},
+            {"links", std::move(links)}};
+}
+
+void printRpcTraffic(std::ostream& out, const RpcTraffic& traffic,
+                     const std::optional<DecodeSpeedEstimate>& decode) {
+    out << "Network   " << traffic.networkBytesPerToken / 1024.0 << " KiB per token cross the network";
+    for (const DeviceCrossing& crossing : traffic.crossings) {
+        if (crossing.networkHops > 0) {
+            out << "\n            " << crossing.from << " -> " << crossing.to << " (" << crossing.what
+                << "): " << crossing.bytesPerToken / 1024.0 << " KiB"
+                << (crossing.networkHops > 1 ? " x2 via this host" : "");
+        }
+    }
+    out << "\n";
+    for (const double bits : kLinkBitsPerSecond) {
+        const double seconds = networkSecondsPerToken(traffic, bits);
+        char line[160];
+        std::snprintf(line, sizeof line, "          at %4.1f Gbit/s: +%.3f ms per token", bits / 1e9,
+                      seconds * 1e3);
+        out << line;
+        if (decode) {
+            std::snprintf(line, sizeof line, ", decode at most %.1f t/s",
+                          withNetworkFloor(decode->tokensPerSecond, seconds));
+            out << line;
+        }
+        out << "\n";
+    }
+}
+
+} // namespace
+
 Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const PlanResult& plan) {
     Json json;
     json["model"] = modelJson(model);
@@ -154,6 +208,7 @@ Json planJson(const LoadedModel& model, const ParsedServerArgs& args, const Plan
                           {"rs_bytes_per_token", d.rsBytesPerToken},
                           {"tokens_per_second", d.tokensPerSecond}};
     }
+    json["rpc_traffic"] = plan.rpcTraffic ? rpcTrafficJson(*plan.rpcTraffic, plan.decode) : Json(nullptr);
     json["speed"] = speedJson(plan.speed, plan.speedFilledTokens,
                               plan.speed ? std::string() : "no bandwidth figure for " + plan.machine.id);
     json["bios_split"] = plan.advice ? adviceJson(*plan.advice) : Json(nullptr);
@@ -197,6 +252,9 @@ void printPlanText(std::ostream& out, const LoadedModel& model, const ParsedServ
         out << line << " (active weights " << formatMiB(plan.decode->weightBytesPerToken) << " + KV at "
             << plan.decode->filledTokens << " tokens " << formatMiB(plan.decode->kvBytesPerToken) << " + RS "
             << formatMiB(plan.decode->rsBytesPerToken) << ")\n";
+    }
+    if (plan.rpcTraffic) {
+        printRpcTraffic(out, *plan.rpcTraffic, plan.decode);
     }
     printSpeedText(out, plan.speed, plan.speedFilledTokens);
     if (plan.advice) {

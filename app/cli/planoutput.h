@@ -26,6 +26,7 @@
 #include "core/machine/biossplitadvisor.h"
 #include "core/machine/poolusage.h"
 #include "core/machine/speedmodel.h"
+#include "core/sizing/rpctraffic.h"
 
 #include <iosfwd>
 #include <optional>
@@ -44,6 +45,8 @@ struct PlanResult {
     std::optional<SpeedPrediction> speed; // the decode bound x this machine's efficiency (speedmodel.h)
     std::uint32_t speedFilledTokens = 0;
     std::optional<SplitAdvice> advice;
+    // --rpc: what crosses the network per decoded token, and the decode bound with its floor.
+    std::optional<RpcTraffic> rpcTraffic;
 };
 
 // One pool of `pools[]` (also `plan --set`'s pools).

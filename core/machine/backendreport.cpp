@@ -109,6 +109,21 @@ BackendMemoryView discreteView(const Machine& machine, const MachineGpu& gpu) {
     return view;
 }
 
+// A ggml-rpc-server's device: its pool is the free memory the server reported (rpccluster.h).
+BackendMemoryView rpcView(const Machine& machine, const MachineGpu& gpu) {
+    BackendMemoryView view;
+    view.device = gpu.name;
+    const MemoryPool& pool = machine.pools.at(gpu.poolIndex);
+    view.reportedTotalBytes = pool.capacityBytes;
+    view.reportedFreeBytes = pool.capacityBytes;
+    view.planLimitBytes = pool.usableBytes();
+    view.explanation =
+        "The RPC server " + gpu.name + " reports " + formatGiBShort(pool.capacityBytes) +
+        " free for its device, which llama.cpp splits layers by; LlamaFit plans against the same " +
+        formatGiBShort(pool.usableBytes());
+    return view;
+}
+
 } // namespace
 
 BackendMemoryView backendMemoryView(const Machine& machine, std::size_t gpuIndex) {
@@ -116,6 +131,9 @@ BackendMemoryView backendMemoryView(const Machine& machine, std::size_t gpuIndex
         return hostView(machine);
     }
     const MachineGpu& gpu = machine.gpus[gpuIndex];
+    if (gpu.poolIndex < machine.pools.size() && machine.pools[gpu.poolIndex].kind == PoolKind::RpcHost) {
+        return rpcView(machine, gpu);
+    }
     return gpu.integrated ? integratedView(machine, gpu) : discreteView(machine, gpu);
 }
 

@@ -334,6 +334,46 @@ TEST(CliBinary, EstimateWithRpcServersPutsThemBeforeTheLocalGpu) {
     EXPECT_NE(run.err.find("FREE_MiB"), std::string::npos) << run.err;
 }
 
+TEST(CliBinary, PlanWithRpcServersGivesEachHostItsPoolAndTheNetworkFloor) {
+    const CliRun run =
+        runCli({"plan", "--json", "-m", "llama-3-8b-q4_k_m", "-c", "8192", "-ngl", "all", "--machine",
+                "rtx-4060-8gb", "--rpc", "127.0.0.1:50052=3000,127.0.0.1:50053=2000"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json json = parseJson(run);
+    std::vector<std::string> rpcPools;
+    for (const Json& pool : json["pools"]) {
+        if (pool["kind"] == "rpc-host") {
+            rpcPools.push_back(pool["name"].get<std::string>());
+            EXPECT_GT(pool["llama_at_load_bytes"].get<std::uint64_t>(), 0u) << pool.dump();
+        }
+    }
+    EXPECT_EQ(rpcPools,
+              (std::vector<std::string>{"RPC server 127.0.0.1:50052", "RPC server 127.0.0.1:50053"}));
+    std::vector<std::string> devices;
+    for (const Json& device : json["estimate"]["devices"]) {
+        devices.push_back(device["name"].get<std::string>());
+    }
+    EXPECT_EQ(devices,
+              (std::vector<std::string>{"CPU", "RPC0[127.0.0.1:50052]", "RPC0[127.0.0.1:50053]", "CUDA0"}));
+    // llama-3-8B: n_embd 4096 -> 16 KiB rows; the two servers' split crosses twice, through this host.
+    const Json& traffic = json["rpc_traffic"];
+    ASSERT_TRUE(traffic.is_object()) << json.dump();
+    EXPECT_EQ(traffic["crossings"][0]["what"], "embeddings");
+    EXPECT_EQ(traffic["crossings"][1]["network_hops"], 2);
+    EXPECT_EQ(traffic["network_bytes_per_token"], 4 * 16384);
+    ASSERT_EQ(traffic["links"].size(), 3u);
+    EXPECT_LT(traffic["links"][0]["decode_tokens_per_second"].get<double>(),
+              json["decode"]["tokens_per_second"].get<double>());
+
+    // Without --rpc there is no traffic; any other --gpu still conflicts with --machine.
+    EXPECT_TRUE(parseJson(runCli(
+        {"plan", "--json", "-m", "llama-3-8b-q4_k_m", "--machine", "rtx-4060-8gb"}))["rpc_traffic"]
+                    .is_null());
+    EXPECT_EQ(runCli({"plan", "-m", "llama-3-8b-q4_k_m", "--machine", "rtx-4060-8gb", "--gpu", "cuda=8192"})
+                  .exitCode,
+              2);
+}
+
 TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
     ASSERT_TRUE(card.ok());
