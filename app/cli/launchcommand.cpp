@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
+#include "app/cli/sizingcommand.h"
 
 #include "app/cli/fixtext.h"
 #include "app/cli/interruptnotifier.h"
@@ -183,7 +184,12 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe,
     return line.str();
 }
 
-std::optional<Prediction> predict(const ParsedServerArgs& parsed, std::ostream& err) {
+// --rpc servers without their free memory are asked through `server` (the build that will run).
+std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& server, std::ostream& err) {
+    if (Result<bool> live = addLiveRpcDevices(parsed, server); !live) {
+        err << "llamafit-cli: no prediction (" << live.error().message << ")\n";
+        return std::nullopt;
+    }
     Result<LoadedModel> loaded = loadModel(parsed.model);
     if (!loaded) {
         err << "llamafit-cli: no prediction (" << loaded.error().message << ")\n";
@@ -528,7 +534,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
     if (!launch) {
         return reportError(io, launch.error(), false);
     }
-    std::optional<Prediction> prediction = predict(launch->parsed, io.err);
+    std::optional<Prediction> prediction = predict(launch->parsed, launch->server, io.err);
     Result<SpeedReference> speedReference = readSpeedReference(*options, launch->parsed, prediction);
     if (!speedReference) {
         return reportError(io, speedReference.error(), false);

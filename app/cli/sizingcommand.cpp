@@ -30,11 +30,12 @@ Result<SizingRequest> loadModelOnly(const CliOptions& options, std::string_view 
     return SizingRequest{std::move(*loaded), {}, {}};
 }
 
+} // namespace
+
 // The --rpc servers given without their free memory (no `=FREE_MiB`, no --gpu rpc:...) are asked
 // live through the installed llama-server (rpchostquery.h), which reports what each really has
 // free; the plan then splits by it as llama.cpp will.
-Result<bool> addLiveRpcDevices(SizingRequest& request, const CliOptions& options) {
-    ParsedServerArgs& args = request.args;
+Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer) {
     std::vector<std::string> missing;
     for (const std::string& endpoint : args.settings.rpcServers) {
         const std::string name = rpcBufferName(endpoint);
@@ -47,7 +48,7 @@ Result<bool> addLiveRpcDevices(SizingRequest& request, const CliOptions& options
         return true;
     }
     RpcHostQuery query;
-    query.llamaServer = llamaServerProgram(options);
+    query.llamaServer = llamaServer;
     query.endpoints = missing;
     Result<std::vector<ListedDevice>> listed = queryListedDevices(query);
     if (!listed) {
@@ -75,8 +76,6 @@ Result<bool> addLiveRpcDevices(SizingRequest& request, const CliOptions& options
     args.gpus = inLlamaDeviceOrder(args.settings, std::move(args.gpus));
     return true;
 }
-
-} // namespace
 
 int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, const SizingCommand& command,
                      const std::function<int(const SizingRun& run)>& body) {
@@ -107,7 +106,7 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
         return reportError(io, request.error(), json);
     }
     if (!command.modelOnly) {
-        if (Result<bool> live = addLiveRpcDevices(*request, *options); !live) {
+        if (Result<bool> live = addLiveRpcDevices(request->args, llamaServerProgram(*options)); !live) {
             return reportError(io, live.error(), json);
         }
     }

@@ -45,6 +45,11 @@ struct SizingRun {
     int fail(const Error& error) const { return reportError(io, error, json); }
 };
 
+// The --rpc servers of `args` given without their free memory (no `=FREE_MiB`, no --gpu rpc:...),
+// asked live through `llamaServer` (rpchostquery.h) and added to args.gpus in llama.cpp's order.
+// Also `launch`'s prediction. Error codes: those of queryListedDevices, rpc.not-listed.
+Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer);
+
 // Runs the preamble, then `body` with the ready SizingRun; returns the exit status.
 int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, const SizingCommand& command,
                      const std::function<int(const SizingRun& run)>& body);

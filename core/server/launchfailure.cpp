@@ -1,9 +1,9 @@
 #include "core/server/launchfailure.h"
 
 #include "core/server/devicelist.h"
-
 #include "core/server/logformats.h"
 #include "core/server/logscanner.h"
+#include "core/sizing/rpcdevices.h"
 
 #include <csignal>
 #include <cstring>
@@ -139,7 +139,13 @@ LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
         result.evidence = std::move(allocationEvidence);
         std::string message =
             "out of memory allocating the " + std::string(allocationPhaseName(allocation->phase));
-        if (!allocation->bufferType.empty()) {
+        if (const std::optional<std::string> endpoint = rpcEndpointOf(allocation->bufferType)) {
+            // An RPC device's buffer lives on another host: name the host, which is where memory
+            // must be freed (ggml-rpc.cpp logs "... endpoint: HOST:PORT ... -> failed" first).
+            result.rpcEndpoint = *endpoint;
+            message += " on the RPC host " + *endpoint + " (" + allocation->bufferType +
+                       "): its ggml-rpc-server has less memory free than that buffer";
+        } else if (!allocation->bufferType.empty()) {
             message += " on " + allocation->bufferType;
         }
         if (allocation->failedBytes) {

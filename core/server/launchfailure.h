@@ -84,8 +84,10 @@ struct LaunchFailure {
     std::optional<AllocationFailure> allocation;
     std::string rejectedFlag;          // FlagRejected: "--no-mmap"
     std::optional<std::uint32_t> port; // PortInUse
-    std::string rpcEndpoint;           // RpcHostUnreachable (from the log), RpcHostLost (set by the caller)
-    std::string log;                   // the log, as given
+    // RpcHostUnreachable (from the log), RpcHostLost (set by the caller), AllocationFailed on an
+    // RPC device (the host that ran out of memory).
+    std::string rpcEndpoint;
+    std::string log; // the log, as given
     bool operator==(const LaunchFailure&) const = default;
 };
 

@@ -163,6 +163,11 @@ QString FailureDialog::suggestion(const LaunchFailure& failure) {
     case LaunchFailureReason::ModelLoadFailed:
         return tr("This llama-server cannot load the model: a newer build may know its architecture.");
     case LaunchFailureReason::AllocationFailed:
+        if (!failure.rpcEndpoint.empty()) {
+            return tr("Free memory on the RPC host %1, or give it a smaller share (-ts), or lower the "
+                      "context, the KV cache types or the slots.")
+                .arg(QString::fromStdString(failure.rpcEndpoint));
+        }
         return tr("Lower the context, the KV cache types, the slots or the GPU layers.");
     case LaunchFailureReason::RpcHostUnreachable:
         return tr("Nothing listens at %1: start ggml-rpc-server on that host (ggml-rpc-server -H ADDRESS -p "

@@ -194,5 +194,19 @@ TEST(LaunchFailureTest, RpcServersThatCannotBeUsed) {
     EXPECT_EQ(failure.evidence.size(), 1u);
 }
 
+TEST(LaunchFailureTest, AnRpcHostOutOfMemoryIsNamedByItsEndpoint) {
+    LaunchOutcome outcome;
+    outcome.exitCode = 1;
+    outcome.log = readServerCapture("fail-oom-rpc-host.log");
+    const LaunchFailure failure = classifyLaunchFailure(outcome);
+    EXPECT_EQ(failure.reason, LaunchFailureReason::AllocationFailed);
+    EXPECT_EQ(failure.rpcEndpoint, "127.0.0.1:50152");
+    EXPECT_NE(failure.message.find("on the RPC host 127.0.0.1:50152 (RPC0[127.0.0.1:50152])"),
+              std::string::npos)
+        << failure.message;
+    ASSERT_TRUE(failure.allocation.has_value());
+    EXPECT_EQ(failure.allocation->failedBytes, 4617396224u);
+}
+
 } // namespace
 } // namespace llamafit
