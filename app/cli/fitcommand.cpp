@@ -14,6 +14,7 @@
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
 #include "core/sizing/solvers.h"
+#include "core/sizing/splitsolver.h"
 
 #include <ostream>
 
@@ -31,6 +32,8 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
   - the best K/V pair for the -c given (quality: f32 > f16 = bf16 > q8_0 > q5_1 > q5_0 > q4_1
     > iq4_nl > q4_0, K at least as precise as V)
   - the most GPU layers (-ngl) when GPUs are given
+  - with two or more devices (GPUs, --rpc servers): the -ts split that fits the largest -c,
+    next to what llama.cpp's default split (by free memory) fits
 
   --budget-mib N         host memory budget (RAM) in MiB
   --gpu [BACKEND:]NAME=MiB
@@ -87,7 +90,17 @@ struct FitResults {
     std::vector<ContextFit> largest;
     std::optional<ContextFit> best;    // only with -c
     std::optional<GpuLayerFit> layers; // only with GPUs
+    std::optional<SplitFit> split;     // only with two or more devices
 };
+
+// "-ts 10,7": the split's values as llama-server takes them.
+std::string splitText(const std::vector<double>& split) {
+    std::string text;
+    for (const double value : split) {
+        text += (text.empty() ? "" : ",") + std::to_string(static_cast<long long>(value));
+    }
+    return "-ts " + text;
+}
 
 void printText(std::ostream& out, const SizingRequest& request, const MemoryBudget& budget,
                const FitResults& results) {
@@ -137,6 +150,20 @@ void printText(std::ostream& out, const SizingRequest& request, const MemoryBudg
                                      : std::string("does not fit, even with no layers on the GPUs"))
             << "\n";
     }
+    if (results.split) {
+        const SplitFit& split = *results.split;
+        out << "Best split: ";
+        if (split.fits) {
+            out << splitText(split.tensorSplit) << " fits -c " << split.contextTokens << " (total "
+                << formatMiB(split.totalBytes) << " MiB)";
+        } else {
+            out << "no split fits -c 256";
+        }
+        out << "; llama.cpp's default split (by free memory) fits "
+            << (split.defaultSplitContextTokens ? "-c " + std::to_string(*split.defaultSplitContextTokens)
+                                                : std::string("not even -c 256"))
+            << "\n";
+    }
     const ParsedServerArgs& flags = request.args;
     if (!flags.notes.empty() || !flags.unmodelledFlags.empty() || !flags.ignoredFlags.empty()) {
         out << "\n";
@@ -174,6 +201,17 @@ Json toJson(const SizingRequest& request, const MemoryBudget& budget, const FitR
                                                     {"gpu_layers", results.layers->gpuLayers},
                                                     {"total_bytes", results.layers->totalBytes}}
                                              : Json(nullptr);
+    json["best_split"] = nullptr;
+    if (results.split) {
+        const SplitFit& split = *results.split;
+        json["best_split"] = {{"fits", split.fits},
+                              {"tensor_split", split.tensorSplit},
+                              {"context_tokens", split.contextTokens},
+                              {"total_bytes", split.totalBytes},
+                              {"default_split_context_tokens", split.defaultSplitContextTokens
+                                                                   ? Json(*split.defaultSplitContextTokens)
+                                                                   : Json(nullptr)}};
+    }
     json["unmodelled_flags"] = request.args.unmodelledFlags;
     json["ignored_flags"] = request.args.ignoredFlags;
     return json;
@@ -229,6 +267,9 @@ int fit(const SizingRun& run) {
     }
     if (!gpus.empty()) {
         results.layers = mostGpuLayers(prepared, settings, gpus, budget);
+    }
+    if (gpus.size() >= 2) {
+        results.split = bestTensorSplit(prepared, settings, gpus, budget);
     }
     Result<std::optional<double>> bandwidth = positiveNumberOption(run.options, "--bandwidth-gbs");
     if (!bandwidth) {

@@ -374,6 +374,24 @@ TEST(CliBinary, PlanWithRpcServersGivesEachHostItsPoolAndTheNetworkFloor) {
               2);
 }
 
+TEST(CliBinary, FitOverSeveralDevicesFindsTheSplitThatFitsWhereTheDefaultDoesNot) {
+    // Qwen2.5-32B over a 12000 MiB RPC server and an 8 GiB card: by free memory the card gets 40 %
+    // of the layers and the output layer, more than it holds at any context.
+    const CliRun run = runCli({"fit", "--json", "-m", "qwen2.5-32b-q4_k_m", "-ngl", "all", "-np", "1",
+                               "--types", "f16", "--rpc", "127.0.0.1:50052=12000", "--gpu", "cuda=8192"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Json split = parseJson(run)["best_split"];
+    ASSERT_TRUE(split.is_object());
+    EXPECT_TRUE(split["fits"].get<bool>());
+    EXPECT_TRUE(split["default_split_context_tokens"].is_null());
+    EXPECT_GE(split["context_tokens"].get<int>(), 256);
+    ASSERT_EQ(split["tensor_split"].size(), 2u);
+    EXPECT_EQ(split["tensor_split"][0].get<double>() + split["tensor_split"][1].get<double>(), 65.0);
+    EXPECT_TRUE(
+        parseJson(runCli({"fit", "--json", "-m", "qwen2.5-32b-q4_k_m", "--gpu", "cuda=8192"}))["best_split"]
+            .is_null()); // one device: nothing to split
+}
+
 TEST(CliBinary, CardAndTheSameCardWrittenAsGgufEstimateTheSame) {
     Result<ModelSpec> card = findBuiltinModelCard("llama-3-8b-q4_k_m");
     ASSERT_TRUE(card.ok());
