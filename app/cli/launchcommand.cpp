@@ -20,6 +20,7 @@
 #include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
 #include "core/server/predictioncomparison.h"
+#include "core/server/rpchostusage.h"
 #include "core/sizing/estimator.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
@@ -220,6 +221,35 @@ void printComparison(const std::string& log, const Prediction& prediction, std::
         << formatPredictionComparison(comparePrediction(prediction.estimate, *parsed)) << std::flush;
 }
 
+// Each RPC host's share, from this host's log: the only place its memory shows (rpchostusage.h).
+void printRpcHosts(const std::string& log, const std::optional<Prediction>& prediction, std::ostream& out) {
+    Result<AllocationLog> parsed = parseAllocationLog(log);
+    if (!parsed) {
+        return;
+    }
+    const std::vector<RpcHostUsage> hosts =
+        rpcHostUsage(*parsed, prediction ? std::optional(prediction->estimate) : std::nullopt);
+    if (hosts.empty()) {
+        return;
+    }
+    out << "RPC hosts (from this host's log):\n";
+    for (const RpcHostUsage& host : hosts) {
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-22s %-5s %9.2f MiB allocated", host.endpoint.c_str(),
+                      host.device.c_str(), host.allocatedMiB);
+        out << line;
+        if (host.predictedMiB) {
+            std::snprintf(line, sizeof line, " (predicted %.2f)", *host.predictedMiB);
+            out << line;
+        }
+        if (host.freeAtStartMiB) {
+            out << " of " << *host.freeAtStartMiB << " MiB it reported free";
+        }
+        out << "\n";
+    }
+    out << std::flush;
+}
+
 // For an allocation failure: which component did not fit and what would. The failed device's
 // budget is what the failure proves (allocationBudgetBytes: less than the buffers allocated
 // before it plus the failed one, and for the host no more than the OS says is available).
@@ -409,6 +439,7 @@ void LaunchSession::onStateChanged(ServerProcess::State state) {
         if (m_prediction) {
             printComparison(m_process.log(), *m_prediction, m_io.out);
         }
+        printRpcHosts(m_process.log(), m_prediction, m_io.out);
         startMonitor();
     }
     if (state == ServerProcess::State::Stopping && m_probe) {

@@ -171,6 +171,14 @@ bool Parser::line(std::string_view raw) {
             }
             m_log.breakdownTables.back().push_back(std::move(row));
         }
+    } else if (const std::size_t param = text.find("common_param:"); param != std::string_view::npos) {
+        std::string_view rest = text.substr(param + 13); // after the module tag ("cmn  ") when there is one
+        rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+        if (startsWith(rest, "- ")) {
+            if (std::optional<ListedDevice> device = parseDeviceLine(rest.substr(2))) {
+                m_log.listedDevices.push_back(std::move(*device));
+            }
+        }
     } else if (contains(text, "llama_server: listening on") || contains(text, "server is listening on")) {
         m_log.listening = true;
     } else if (contains(text, "exiting due to model loading error")) {

@@ -11,6 +11,7 @@
 //
 // Accepted line shapes (llama.cpp b11669, with or without the "<time> <level> " prefix of
 // --log-prefix/--log-timestamps):
+//   common_param:   - %s : %s (%zu MiB, %zu MiB free)                 (the device list, at start)
 //   load_tensors: %12s model buffer size = %8.2f MiB                 (repeats: summed per buffer type)
 //   load_tensors: offloaded %d/%d layers to GPU
 //   llama_adapter_lora_init_impl: %s LoRA buffer size = %8.2f MiB      (one per adapter and buffer type)
@@ -33,6 +34,7 @@
 // parse; the message quotes it with its line number).
 
 #include "core/common/result.h"
+#include "core/server/devicelist.h"
 
 #include <cstdint>
 #include <map>
@@ -139,6 +141,10 @@ struct LoggedDraftContext {
 };
 
 struct AllocationLog {
+    // The devices llama-server lists as it starts, with the memory each reports (common/common.cpp:
+    // "common_param:   - RPC0    : 127.0.0.1:50052 (24105 MiB, 24105 MiB free)"): an RPC server's
+    // free memory is only ever seen here, on the main host.
+    std::vector<ListedDevice> listedDevices;
     // Per buffer type as llama.cpp names it ("CPU_Mapped", "CPU_REPACK", "CUDA0", "CUDA_Host").
     std::map<std::string, double> modelMiB;
     std::map<std::string, std::uint32_t> modelLines; // lines summed into modelMiB (each rounded to 0.01 MiB)

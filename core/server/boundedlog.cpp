@@ -28,14 +28,16 @@ constexpr std::array kAllocationFunctions{
 // What allocationfailure.cpp and launchfailure.cpp look for in lines printed without the
 // error level (--no-log-prefix, or ggml's own fprintf): ggml's out-of-memory lines, the
 // follow-up "failed to allocate ..." / "unable to allocate" markers, common/arg.cpp's "error:"
-// lines, gguf.cpp's "invalid magic", tools/server's bind error and its "listening on".
+// lines, gguf.cpp's "invalid magic", tools/server's bind error and its "listening on"; and
+// common/common.cpp's start lines ("cmn  common_param:"), which list the devices with the memory
+// each reports -- an RPC host's only record (rpchostusage.h).
 constexpr std::array kDiagnosticParts{
     std::string_view("error"),           std::string_view("failed"),
     std::string_view("unable to"),       std::string_view("insufficient memory"),
     std::string_view("out of memory"),   std::string_view("OutOfDeviceMemory"),
     std::string_view("couldn't bind"),   std::string_view("invalid"),
     std::string_view("gguf_init_from_"), std::string_view("Unsupported cache type"),
-    std::string_view("listening on"),
+    std::string_view("listening on"),    std::string_view("common_param:"),
 };
 
 } // namespace

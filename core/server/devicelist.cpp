@@ -29,9 +29,12 @@ std::optional<std::uint64_t> mibOf(std::string_view text) {
     return value * kMiB;
 }
 
+} // namespace
+
 // "RPC0: 127.0.0.1:50052 (24105 MiB, 24105 MiB free)". The memory is the last parenthesis: a
 // description may hold its own ("llvmpipe (LLVM 15.0.6, 256 bits)").
-std::optional<ListedDevice> deviceOf(std::string_view line) {
+std::optional<ListedDevice> parseDeviceLine(std::string_view line) {
+    line = trimmed(line);
     const std::size_t colon = line.find(": ");
     const std::size_t open = line.rfind(" (");
     constexpr std::string_view kFree = " MiB free)";
@@ -49,9 +52,11 @@ std::optional<ListedDevice> deviceOf(std::string_view line) {
     if (!total || !free) {
         return std::nullopt;
     }
-    return ListedDevice{std::string(line.substr(0, colon)),
+    return ListedDevice{std::string(trimmed(line.substr(0, colon))),
                         std::string(line.substr(colon + 2, open - colon - 2)), *total, *free};
 }
+
+namespace {
 
 // The text after `marker` up to the end of its line, or nullopt.
 std::optional<std::string> afterMarker(std::string_view log, std::string_view marker) {
@@ -87,7 +92,7 @@ std::optional<std::vector<ListedDevice>> devicesListedAfter(std::string_view out
         if (line == "(none)") {
             continue;
         }
-        if (const auto device = deviceOf(line)) {
+        if (const auto device = parseDeviceLine(line)) {
             devices.push_back(*device);
         }
     }

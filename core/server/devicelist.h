@@ -35,6 +35,11 @@ struct ListedDevice {
 // The devices of a --list-devices run's output (stdout and stderr together).
 Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output);
 
+// One "NAME: DESCRIPTION (TOTAL MiB, FREE MiB free)" line (spaces around it and before the colon
+// allowed: llama-server's start log pads the name, "RPC0    : 127.0.0.1:50052 (...)"); nullopt for
+// any other line.
+std::optional<ListedDevice> parseDeviceLine(std::string_view line);
+
 // The indented "NAME: DESCRIPTION (TOTAL MiB, FREE MiB free)" lines after the first line holding
 // `header` ("Available devices:"; ggml-rpc-server's banner says "Devices:"), up to the first
 // line that is not indented; lines of another shape are skipped. nullopt when no line holds it.

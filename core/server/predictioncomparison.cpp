@@ -154,8 +154,14 @@ PredictionComparison comparePrediction(const MemoryEstimate& estimate, const All
 }
 
 std::string formatPredictionComparison(const PredictionComparison& comparison) {
-    std::string text = "  device      component     predicted        actual      error       rel\n";
-    char row[160];
+    // The device column as wide as its longest name ("RPC0[192.168.1.20:50052]"), at least 11.
+    int width = 11;
+    for (const DeviceComparison& device : comparison.devices) {
+        width = std::max(width, static_cast<int>(device.name.size()));
+    }
+    std::string text = "  " + std::string("device") + std::string(static_cast<std::size_t>(width) - 5, ' ') +
+                       "component     predicted        actual      error       rel\n";
+    char row[256];
     for (const DeviceComparison& device : comparison.devices) {
         for (const ComponentComparison& c : device.components) {
             if (c.predictedMiB == 0 && c.actualMiB == 0) {
@@ -165,14 +171,14 @@ std::string formatPredictionComparison(const PredictionComparison& comparison) {
             if (c.relativeError) {
                 std::snprintf(relative, sizeof relative, "%+8.2f %%", 100.0 * *c.relativeError);
             }
-            std::snprintf(row, sizeof row, "%c %-11s %-9s %10.2f MiB %10.2f MiB %+9.2f %s\n",
-                          c.flagged ? '!' : ' ', device.name.c_str(),
+            std::snprintf(row, sizeof row, "%c %-*s %-9s %10.2f MiB %10.2f MiB %+9.2f %s\n",
+                          c.flagged ? '!' : ' ', width, device.name.c_str(),
                           std::string(componentName(c.component)).c_str(), c.predictedMiB, c.actualMiB,
                           c.errorMiB, relative);
             text += row;
         }
-        std::snprintf(row, sizeof row, "  %-11s %-9s %10.2f MiB %10.2f MiB %+9.2f\n", device.name.c_str(),
-                      "total", device.predictedTotalMiB, device.actualTotalMiB,
+        std::snprintf(row, sizeof row, "  %-*s %-9s %10.2f MiB %10.2f MiB %+9.2f\n", width,
+                      device.name.c_str(), "total", device.predictedTotalMiB, device.actualTotalMiB,
                       device.predictedTotalMiB - device.actualTotalMiB);
         text += row;
     }

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace llamafit::test {
@@ -152,40 +151,27 @@ ServerSettings withEndpoints(ServerSettings settings, const std::vector<std::str
     return settings;
 }
 
-std::vector<LoggedDeviceMemory> loggedDeviceMemory(std::string_view log) {
-    // common/common.cpp prints the device list at start: "  - %s : %s (%zu MiB, %zu MiB free)".
-    static const std::regex line(R"(common_param:\s+- (\S+)\s+: (.*) \((\d+) MiB, (\d+) MiB free\)\s*$)");
-    std::vector<LoggedDeviceMemory> devices;
-    std::size_t start = 0;
-    while (start < log.size()) {
-        const std::size_t end = std::min(log.find('\n', start), log.size());
-        const std::string text(log.substr(start, end - start));
-        std::smatch match;
-        if (std::regex_search(text, match, line)) {
-            devices.push_back({match[1], match[2], std::stoull(match[3]), std::stoull(match[4])});
-        }
-        start = end + 1;
-    }
-    return devices;
-}
-
 Result<std::vector<GpuDevice>> devicesFromLog(const ServerSettings& settings, std::string_view log) {
-    const std::vector<LoggedDeviceMemory> logged = loggedDeviceMemory(log);
+    Result<AllocationLog> parsed = parseAllocationLog(log);
+    if (!parsed) {
+        return parsed.error();
+    }
+    const std::vector<ListedDevice>& logged = parsed->listedDevices;
     std::vector<GpuDevice> devices;
     for (const std::string& endpoint : settings.rpcServers) {
-        const auto it = std::find_if(logged.begin(), logged.end(), [&](const LoggedDeviceMemory& d) {
+        const auto it = std::find_if(logged.begin(), logged.end(), [&](const ListedDevice& d) {
             return d.name.rfind("RPC", 0) == 0 && d.description == endpoint;
         });
         if (it == logged.end()) {
             return makeError("test.device-not-logged", "the log lists no RPC device for " + endpoint);
         }
-        devices.push_back(rpcDevice(endpoint, it->freeMiB * kMiB));
+        devices.push_back(rpcDevice(endpoint, it->freeBytes));
     }
-    for (const LoggedDeviceMemory& device : logged) {
+    for (const ListedDevice& device : logged) {
         if (device.name.rfind("Vulkan", 0) == 0) {
             GpuDevice vulkan;
             vulkan.name = device.name;
-            vulkan.memoryBytes = device.freeMiB * kMiB;
+            vulkan.memoryBytes = device.freeBytes;
             vulkan.backend = Backend::Vulkan;
             devices.push_back(std::move(vulkan));
         }

@@ -43,17 +43,9 @@ std::string withEndpoints(std::string text, const std::vector<std::string>& from
 ServerSettings withEndpoints(ServerSettings settings, const std::vector<std::string>& from,
                              const std::vector<std::string>& to);
 
-// One line of llama-server's device list: "common_param:   - RPC0    : 127.0.0.1:P (T MiB, F MiB free)".
-struct LoggedDeviceMemory {
-    std::string name;        // "RPC0", "Vulkan0"
-    std::string description; // "127.0.0.1:50052", "llvmpipe (LLVM 15.0.6, 256 bits)"
-    std::uint64_t totalMiB = 0;
-    std::uint64_t freeMiB = 0;
-};
-std::vector<LoggedDeviceMemory> loggedDeviceMemory(std::string_view log);
-
 // The devices the estimate gets for a run: the RPC servers of `settings` and, when the log lists
-// it, Vulkan0, each with the free memory the log lists, in llama.cpp's order.
+// it, Vulkan0, each with the free memory the log lists (AllocationLog::listedDevices), in
+// llama.cpp's order.
 // Error: test.device-not-logged (an --rpc server the log does not list).
 Result<std::vector<GpuDevice>> devicesFromLog(const ServerSettings& settings, std::string_view log);
 
