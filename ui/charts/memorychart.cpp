@@ -3,6 +3,7 @@
 
 #include "core/common/units.h"
 #include "core/machine/backendreport.h"
+#include "core/machine/rpccluster.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
@@ -29,6 +30,8 @@ namespace {
 
 constexpr double kBarWidth = 0.6;
 constexpr double kHalfBar = kBarWidth / 2;
+// The space between two hosts' bars, beyond the one between two bars of a host.
+constexpr double kHostGap = 0.6;
 
 double gib(std::uint64_t bytes) {
     return toGiB(bytes);
@@ -216,12 +219,20 @@ void MemoryChart::rebuildItems() {
         }
     }
     m_items.clear();
+    for (QCPAbstractItem* item : m_hostItems) {
+        m_plot->removeItem(item);
+    }
+    m_hostItems.clear();
+    m_hostLabels.clear();
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
     const Machine& machine = m_session->machine();
+    placeKeysByHost();
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
-        ticker->addTick(static_cast<double>(i + 1), pool.name);
+        // Under a host's own label the endpoint would be said twice.
+        const bool grouped = !m_hostLabels.empty();
+        ticker->addTick(m_keys[i], grouped && pool.kind == PoolKind::RpcHost ? tr("RPC server") : pool.name);
         PoolItems items;
         items.outline = new QCPItemRect(m_plot);
         items.outline->setBrush(Qt::NoBrush);
@@ -235,8 +246,76 @@ void MemoryChart::rebuildItems() {
         }
         m_items.push_back(items);
     }
-    m_plot->xAxis->setRange(0.4, static_cast<double>(m_segments.size()) + 0.9);
+    m_plot->xAxis->setRange(0.4, (m_keys.empty() ? 0.0 : m_keys.back()) + 0.9);
     restyle();
+}
+
+// One column per host (core/machine/rpccluster.h clusterHosts): the bars of a host side by side,
+// a gap and a dashed line before the next host, and the host's name under its bars. One machine
+// alone keeps the plain row of bars.
+void MemoryChart::placeKeysByHost() {
+    m_keys.clear();
+    const std::vector<ClusterHost> hosts = clusterHosts(m_session->machine());
+    const auto hostOf = [&hosts](std::size_t poolIndex) {
+        for (std::size_t h = 0; h < hosts.size(); ++h) {
+            if (std::find(hosts[h].poolIndices.begin(), hosts[h].poolIndices.end(), poolIndex) !=
+                hosts[h].poolIndices.end()) {
+                return h;
+            }
+        }
+        return std::size_t{0};
+    };
+    const bool grouped = hosts.size() > 1;
+    double key = 0.0;
+    std::size_t previousHost = 0;
+    std::vector<std::pair<std::size_t, std::vector<double>>> columns; // host, its bars' keys
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        const std::size_t host = hostOf(m_segments[i].poolIndex);
+        const bool newHost = i == 0 || host != previousHost;
+        key += (grouped && newHost && i > 0) ? 1.0 + kHostGap : 1.0;
+        m_keys.push_back(key);
+        if (newHost) {
+            columns.push_back({host, {}});
+        }
+        columns.back().second.push_back(key);
+        previousHost = host;
+    }
+    m_plot->xAxis->setLabel(QString());
+    if (!grouped) {
+        return;
+    }
+    // The host names sit where the axis label would: a blank label keeps the room for them.
+    m_plot->xAxis->setLabel(QStringLiteral(" "));
+    QFont bold = font();
+    bold.setBold(true);
+    m_plot->xAxis->setLabelFont(bold);
+    const int belowTicks =
+        m_plot->xAxis->offset() + m_plot->xAxis->tickLengthOut() + m_plot->xAxis->tickLabelPadding() +
+        QFontMetrics(m_plot->xAxis->tickLabelFont()).height() + m_plot->xAxis->labelPadding();
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        const ClusterHost& host = hosts[columns[c].first];
+        const std::vector<double>& keys = columns[c].second;
+        auto* label = new QCPItemText(m_plot);
+        label->setClipToAxisRect(false);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords((keys.front() + keys.back()) / 2, 1.0);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setPadding(QMargins(0, belowTicks, 0, 0));
+        label->setFont(bold);
+        label->setText(host.endpoint.empty() ? tr("this machine") : QString::fromStdString(host.endpoint));
+        m_hostItems.push_back(label);
+        m_hostLabels.push_back(label);
+        if (c > 0) {
+            auto* separator = new QCPItemLine(m_plot);
+            const double between = keys.front() - (1.0 + kHostGap) / 2;
+            separator->start->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            separator->end->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            separator->start->setCoords(between, 0.0);
+            separator->end->setCoords(between, 1.0);
+            m_hostItems.push_back(separator);
+        }
+    }
 }
 
 void MemoryChart::setBarData() {
@@ -255,7 +334,7 @@ void MemoryChart::setBarData() {
     };
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
-        const double key = static_cast<double>(i + 1);
+        const double key = m_keys[i];
         push(reservationKeys, reservation, key, pool.reservationBytes);
         for (std::size_t c = 0; c < components.size(); ++c) {
             push(componentKeys[c], components[c], key, pool.componentBytes[c]);
@@ -288,7 +367,7 @@ void MemoryChart::placeItems(double yMaxGiB) {
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
         PoolItems& items = m_items[i];
-        const double key = static_cast<double>(i + 1);
+        const double key = m_keys[i];
         const double top = gib(pool.topBytes());
         items.outline->topLeft->setCoords(key - kHalfBar, top);
         items.outline->bottomRight->setCoords(key + kHalfBar, 0);
@@ -371,6 +450,14 @@ void MemoryChart::restyle() {
     m_growthBars->setBrush(light);
     QColor faint = text;
     faint.setAlpha(110);
+    for (QCPItemText* label : m_hostLabels) {
+        label->setColor(text);
+    }
+    for (QCPAbstractItem* item : m_hostItems) {
+        if (auto* separator = qobject_cast<QCPItemLine*>(item)) {
+            separator->setPen(QPen(faint, 1, Qt::DashLine));
+        }
+    }
     for (const PoolItems& items : m_items) {
         items.verdict->setFont(font());
         if (items.backendFree != nullptr) {
@@ -403,7 +490,9 @@ double MemoryChart::barValueMiB(std::size_t poolIndex, Component component) cons
     if (index < 0) {
         return 0.0;
     }
-    return barValueGiB(m_componentBars[chartComponentIndex(component)], index + 1.0) * 1024.0;
+    return barValueGiB(m_componentBars[chartComponentIndex(component)],
+                       m_keys[static_cast<std::size_t>(index)]) *
+           1024.0;
 }
 
 double MemoryChart::limitMiB(std::size_t poolIndex) const {
@@ -422,6 +511,19 @@ double MemoryChart::backendFreeMiB(std::size_t poolIndex) const {
     return m_items[static_cast<std::size_t>(index)].backendFree->start->value() * 1024.0;
 }
 
+double MemoryChart::barKey(std::size_t poolIndex) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? std::numeric_limits<double>::quiet_NaN() : m_keys[static_cast<std::size_t>(index)];
+}
+
+QStringList MemoryChart::hostLabels() const {
+    QStringList labels;
+    for (const QCPItemText* label : m_hostLabels) {
+        labels << label->text();
+    }
+    return labels;
+}
+
 QString MemoryChart::verdictText(std::size_t poolIndex) const {
     const int index = drawnIndex(poolIndex);
     return index < 0 ? QString() : m_items[static_cast<std::size_t>(index)].verdict->text();
@@ -429,7 +531,10 @@ QString MemoryChart::verdictText(std::size_t poolIndex) const {
 
 double MemoryChart::ownerBarValueMiB(std::size_t poolIndex, BufferOwner owner) const {
     const int index = drawnIndex(poolIndex);
-    return index < 0 ? 0.0 : barValueGiB(m_ownerBars[chartOwnerIndex(owner)], index + 1.0) * 1024.0;
+    return index < 0
+               ? 0.0
+               : barValueGiB(m_ownerBars[chartOwnerIndex(owner)], m_keys[static_cast<std::size_t>(index)]) *
+                     1024.0;
 }
 
 QString MemoryChart::ownerToolTipAt(std::size_t poolIndex, BufferOwner owner) const {
@@ -455,14 +560,20 @@ void MemoryChart::onMouseMove(QMouseEvent* event) {
 QString MemoryChart::toolTipAtPixel(const QPointF& pixel) const {
     const double key = m_plot->xAxis->pixelToCoord(pixel.x());
     const double valueGiB = m_plot->yAxis->pixelToCoord(pixel.y());
-    const long rounded = std::lround(key);
-    if (rounded < 1 || rounded > static_cast<long>(m_segments.size()) || valueGiB < 0) {
+    if (m_keys.empty() || valueGiB < 0) {
         return {};
     }
-    const std::size_t index = static_cast<std::size_t>(rounded - 1);
+    // The nearest bar (keys are not 1, 2, 3... when hosts are grouped).
+    const auto nearest = std::min_element(m_keys.begin(), m_keys.end(), [key](double a, double b) {
+        return std::abs(a - key) < std::abs(b - key);
+    });
+    if (std::abs(*nearest - key) > 0.5) {
+        return {};
+    }
+    const std::size_t index = static_cast<std::size_t>(nearest - m_keys.begin());
     const PoolSegments& pool = m_segments[index];
     const PoolItems& items = m_items[index];
-    const double offset = key - static_cast<double>(rounded);
+    const double offset = key - *nearest;
     if (items.backendFree != nullptr && items.backendFree->visible() && offset > kHalfBar &&
         std::abs(m_plot->yAxis->coordToPixel(items.backendFree->start->value()) - pixel.y()) < 6) {
         return backendFreeNote();
