@@ -51,6 +51,27 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
     return bars;
 }
 
+// A long pool name on two lines, broken at the space nearest its middle: with hosts side by side
+// the bars stand closer than "BIOS carve-out (dedicated VRAM)" is wide.
+QString onTwoLines(const QString& name) {
+    constexpr qsizetype kLongName = 16;
+    if (name.size() <= kLongName) {
+        return name;
+    }
+    const qsizetype middle = name.size() / 2;
+    qsizetype best = -1;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        if (name[i] == u' ' && (best < 0 || std::abs(i - middle) < std::abs(best - middle))) {
+            best = i;
+        }
+    }
+    QString wrapped = name;
+    if (best >= 0) {
+        wrapped[best] = u'\n';
+    }
+    return wrapped;
+}
+
 // Tableau's teal and brown, beside the component colours (chartstyle.cpp): a draft context and
 // adapters are not one of the main context's components.
 QColor ownerColor(BufferOwner owner) {
@@ -230,9 +251,7 @@ void MemoryChart::rebuildItems() {
     placeKeysByHost();
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
-        // Under a host's own label the endpoint would be said twice.
-        const bool grouped = !m_hostLabels.empty();
-        ticker->addTick(m_keys[i], grouped && pool.kind == PoolKind::RpcHost ? tr("RPC server") : pool.name);
+        ticker->addTick(m_keys[i], tickLabel(pool));
         PoolItems items;
         items.outline = new QCPItemRect(m_plot);
         items.outline->setBrush(Qt::NoBrush);
@@ -266,6 +285,7 @@ void MemoryChart::placeKeysByHost() {
         return std::size_t{0};
     };
     const bool grouped = hosts.size() > 1;
+    m_groupedByHost = grouped;
     double key = 0.0;
     std::size_t previousHost = 0;
     std::vector<std::pair<std::size_t, std::vector<double>>> columns; // host, its bars' keys
@@ -289,9 +309,14 @@ void MemoryChart::placeKeysByHost() {
     QFont bold = font();
     bold.setBold(true);
     m_plot->xAxis->setLabelFont(bold);
+    qsizetype tickLines = 1;
+    for (const PoolSegments& pool : m_segments) {
+        tickLines = std::max(tickLines, tickLabel(pool).count(u'\n') + 1);
+    }
     const int belowTicks =
         m_plot->xAxis->offset() + m_plot->xAxis->tickLengthOut() + m_plot->xAxis->tickLabelPadding() +
-        QFontMetrics(m_plot->xAxis->tickLabelFont()).height() + m_plot->xAxis->labelPadding();
+        static_cast<int>(tickLines) * QFontMetrics(m_plot->xAxis->tickLabelFont()).lineSpacing() +
+        m_plot->xAxis->labelPadding();
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const ClusterHost& host = hosts[columns[c].first];
         const std::vector<double>& keys = columns[c].second;
@@ -509,6 +534,14 @@ double MemoryChart::backendFreeMiB(std::size_t poolIndex) const {
         return std::numeric_limits<double>::quiet_NaN();
     }
     return m_items[static_cast<std::size_t>(index)].backendFree->start->value() * 1024.0;
+}
+
+QString MemoryChart::tickLabel(const PoolSegments& pool) const {
+    if (!m_groupedByHost) {
+        return pool.name;
+    }
+    // Under the host's own label an RPC server's endpoint would be said twice.
+    return pool.kind == PoolKind::RpcHost ? tr("RPC server") : onTwoLines(pool.name);
 }
 
 double MemoryChart::barKey(std::size_t poolIndex) const {

@@ -86,6 +86,7 @@ class MemoryChart : public QWidget {
     void showError(const QString& message);
     void rebuildItems();
     void placeKeysByHost(); // m_keys and the host labels, for the current m_segments
+    QString tickLabel(const PoolSegments& pool) const; // the pool's name under its bar
     void placeItems(double yMaxGiB);
     void setBarData();
     void restyle();
@@ -114,6 +115,7 @@ class MemoryChart : public QWidget {
     std::vector<double> m_keys;                // each drawn pool's x position
     std::vector<QCPAbstractItem*> m_hostItems; // host labels and the lines between hosts
     std::vector<QCPItemText*> m_hostLabels;    // in host order, within m_hostItems
+    bool m_groupedByHost = false;              // RPC hosts: one column per host
 };
 
 } // namespace llamafit

@@ -81,6 +81,7 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
         tr("No -ts: llama.cpp splits the layers by the free memory each device reports"));
     m_splitLabel->setObjectName(QStringLiteral("tensorSplitLabel"));
     m_splitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_splitLabel->setWordWrap(true); // a long -ts must not widen the left docks
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_table);

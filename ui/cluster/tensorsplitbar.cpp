@@ -75,6 +75,7 @@ void TensorSplitBar::refresh() {
     m_percents = sharesInPercent(m_session->settings().tensorSplit, gpus, m_defaultSplit);
     m_focusedHandle = std::clamp(m_focusedHandle, 0, std::max(0, handleCount() - 1));
     setEnabled(handleCount() > 0);
+    updateGeometry(); // the legend's height follows the labels
     update();
 }
 
@@ -108,16 +109,22 @@ QPoint TensorSplitBar::handleCentre(int handle) const {
 }
 
 int TensorSplitBar::handleAt(const QPointF& pixel) const {
+    if (pixel.y() > barRect().bottom() + kHandleGrab) {
+        return -1;
+    }
     int nearest = -1;
     double nearestDistance = kHandleGrab + 1;
     for (int handle = 0; handle < handleCount(); ++handle) {
         const double distance = std::abs(pixel.x() - handleCentre(handle).x());
-        if (distance < nearestDistance) {
+        // Handles on one spot (a device squeezed to 0 %): at or right of the spot the last of them
+        // is taken, which can move right; left of it the first, which can move left.
+        const bool tieGoesRight = distance == nearestDistance && pixel.x() >= handleCentre(handle).x();
+        if (distance < nearestDistance || tieGoesRight) {
             nearest = handle;
             nearestDistance = distance;
         }
     }
-    return pixel.y() <= barRect().bottom() + kHandleGrab ? nearest : -1;
+    return nearest;
 }
 
 void TensorSplitBar::moveHandle(int handle, double percent) {
@@ -210,12 +217,47 @@ bool TensorSplitBar::focusNextPrevChild(bool next) {
     return QWidget::focusNextPrevChild(next);
 }
 
+QString TensorSplitBar::legendText(int device) const {
+    return deviceLabel(device) + QStringLiteral(" ") + QString::number(sharePercent(device), 'f', 0) +
+           QStringLiteral(" %");
+}
+
+// The legend under the bar: a swatch and "label NN %" per device, wrapped to `width`; the
+// segments of small devices are too narrow for their names.
+std::vector<QRect> TensorSplitBar::legendRects(int width) const {
+    const QFontMetrics metrics = fontMetrics();
+    const int swatch = metrics.height() - 4;
+    const int spacing = metrics.horizontalAdvance(QStringLiteral("  "));
+    std::vector<QRect> rects;
+    int x = 0;
+    int y = kBarHeight + 6;
+    for (int device = 0; device < deviceCount(); ++device) {
+        const int entryWidth = swatch + 4 + metrics.horizontalAdvance(legendText(device));
+        if (x > 0 && x + entryWidth > width) {
+            x = 0;
+            y += metrics.height() + 2;
+        }
+        rects.emplace_back(x, y, entryWidth, metrics.height());
+        x += entryWidth + spacing;
+    }
+    return rects;
+}
+
+bool TensorSplitBar::hasHeightForWidth() const {
+    return true;
+}
+
+int TensorSplitBar::heightForWidth(int width) const {
+    const std::vector<QRect> rects = legendRects(width);
+    return rects.empty() ? kBarHeight + 2 : rects.back().bottom() + 2;
+}
+
 QSize TensorSplitBar::sizeHint() const {
-    return QSize(360, kBarHeight + 2);
+    return QSize(360, heightForWidth(360));
 }
 
 QSize TensorSplitBar::minimumSizeHint() const {
-    return QSize(120, kBarHeight + 2);
+    return QSize(120, heightForWidth(width() > 0 ? width() : 360));
 }
 
 void TensorSplitBar::paintEvent(QPaintEvent*) {
@@ -234,11 +276,25 @@ void TensorSplitBar::paintEvent(QPaintEvent*) {
         const QRectF segment(left, bar.top(), width, bar.height());
         painter.fillRect(segment, segmentColor(device));
         painter.setPen(text);
+        // The name and share where they fit whole, else the share alone; the legend has both.
         const QString share = QString::number(sharePercent(device), 'f', 0) + QStringLiteral(" %");
-        const QString label = painter.fontMetrics().elidedText(deviceLabel(device), Qt::ElideMiddle,
-                                                               static_cast<int>(std::max(0.0, width - 4)));
-        painter.drawText(segment.adjusted(2, 2, -2, -2), Qt::AlignCenter, label + u'\n' + share);
+        const int room = static_cast<int>(width) - 4;
+        const QFontMetrics metrics = painter.fontMetrics();
+        if (metrics.horizontalAdvance(deviceLabel(device)) <= room) {
+            painter.drawText(segment, Qt::AlignCenter, deviceLabel(device) + u'\n' + share);
+        } else if (metrics.horizontalAdvance(share) <= room) {
+            painter.drawText(segment, Qt::AlignCenter, share);
+        }
         left += width;
+    }
+    const std::vector<QRect> legend = legendRects(this->width());
+    for (int device = 0; device < deviceCount(); ++device) {
+        const QRect& entry = legend[static_cast<std::size_t>(device)];
+        const int swatch = entry.height() - 4;
+        painter.fillRect(QRect(entry.left(), entry.top() + 2, swatch, swatch), segmentColor(device));
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(entry.adjusted(swatch + 4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                         legendText(device));
     }
     painter.setPen(QPen(palette().color(QPalette::Mid), 1));
     painter.setBrush(Qt::NoBrush);

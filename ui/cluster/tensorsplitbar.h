@@ -2,15 +2,17 @@
 // TensorSplitBar: llama-server's -ts as a bar the user drags. One segment per device in
 // llama.cpp's order (the RPC hosts first, by endpoint, then this machine's GPUs: the order -ts
 // indexes, core/sizing/rpcdevices.h), each as wide as its share of the layers; a handle between
-// two segments moves their common edge. Without -ts the segments show llama.cpp's default split,
-// by each device's free memory (src/llama-model.cpp), and the first drag turns that into an
-// explicit -ts. Keyboard: Left/Right move the focused handle by 1 %, with Shift or
-// PageUp/PageDown by 10 %; Tab and Shift+Tab go from handle to handle before leaving the bar.
-// Shares are written as whole percents (-ts 20,30,50), which llama.cpp normalises anyway.
+// two segments moves their common edge; a legend under the bar names each device with its share.
+// Without -ts the segments show llama.cpp's default split, by each device's free memory
+// (src/llama-model.cpp), and the first drag turns that into an explicit -ts. Keyboard:
+// Left/Right move the focused handle by 1 %, with Shift or PageUp/PageDown by 10 %; Tab and
+// Shift+Tab go from handle to handle before leaving the bar. Shares are written as whole percents
+// (-ts 20,30,50), which llama.cpp normalises anyway.
 // Used by ClusterPanel. Reads and writes the SizingSession's settings (tensorSplit only).
 // Thread: GUI. Units: percent of the layers split over the devices.
 // Object name: tensorSplitBar.
 
+#include <QRect>
 #include <QString>
 #include <QWidget>
 
@@ -35,6 +37,8 @@ class TensorSplitBar : public QWidget {
     void setFocusedHandle(int handle);
     QPoint handleCentre(int handle) const; // in widget pixels, where a drag starts
 
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -53,6 +57,8 @@ class TensorSplitBar : public QWidget {
     double edgePercent(int handle) const; // the left edge of segment handle + 1
     QRectF barRect() const;
     int handleAt(const QPointF& pixel) const; // -1 when none is near
+    QString legendText(int device) const;     // "127.0.0.1:50052 14 %"
+    std::vector<QRect> legendRects(int width) const;
 
     SizingSession* m_session;
     std::vector<QString> m_labels;
