@@ -2385,6 +2385,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>%1 left out: llama-server refuses it for this model (%2)</source>
         <translation>%1 を除外: llama-server はこのモデルでは拒否します (%2)</translation>
     </message>
+    <message>
+        <source>Memory of %1 (of the devices the layers are split over, the one with the least room left); the markers are the largest context that fits every device.</source>
+        <translation>%1 のメモリ (レイヤーを分割する各デバイスのうち、残りの余裕が最も少ないもの)。マーカーは、すべてのデバイスに収まる最大のコンテキストです。</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::TensorSplitBar</name>
