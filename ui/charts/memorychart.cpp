@@ -3,7 +3,7 @@
 
 #include "core/common/units.h"
 #include "core/machine/backendreport.h"
-#include "core/machine/rpccluster.h"
+#include "ui/charts/hostcolumns.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
@@ -30,8 +30,6 @@ namespace {
 
 constexpr double kBarWidth = 0.6;
 constexpr double kHalfBar = kBarWidth / 2;
-// The space between two hosts' bars, beyond the one between two bars of a host.
-constexpr double kHostGap = 0.6;
 
 double gib(std::uint64_t bytes) {
     return toGiB(bytes);
@@ -49,27 +47,6 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
     bars->setWidth(kBarWidth);
     bars->setSelectable(QCP::stNone);
     return bars;
-}
-
-// A long pool name on two lines, broken at the space nearest its middle: with hosts side by side
-// the bars stand closer than "BIOS carve-out (dedicated VRAM)" is wide.
-QString onTwoLines(const QString& name) {
-    constexpr qsizetype kLongName = 16;
-    if (name.size() <= kLongName) {
-        return name;
-    }
-    const qsizetype middle = name.size() / 2;
-    qsizetype best = -1;
-    for (qsizetype i = 0; i < name.size(); ++i) {
-        if (name[i] == u' ' && (best < 0 || std::abs(i - middle) < std::abs(best - middle))) {
-            best = i;
-        }
-    }
-    QString wrapped = name;
-    if (best >= 0) {
-        wrapped[best] = u'\n';
-    }
-    return wrapped;
 }
 
 // Tableau's teal and brown, beside the component colours (chartstyle.cpp): a draft context and
@@ -269,37 +246,17 @@ void MemoryChart::rebuildItems() {
     restyle();
 }
 
-// One column per host (core/machine/rpccluster.h clusterHosts): the bars of a host side by side,
-// a gap and a dashed line before the next host, and the host's name under its bars. One machine
-// alone keeps the plain row of bars.
+// One column per host (hostcolumns.h): a dashed line between hosts and the host's name under its
+// bars. One machine alone keeps the plain row of bars.
 void MemoryChart::placeKeysByHost() {
-    m_keys.clear();
-    const std::vector<ClusterHost> hosts = clusterHosts(m_session->machine());
-    const auto hostOf = [&hosts](std::size_t poolIndex) {
-        for (std::size_t h = 0; h < hosts.size(); ++h) {
-            if (std::find(hosts[h].poolIndices.begin(), hosts[h].poolIndices.end(), poolIndex) !=
-                hosts[h].poolIndices.end()) {
-                return h;
-            }
-        }
-        return std::size_t{0};
-    };
-    const bool grouped = hosts.size() > 1;
-    m_groupedByHost = grouped;
-    double key = 0.0;
-    std::size_t previousHost = 0;
-    std::vector<std::pair<std::size_t, std::vector<double>>> columns; // host, its bars' keys
-    for (std::size_t i = 0; i < m_segments.size(); ++i) {
-        const std::size_t host = hostOf(m_segments[i].poolIndex);
-        const bool newHost = i == 0 || host != previousHost;
-        key += (grouped && newHost && i > 0) ? 1.0 + kHostGap : 1.0;
-        m_keys.push_back(key);
-        if (newHost) {
-            columns.push_back({host, {}});
-        }
-        columns.back().second.push_back(key);
-        previousHost = host;
+    std::vector<std::size_t> drawnPools;
+    for (const PoolSegments& pool : m_segments) {
+        drawnPools.push_back(pool.poolIndex);
     }
+    const BarPlacement placement = placeBarsByHost(drawnPools, m_session->machine());
+    m_keys = placement.keys;
+    const bool grouped = !placement.columns.empty();
+    m_groupedByHost = grouped;
     m_plot->xAxis->setLabel(QString());
     if (!grouped) {
         return;
@@ -317,23 +274,23 @@ void MemoryChart::placeKeysByHost() {
         m_plot->xAxis->offset() + m_plot->xAxis->tickLengthOut() + m_plot->xAxis->tickLabelPadding() +
         static_cast<int>(tickLines) * QFontMetrics(m_plot->xAxis->tickLabelFont()).lineSpacing() +
         m_plot->xAxis->labelPadding();
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        const ClusterHost& host = hosts[columns[c].first];
-        const std::vector<double>& keys = columns[c].second;
+    for (std::size_t c = 0; c < placement.columns.size(); ++c) {
+        const HostColumn& column = placement.columns[c];
         auto* label = new QCPItemText(m_plot);
         label->setClipToAxisRect(false);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords((keys.front() + keys.back()) / 2, 1.0);
+        label->position->setCoords((column.firstKey + column.lastKey) / 2, 1.0);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
         label->setPadding(QMargins(0, belowTicks, 0, 0));
         label->setFont(bold);
-        label->setText(host.endpoint.empty() ? tr("this machine") : QString::fromStdString(host.endpoint));
+        label->setText(column.endpoint.empty() ? tr("this machine")
+                                               : QString::fromStdString(column.endpoint));
         m_hostItems.push_back(label);
         m_hostLabels.push_back(label);
         if (c > 0) {
             auto* separator = new QCPItemLine(m_plot);
-            const double between = keys.front() - (1.0 + kHostGap) / 2;
+            const double between = column.firstKey - (1.0 + kHostGap) / 2;
             separator->start->setTypeY(QCPItemPosition::ptAxisRectRatio);
             separator->end->setTypeY(QCPItemPosition::ptAxisRectRatio);
             separator->start->setCoords(between, 0.0);
