@@ -1,6 +1,8 @@
 // App settings <-> QSettings; see appsettings.h.
 #include "ui/appsettings.h"
 
+#include "core/sizing/rpcdevices.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
@@ -22,6 +24,20 @@ void writeOptionalBytes(QSettings& settings, const QString& key, std::optional<s
     } else {
         settings.remove(key);
     }
+}
+
+constexpr std::uint64_t kMiB = 1024ULL * 1024;
+
+// "127.0.0.1:50052=2048": the endpoint and its free memory in MiB; nullopt when either is wrong.
+std::optional<RpcHost> readRpcHost(const QString& entry) {
+    const qsizetype equals = entry.lastIndexOf(u'=');
+    bool ok = false;
+    const qulonglong freeMiB = equals > 0 ? entry.mid(equals + 1).toULongLong(&ok) : 0;
+    const std::string endpoint = entry.left(equals).toStdString();
+    if (!ok || freeMiB == 0 || !checkRpcEndpoint(endpoint)) {
+        return std::nullopt;
+    }
+    return RpcHost{endpoint, freeMiB * kMiB};
 }
 
 // QSettings reports a file it could not parse as FormatError and then holds nothing: keep
@@ -64,6 +80,11 @@ AppSettingsLoad loadAppSettings(QSettings& settings) {
     values.bandwidthBytesPerSecond =
         readOptionalBytes(settings, QStringLiteral("machine/bandwidthBytesPerSecond"));
     values.libraryFolders = settings.value(QStringLiteral("library/folders")).toStringList();
+    for (const QString& entry : settings.value(QStringLiteral("cluster/rpcHosts")).toStringList()) {
+        if (std::optional<RpcHost> host = readRpcHost(entry)) {
+            values.rpcHosts.push_back(std::move(*host));
+        }
+    }
     values.serverBinary = settings.value(QStringLiteral("server/binary")).toString();
     values.host = settings.value(QStringLiteral("server/host"), QStringLiteral("127.0.0.1")).toString();
     const int port = settings.value(QStringLiteral("server/port"), 0).toInt(&ok);
@@ -84,6 +105,12 @@ void saveAppSettings(const AppSettings& values, QSettings& settings) {
     writeOptionalBytes(settings, QStringLiteral("machine/bandwidthBytesPerSecond"),
                        values.bandwidthBytesPerSecond);
     settings.setValue(QStringLiteral("library/folders"), values.libraryFolders);
+    QStringList hosts;
+    for (const RpcHost& host : values.rpcHosts) {
+        hosts
+            << QStringLiteral("%1=%2").arg(QString::fromStdString(host.endpoint)).arg(host.freeBytes / kMiB);
+    }
+    settings.setValue(QStringLiteral("cluster/rpcHosts"), hosts);
     settings.setValue(QStringLiteral("server/binary"), values.serverBinary);
     settings.setValue(QStringLiteral("server/host"), values.host);
     settings.setValue(QStringLiteral("server/port"), values.port);

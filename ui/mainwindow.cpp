@@ -9,6 +9,7 @@
 #include "ui/bench/benchmarkdialog.h"
 #include "ui/charts/memorychart.h"
 #include "ui/charts/sweepchart.h"
+#include "ui/cluster/clusterpanel.h"
 #include "ui/devicedetection.h"
 #include "ui/dockscrollarea.h"
 #include "ui/launch/launchpanel.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     // Before the panels exist: they show the session's values when they are built.
     session->setMarginBytes(m_appSettings.marginMiB * 1024 * 1024);
     session->setBandwidthOverride(m_appSettings.bandwidthBytesPerSecond);
+    session->setRpcHosts(m_appSettings.rpcHosts);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -195,6 +197,9 @@ void MainWindow::buildDocks() {
         m_advicePanel->setBenchmarkFolder(m_options.benchmarkFolder);
     }
     m_launchPanel = new LaunchPanel(m_session, m_process, this);
+    m_clusterPanel = new ClusterPanel(m_session, this);
+    // "Ask hosts" asks the llama-server that will serve: the launch panel's.
+    m_clusterPanel->setServerProgramSource([this] { return m_launchPanel->serverBinary(); });
     if (!m_appSettings.serverBinary.isEmpty()) {
         m_launchPanel->setServerBinary(m_appSettings.serverBinary);
     }
@@ -213,6 +218,11 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, models);
     addDockWidget(Qt::LeftDockWidgetArea,
                   makeDock(tr("Machine"), QStringLiteral("machineDock"), m_machinePanel, this));
+    // The cluster is the machine grown by its RPC hosts: a tab beside the Machine dock.
+    QDockWidget* cluster = makeDock(tr("Cluster"), QStringLiteral("clusterDock"), m_clusterPanel, this);
+    addDockWidget(Qt::LeftDockWidgetArea, cluster);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("machineDock")), cluster);
+    findChild<QDockWidget*>(QStringLiteral("machineDock"))->raise();
     addDockWidget(Qt::RightDockWidgetArea,
                   makeDock(tr("Settings"), QStringLiteral("settingsDock"), m_settingsPanel, this));
     addDockWidget(Qt::RightDockWidgetArea,
@@ -354,6 +364,7 @@ AppSettings MainWindow::currentAppSettings() const {
     values.carveOutBytes = m_machinePanel->selectedCarveOutBytes();
     values.marginMiB = m_session->marginBytes() / (1024 * 1024);
     values.bandwidthBytesPerSecond = m_session->bandwidthOverride();
+    values.rpcHosts = m_session->rpcHosts();
     values.libraryFolders = m_picker->userFolders();
     values.serverBinary = m_launchPanel->serverBinary();
     values.host = m_launchPanel->host();

@@ -2,7 +2,7 @@
 // MainWindow: composes the panels around one SizingSession and wires their signals. It does
 // not compute: every number comes from the session (core/sizing), the launcher and monitor
 // (core/system). Layout: the plan (memory chart over the context sweep) and the live view as
-// central tabs; the model library, machine, settings, advice and launch panels as docks whose
+// central tabs; the model library, machine, cluster, settings, advice and launch panels as docks whose
 // arrangement persists. Remembers the app settings (AppSettings) and each model's last
 // settings (ModelProfiles); the llama-server it started stops with it.
 // Owns: the ServerProcess, the device discovery, the panels. Thread: GUI thread.
@@ -23,6 +23,7 @@ namespace llamafit {
 
 class AdvicePanel;
 class BenchmarkDialog;
+class ClusterPanel;
 class DeviceDetection;
 class LaunchPanel;
 class LiveView;
@@ -92,6 +93,7 @@ class MainWindow : public QMainWindow {
     SettingsPanel* m_settingsPanel = nullptr;
     AdvicePanel* m_advicePanel = nullptr;
     LaunchPanel* m_launchPanel = nullptr;
+    ClusterPanel* m_clusterPanel = nullptr;
     BenchmarkDialog* m_benchmarkDialog = nullptr; // made at the first Server > Benchmark
     bool m_firstLayout = false;
 };

@@ -41,7 +41,7 @@ void SizingSession::setModel(LoadedModel model) {
     m_sizingModel = prepareModel(m_model.info);
     m_companionPaths = {"", ""};
     m_companionError.reset();
-    m_settings = ServerSettings{};
+    m_settings = withHostEndpoints(ServerSettings{});
     m_extraArgs.clear();
     emit modelChanged();
     emit settingsChanged();
@@ -49,10 +49,11 @@ void SizingSession::setModel(LoadedModel model) {
 }
 
 void SizingSession::setSettings(const ServerSettings& settings) {
-    if (settings == m_settings) {
+    ServerSettings withHosts = withHostEndpoints(settings);
+    if (withHosts == m_settings) {
         return;
     }
-    m_settings = settings;
+    m_settings = std::move(withHosts);
     emit settingsChanged();
     recompute();
 }
@@ -66,13 +67,47 @@ void SizingSession::setExtraArgs(std::vector<std::string> words) {
 }
 
 void SizingSession::setMachine(Machine machine) {
-    if (machine == m_machine) {
+    Machine withHosts = withRpcHosts(machine, m_rpcHosts);
+    if (withHosts == m_machine) {
         return;
     }
+    applyMachine(std::move(withHosts));
+}
+
+void SizingSession::setRpcHosts(std::vector<RpcHost> hosts) {
+    if (hosts == m_rpcHosts) {
+        return;
+    }
+    m_rpcHosts = std::move(hosts);
+    applyMachine(withRpcHosts(m_machine, m_rpcHosts));
+}
+
+void SizingSession::applyMachine(Machine machine) {
+    const std::size_t deviceCountBefore = m_machine.gpus.size();
     m_machine = std::move(machine);
     m_gpus = sizingGpus(m_machine);
+    ServerSettings settings = withHostEndpoints(m_settings);
+    // -ts entries index the devices in llama.cpp's order: with a device more or less they would
+    // land on other devices (or be refused: more entries than devices), so the split goes back to
+    // llama.cpp's default, by free memory.
+    if (m_machine.gpus.size() != deviceCountBefore) {
+        settings.tensorSplit.clear();
+    }
+    const bool settingsChange = settings != m_settings;
+    m_settings = std::move(settings);
     emit machineChanged();
+    if (settingsChange) {
+        emit settingsChanged();
+    }
     recompute();
+}
+
+ServerSettings SizingSession::withHostEndpoints(ServerSettings settings) const {
+    settings.rpcServers.clear();
+    for (const RpcHost& host : m_rpcHosts) {
+        settings.rpcServers.push_back(host.endpoint);
+    }
+    return settings;
 }
 
 void SizingSession::setMarginBytes(std::uint64_t marginBytes) {

@@ -6,12 +6,17 @@
 // it through the setters; each setter recomputes synchronously (a prepared model estimates
 // in ~2 µs, so a slider drag can recompute every step) and emits what changed, then
 // estimateChanged(). Setting a value equal to the current one emits nothing.
+// The RPC hosts (ggml-rpc-servers, --rpc) have their one home here: machine() is the machine set
+// with those hosts as devices in front of its GPUs (core/machine/rpccluster.h), and
+// settings().rpcServers is always their endpoints, whatever setMachine(), setSettings() and
+// setModel() bring.
 // Owns: the prepared model, the settings, the machine, the results. No widgets, no I/O.
 // Thread: the GUI thread. Units: bytes; bandwidth in bytes per second.
 
 #include "core/common/result.h"
 #include "core/machine/memorypools.h"
 #include "core/machine/poolusage.h"
+#include "core/machine/rpccluster.h"
 #include "core/model/companionmodels.h"
 #include "core/model/modelsource.h"
 #include "core/sizing/memoryestimate.h"
@@ -46,7 +51,16 @@ class SizingSession : public QObject {
 
     void setModel(LoadedModel model); // emits modelChanged, settingsChanged (reset to ServerSettings{})
     void setSettings(const ServerSettings& settings); // emits settingsChanged
-    void setMachine(Machine machine);                 // emits machineChanged
+    // The machine the panel chose; the RPC hosts are applied to it (its own RPC devices, if any,
+    // are replaced by rpcHosts()). When the number of devices changes, -ts is cleared: its entries
+    // index the devices, so the old proportions would land on others; the split falls back to
+    // llama.cpp's default, by free memory. Emits machineChanged, and settingsChanged when -ts is
+    // cleared.
+    void setMachine(Machine machine);
+    // The ggml-rpc-servers the model is split over besides this machine, in --rpc order: sets
+    // settings().rpcServers to their endpoints and clears -ts as setMachine() does. Emits
+    // machineChanged and, when the settings change, settingsChanged.
+    void setRpcHosts(std::vector<RpcHost> hosts);
     void setMarginBytes(std::uint64_t marginBytes);
     // llama-server flags from the "extra flags" field that do not change memory (-t 8,
     // --alias x, ...): passed to the launch after the settings' own flags. Emits extraArgsChanged.
@@ -61,7 +75,8 @@ class SizingSession : public QObject {
     const SizingModel& sizingModel() const { return m_sizingModel; }
     const ServerSettings& settings() const { return m_settings; }
     const std::vector<std::string>& extraArgs() const { return m_extraArgs; }
-    const Machine& machine() const { return m_machine; }
+    const Machine& machine() const { return m_machine; } // with the RPC hosts
+    const std::vector<RpcHost>& rpcHosts() const { return m_rpcHosts; }
     std::uint64_t marginBytes() const { return m_marginBytes; }
     std::optional<std::uint64_t> bandwidthBytesPerSecond() const; // override, else the machine's
     std::optional<std::uint64_t> bandwidthOverride() const { return m_bandwidthOverride; }
@@ -89,12 +104,17 @@ class SizingSession : public QObject {
     // Reads the LoRA adapters' and the draft model's files when the settings name other paths
     // than the ones read, and prepares the model with them (core/model/companionmodels.h).
     void refreshCompanions();
+    // Sets m_machine (with the hosts applied) and keeps the settings valid for its devices.
+    void applyMachine(Machine machine);
+    // `settings` with rpcServers set to the hosts' endpoints.
+    ServerSettings withHostEndpoints(ServerSettings settings) const;
 
     LoadedModel m_model;
     SizingModel m_sizingModel;
     ServerSettings m_settings;
     std::vector<std::string> m_extraArgs;
-    Machine m_machine;
+    Machine m_machine; // the chosen machine with m_rpcHosts applied
+    std::vector<RpcHost> m_rpcHosts;
     std::vector<GpuDevice> m_gpus;
     std::uint64_t m_marginBytes = kDefaultMarginBytes;
     std::optional<std::uint64_t> m_bandwidthOverride;

@@ -5,6 +5,9 @@
 #include "core/sizing/estimator.h"
 #include "core/sizing/sweepgrid.h"
 
+#include <cstddef>
+#include <optional>
+
 namespace llamafit {
 
 namespace {
@@ -16,6 +19,35 @@ std::uint64_t deviceTotal(const MemoryEstimate& estimate, const std::string& dev
         }
     }
     return 0;
+}
+
+// The GPU with the least room left under its budget at the current settings: the likeliest to run
+// out first as the context grows (an approximation: each device's K/V grows with its share of the
+// layers, so a roomier device with a larger share can still overtake it; the markers come from
+// the solver, which checks every device). With several GPUs (RPC hosts in front of the local GPUs,
+// --rpc; or -ts) the first in llama.cpp's order is often a small server with a small share, not
+// the constraint. A GPU without a budget (0) never constrains. The first GPU when the estimate
+// fails.
+std::size_t constrainingGpu(const SizingModel& model, const ServerSettings& settings,
+                            const std::vector<GpuDevice>& gpus, const MemoryBudget& budget) {
+    const Result<MemoryEstimate> estimate = estimateMemory(model, settings, gpus);
+    if (!estimate.ok() || gpus.size() < 2) {
+        return 0;
+    }
+    std::size_t tightest = 0;
+    std::optional<std::int64_t> tightestRoom;
+    for (std::size_t i = 0; i < gpus.size() && i < budget.gpuBytes.size(); ++i) {
+        if (budget.gpuBytes[i] == 0) {
+            continue;
+        }
+        const std::int64_t room = static_cast<std::int64_t>(budget.gpuBytes[i]) -
+                                  static_cast<std::int64_t>(deviceTotal(*estimate, gpus[i].name));
+        if (!tightestRoom || room < *tightestRoom) {
+            tightest = i;
+            tightestRoom = room;
+        }
+    }
+    return tightest;
 }
 
 } // namespace
@@ -39,9 +71,10 @@ SweepData computeSweep(const SizingModel& model, const ServerSettings& settings,
                        const std::vector<KvPair>& pairs) {
     SweepData data;
     data.onGpu = sweepOnGpu(model, settings, gpus);
-    data.deviceName = data.onGpu ? gpus.front().name : std::string("CPU");
+    const std::size_t gpu = data.onGpu ? constrainingGpu(model, settings, gpus, budget) : 0;
+    data.deviceName = data.onGpu ? gpus[gpu].name : std::string("CPU");
     data.budgetBytes =
-        data.onGpu ? (budget.gpuBytes.empty() ? 0 : budget.gpuBytes.front()) : budget.hostBytes;
+        data.onGpu ? (gpu < budget.gpuBytes.size() ? budget.gpuBytes[gpu] : 0) : budget.hostBytes;
     // The solver itself, with the same settings, GPUs, budget and pairs: its answer is the
     // chart's marker, by construction.
     data.fits = largestContextPerKvPair(model, settings, gpus, budget, pairs);

@@ -1,10 +1,11 @@
 #pragma once
-// The context sweep: for each K/V type pair, the total memory of the constraining device (the
-// first GPU when layers go there, else the host) at each context stop -- read off the same
-// SweepGrid `llamafit-cli sweep` prints (sweepgrid.h) -- and the largest context that fits,
-// taken from largestContextPerKvPair() itself so the chart and the solver can never disagree.
-// Pairs llama-server refuses for the model are kept with the estimator's error (drawn as a note
-// instead of a line). Used by the GUI's SweepChart and its tests.
+// The context sweep: for each K/V type pair, the total memory of the constraining device at each
+// context stop -- when layers go to GPUs, the GPU with the least room left under its budget at
+// the current settings (with RPC hosts or -ts that need not be the first), else the host -- read
+// off the same SweepGrid `llamafit-cli sweep` prints (sweepgrid.h), and the largest context that
+// fits, taken from largestContextPerKvPair() itself so the chart and the solver can never
+// disagree. Pairs llama-server refuses for the model are kept with the estimator's error (drawn
+// as a note instead of a line). Used by the GUI's SweepChart and its tests.
 // Pure: no Qt, no I/O. Units: bytes, tokens.
 
 #include "core/common/result.h"
@@ -42,7 +43,7 @@ struct SweepData {
 // steps once a quarter is a multiple of 256, and the training context last); 0 = unknown (131072).
 std::vector<std::uint32_t> sweepContexts(std::uint64_t trainingContext);
 
-// Whether the sweep charts the first GPU: the machine has one and the settings put layers there.
+// Whether the sweep charts a GPU: the machine has one and the settings put layers there.
 bool sweepOnGpu(const SizingModel& model, const ServerSettings& settings, const std::vector<GpuDevice>& gpus);
 
 SweepData computeSweep(const SizingModel& model, const ServerSettings& settings,

@@ -757,6 +757,87 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     </message>
 </context>
 <context>
+    <name>llamafit::ClusterPanel</name>
+    <message>
+        <source>Add host</source>
+        <translation>ホストを追加</translation>
+    </message>
+    <message>
+        <source>Remove host</source>
+        <translation>ホストを削除</translation>
+    </message>
+    <message>
+        <source>Ask hosts</source>
+        <translation>ホストに問い合わせ</translation>
+    </message>
+    <message>
+        <source>Default (by free memory)</source>
+        <translation>既定 (空きメモリ順)</translation>
+    </message>
+    <message>
+        <source>Host (HOST:PORT)</source>
+        <translation>ホスト (HOST:PORT)</translation>
+    </message>
+    <message>
+        <source>Free MiB</source>
+        <translation>空き MiB</translation>
+    </message>
+    <message>
+        <source>The ggml-rpc-servers llama-server splits the model over besides this machine (--rpc), in order, and the free memory each reports</source>
+        <translation>llama-server がこのマシンのほかにモデルを分割する ggml-rpc-server (--rpc) を順に並べたものと、それぞれが報告する空きメモリ</translation>
+    </message>
+    <message>
+        <source>Run llama-server --rpc ... --list-devices: each host answers with the free memory it really has</source>
+        <translation>llama-server --rpc ... --list-devices を実行します: 各ホストが実際に持つ空きメモリを答えます</translation>
+    </message>
+    <message>
+        <source>No -ts: llama.cpp splits the layers by the free memory each device reports</source>
+        <translation>-ts なし: llama.cpp は各デバイスが報告する空きメモリに応じてレイヤーを分割します</translation>
+    </message>
+    <message>
+        <source>Layer split (-ts), in llama.cpp&apos;s device order:</source>
+        <translation>レイヤー分割 (-ts)、llama.cpp のデバイス順:</translation>
+    </message>
+    <message>
+        <source>Host %1: %2</source>
+        <translation>ホスト %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice: --rpc names each server once</source>
+        <translation>%1 が2回指定されています: --rpc には各サーバーを1回だけ指定します</translation>
+    </message>
+    <message>
+        <source>Enter the free memory of %1 in MiB, or ask the hosts</source>
+        <translation>%1 の空きメモリを MiB で入力するか、ホストに問い合わせてください</translation>
+    </message>
+    <message>
+        <source>The free memory of %1 must be a whole number of MiB, not &quot;%2&quot;</source>
+        <translation>%1 の空きメモリは MiB 単位の整数で指定してください (&quot;%2&quot; ではなく)</translation>
+    </message>
+    <message>
+        <source>No -ts: by each device&apos;s free memory</source>
+        <translation>-ts なし: 各デバイスの空きメモリ順</translation>
+    </message>
+    <message>
+        <source>Add a host first.</source>
+        <translation>先にホストを追加してください。</translation>
+    </message>
+    <message>
+        <source>Asking %1...</source>
+        <translation>%1 に問い合わせ中...</translation>
+    </message>
+    <message>
+        <source>Could not ask the hosts: %1</source>
+        <translation>ホストに問い合わせできませんでした: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n host(s) answered.</source>
+        <translation>
+            <numerusform>%n 台のホストが応答しました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>llamafit::ComparisonTable</name>
     <message>
         <source>Device</source>
@@ -882,6 +963,26 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>See the full log below.</source>
         <translation>下の全ログを見てください。</translation>
+    </message>
+    <message>
+        <source>Nothing listens at %1: start ggml-rpc-server on that host (ggml-rpc-server -H ADDRESS -p PORT), or remove it from --rpc.</source>
+        <translation>%1 で待ち受けているものがありません: そのホストで ggml-rpc-server を起動するか (ggml-rpc-server -H ADDRESS -p PORT)、--rpc から外してください。</translation>
+    </message>
+    <message>
+        <source>an RPC server&apos;s address</source>
+        <translation>RPC サーバーのアドレス</translation>
+    </message>
+    <message>
+        <source>Run the same llama.cpp build on every host: the RPC protocol changes between builds.</source>
+        <translation>すべてのホストで同じ llama.cpp ビルドを実行してください: RPC プロトコルはビルドごとに変わります。</translation>
+    </message>
+    <message>
+        <source>An RPC host went away: restart its ggml-rpc-server, then launch again.</source>
+        <translation>RPC ホストが応答しなくなりました: その ggml-rpc-server を再起動してから、もう一度起動してください。</translation>
+    </message>
+    <message>
+        <source>The RPC host %1 went away: restart its ggml-rpc-server, then launch again.</source>
+        <translation>RPC ホスト %1 が応答しなくなりました: その ggml-rpc-server を再起動してから、もう一度起動してください。</translation>
     </message>
 </context>
 <context>
@@ -1100,6 +1201,26 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>llama-server has no authentication of its own. With this box ticked a non-loopback host (e.g. 0.0.0.0) is allowed, and LlamaFit starts llama-server with --api-key-file %1, a key generated once in a file only you can read; clients send it as &quot;Authorization: Bearer KEY&quot;.</source>
         <translation>llama-server には独自の認証がありません。このボックスをオンにすると、ループバック以外のホスト（例: 0.0.0.0）を使えるようになり、LlamaFit は %1 を --api-key-file として llama-server を起動します。キーは一度だけ生成され、あなただけが読めるファイルに保存されます。クライアントは &quot;Authorization: Bearer KEY&quot; として送信します。</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s projection failed: </source>
+        <translation>llama.cpp の見積もりに失敗しました: </translation>
+    </message>
+    <message>
+        <source>%1: llama.cpp %2 projects %3 MiB, LlamaFit %4 MiB</source>
+        <translation>%1: llama.cpp %2 の見積もり %3 MiB、LlamaFit %4 MiB</translation>
+    </message>
+    <message>
+        <source> -- differs by %1 (over 1 %: this build&apos;s rules may be newer than LlamaFit&apos;s)</source>
+        <translation> -- 差 %1 (1 % 超: このビルドの規則が LlamaFit より新しい可能性があります)</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s own projection of these settings (llama-fit-params --fit-print on, run in the background after each change) next to LlamaFit&apos;s, per device</source>
+        <translation>この設定に対する llama.cpp 自身の見積もり (変更のたびにバックグラウンドで llama-fit-params --fit-print on を実行) と LlamaFit の見積もりをデバイスごとに並べたもの</translation>
+    </message>
+    <message>
+        <source>llama.cpp:</source>
+        <translation>llama.cpp:</translation>
     </message>
 </context>
 <context>
@@ -1460,6 +1581,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>Model &amp;set...</source>
         <translation>モデルセット(&amp;S)...</translation>
     </message>
+    <message>
+        <source>Cluster</source>
+        <translation>クラスター</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::MemoryChart</name>
@@ -1524,6 +1649,14 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>Draw the bars without the weights and the reserved memory, at their own scale: the KV cache, recurrent state, compute and output buffers the settings change</source>
         <translation>重みと予約済みメモリを除いたバーを独自の目盛りで表示します：設定で変わる KV キャッシュ、再帰状態、計算バッファ、出力バッファ</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>このマシン</translation>
+    </message>
+    <message>
+        <source>RPC server</source>
+        <translation>RPC サーバー</translation>
     </message>
 </context>
 <context>
@@ -1922,6 +2055,53 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     </message>
 </context>
 <context>
+    <name>llamafit::ProjectionCrossCheck</name>
+    <message>
+        <source>No llama-fit-params found next to llama-server: llama.cpp&apos;s own projection is not checked.</source>
+        <translation>llama-server と同じ場所に llama-fit-params がありません: llama.cpp 自身の見積もりとは照合しません。</translation>
+    </message>
+    <message>
+        <source>A built-in card has no file for llama.cpp to measure.</source>
+        <translation>組み込みカードには llama.cpp が測定するファイルがありません。</translation>
+    </message>
+    <message>
+        <source>The settings are refused; nothing to compare.</source>
+        <translation>設定が拒否されるため、比較するものがありません。</translation>
+    </message>
+    <message>
+        <source>Asking llama.cpp for its projection...</source>
+        <translation>llama.cpp に見積もりを問い合わせ中...</translation>
+    </message>
+    <message>
+        <source>%1 did not start: %2</source>
+        <translation>%1 が起動しませんでした: %2</translation>
+    </message>
+    <message>
+        <source>llama.cpp is measuring these settings...</source>
+        <translation>llama.cpp がこの設定を測定中...</translation>
+    </message>
+    <message>
+        <source>llama-fit-params exited with %1:
+%2</source>
+        <translation>llama-fit-params が %1 で終了しました:
+%2</translation>
+    </message>
+    <message>
+        <source>llama-fit-params printed no memory breakdown:
+%1</source>
+        <translation>llama-fit-params がメモリの内訳を出力しませんでした:
+%1</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>GPU なし</translation>
+    </message>
+    <message>
+        <source>llama.cpp on this computer sees %1, the plan is for %2: not compared.</source>
+        <translation>このコンピューターの llama.cpp には %1 が見えていますが、計画は %2 向けです: 比較しません。</translation>
+    </message>
+</context>
+<context>
     <name>llamafit::SettingsPanel</name>
     <message>
         <source>q8_0 KV is close to f16 for most tasks. q4_0 suits short Q&amp;A, summaries, classification and short code completion, but degrades maths, exact numbers and long-range lookups (needle in a haystack). K and V differ: keys vary per channel, values per token, so keep K at least as precise as V.</source>
@@ -2204,6 +2384,25 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>%1 left out: llama-server refuses it for this model (%2)</source>
         <translation>%1 を除外: llama-server はこのモデルでは拒否します (%2)</translation>
+    </message>
+    <message>
+        <source>Memory of %1 (of the devices the layers are split over, the one with the least room left); the markers are the largest context that fits every device.</source>
+        <translation>%1 のメモリ (レイヤーを分割する各デバイスのうち、残りの余裕が最も少ないもの)。マーカーは、すべてのデバイスに収まる最大のコンテキストです。</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::TensorSplitBar</name>
+    <message>
+        <source>How llama.cpp splits the layers over the devices (-ts), in its device order: the RPC hosts first, then this machine&apos;s GPUs. Drag a handle, or focus the bar and use the arrow keys (Tab moves to the next handle).</source>
+        <translation>llama.cpp がレイヤーをデバイスに分割する割合 (-ts)。llama.cpp のデバイス順で、先に RPC ホスト、次にこのマシンの GPU。ハンドルをドラッグするか、バーにフォーカスして矢印キーで動かします (Tab で次のハンドルへ)。</translation>
+    </message>
+    <message>
+        <source>Tensor split (-ts)</source>
+        <translation>テンソル分割 (-ts)</translation>
+    </message>
+    <message>
+        <source>No GPU and no RPC host: nothing to split</source>
+        <translation>GPU も RPC ホストもありません: 分割するものがありません</translation>
     </message>
 </context>
 <context>

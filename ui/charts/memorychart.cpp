@@ -3,6 +3,7 @@
 
 #include "core/common/units.h"
 #include "core/machine/backendreport.h"
+#include "ui/charts/hostcolumns.h"
 #include "ui/chartstyle.h"
 #include "ui/sizingsession.h"
 
@@ -216,12 +217,18 @@ void MemoryChart::rebuildItems() {
         }
     }
     m_items.clear();
+    for (QCPAbstractItem* item : m_hostItems) {
+        m_plot->removeItem(item);
+    }
+    m_hostItems.clear();
+    m_hostLabels.clear();
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
     const Machine& machine = m_session->machine();
+    placeKeysByHost();
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
-        ticker->addTick(static_cast<double>(i + 1), pool.name);
+        ticker->addTick(m_keys[i], tickLabel(pool));
         PoolItems items;
         items.outline = new QCPItemRect(m_plot);
         items.outline->setBrush(Qt::NoBrush);
@@ -235,8 +242,62 @@ void MemoryChart::rebuildItems() {
         }
         m_items.push_back(items);
     }
-    m_plot->xAxis->setRange(0.4, static_cast<double>(m_segments.size()) + 0.9);
+    m_plot->xAxis->setRange(0.4, (m_keys.empty() ? 0.0 : m_keys.back()) + 0.9);
     restyle();
+}
+
+// One column per host (hostcolumns.h): a dashed line between hosts and the host's name under its
+// bars. One machine alone keeps the plain row of bars.
+void MemoryChart::placeKeysByHost() {
+    std::vector<std::size_t> drawnPools;
+    for (const PoolSegments& pool : m_segments) {
+        drawnPools.push_back(pool.poolIndex);
+    }
+    const BarPlacement placement = placeBarsByHost(drawnPools, m_session->machine());
+    m_keys = placement.keys;
+    const bool grouped = !placement.columns.empty();
+    m_groupedByHost = grouped;
+    m_plot->xAxis->setLabel(QString());
+    if (!grouped) {
+        return;
+    }
+    // The host names sit where the axis label would: a blank label keeps the room for them.
+    m_plot->xAxis->setLabel(QStringLiteral(" "));
+    QFont bold = font();
+    bold.setBold(true);
+    m_plot->xAxis->setLabelFont(bold);
+    qsizetype tickLines = 1;
+    for (const PoolSegments& pool : m_segments) {
+        tickLines = std::max(tickLines, tickLabel(pool).count(u'\n') + 1);
+    }
+    const int belowTicks =
+        m_plot->xAxis->offset() + m_plot->xAxis->tickLengthOut() + m_plot->xAxis->tickLabelPadding() +
+        static_cast<int>(tickLines) * QFontMetrics(m_plot->xAxis->tickLabelFont()).lineSpacing() +
+        m_plot->xAxis->labelPadding();
+    for (std::size_t c = 0; c < placement.columns.size(); ++c) {
+        const HostColumn& column = placement.columns[c];
+        auto* label = new QCPItemText(m_plot);
+        label->setClipToAxisRect(false);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords((column.firstKey + column.lastKey) / 2, 1.0);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setPadding(QMargins(0, belowTicks, 0, 0));
+        label->setFont(bold);
+        label->setText(column.endpoint.empty() ? tr("this machine")
+                                               : QString::fromStdString(column.endpoint));
+        m_hostItems.push_back(label);
+        m_hostLabels.push_back(label);
+        if (c > 0) {
+            auto* separator = new QCPItemLine(m_plot);
+            const double between = column.firstKey - (1.0 + kHostGap) / 2;
+            separator->start->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            separator->end->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            separator->start->setCoords(between, 0.0);
+            separator->end->setCoords(between, 1.0);
+            m_hostItems.push_back(separator);
+        }
+    }
 }
 
 void MemoryChart::setBarData() {
@@ -255,7 +316,7 @@ void MemoryChart::setBarData() {
     };
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
-        const double key = static_cast<double>(i + 1);
+        const double key = m_keys[i];
         push(reservationKeys, reservation, key, pool.reservationBytes);
         for (std::size_t c = 0; c < components.size(); ++c) {
             push(componentKeys[c], components[c], key, pool.componentBytes[c]);
@@ -288,7 +349,7 @@ void MemoryChart::placeItems(double yMaxGiB) {
     for (std::size_t i = 0; i < m_segments.size(); ++i) {
         const PoolSegments& pool = m_segments[i];
         PoolItems& items = m_items[i];
-        const double key = static_cast<double>(i + 1);
+        const double key = m_keys[i];
         const double top = gib(pool.topBytes());
         items.outline->topLeft->setCoords(key - kHalfBar, top);
         items.outline->bottomRight->setCoords(key + kHalfBar, 0);
@@ -371,6 +432,14 @@ void MemoryChart::restyle() {
     m_growthBars->setBrush(light);
     QColor faint = text;
     faint.setAlpha(110);
+    for (QCPItemText* label : m_hostLabels) {
+        label->setColor(text);
+    }
+    for (QCPAbstractItem* item : m_hostItems) {
+        if (auto* separator = qobject_cast<QCPItemLine*>(item)) {
+            separator->setPen(QPen(faint, 1, Qt::DashLine));
+        }
+    }
     for (const PoolItems& items : m_items) {
         items.verdict->setFont(font());
         if (items.backendFree != nullptr) {
@@ -403,7 +472,9 @@ double MemoryChart::barValueMiB(std::size_t poolIndex, Component component) cons
     if (index < 0) {
         return 0.0;
     }
-    return barValueGiB(m_componentBars[chartComponentIndex(component)], index + 1.0) * 1024.0;
+    return barValueGiB(m_componentBars[chartComponentIndex(component)],
+                       m_keys[static_cast<std::size_t>(index)]) *
+           1024.0;
 }
 
 double MemoryChart::limitMiB(std::size_t poolIndex) const {
@@ -422,6 +493,27 @@ double MemoryChart::backendFreeMiB(std::size_t poolIndex) const {
     return m_items[static_cast<std::size_t>(index)].backendFree->start->value() * 1024.0;
 }
 
+QString MemoryChart::tickLabel(const PoolSegments& pool) const {
+    if (!m_groupedByHost) {
+        return pool.name;
+    }
+    // Under the host's own label an RPC server's endpoint would be said twice.
+    return pool.kind == PoolKind::RpcHost ? tr("RPC server") : onTwoLines(pool.name);
+}
+
+double MemoryChart::barKey(std::size_t poolIndex) const {
+    const int index = drawnIndex(poolIndex);
+    return index < 0 ? std::numeric_limits<double>::quiet_NaN() : m_keys[static_cast<std::size_t>(index)];
+}
+
+QStringList MemoryChart::hostLabels() const {
+    QStringList labels;
+    for (const QCPItemText* label : m_hostLabels) {
+        labels << label->text();
+    }
+    return labels;
+}
+
 QString MemoryChart::verdictText(std::size_t poolIndex) const {
     const int index = drawnIndex(poolIndex);
     return index < 0 ? QString() : m_items[static_cast<std::size_t>(index)].verdict->text();
@@ -429,7 +521,10 @@ QString MemoryChart::verdictText(std::size_t poolIndex) const {
 
 double MemoryChart::ownerBarValueMiB(std::size_t poolIndex, BufferOwner owner) const {
     const int index = drawnIndex(poolIndex);
-    return index < 0 ? 0.0 : barValueGiB(m_ownerBars[chartOwnerIndex(owner)], index + 1.0) * 1024.0;
+    return index < 0
+               ? 0.0
+               : barValueGiB(m_ownerBars[chartOwnerIndex(owner)], m_keys[static_cast<std::size_t>(index)]) *
+                     1024.0;
 }
 
 QString MemoryChart::ownerToolTipAt(std::size_t poolIndex, BufferOwner owner) const {
@@ -455,14 +550,20 @@ void MemoryChart::onMouseMove(QMouseEvent* event) {
 QString MemoryChart::toolTipAtPixel(const QPointF& pixel) const {
     const double key = m_plot->xAxis->pixelToCoord(pixel.x());
     const double valueGiB = m_plot->yAxis->pixelToCoord(pixel.y());
-    const long rounded = std::lround(key);
-    if (rounded < 1 || rounded > static_cast<long>(m_segments.size()) || valueGiB < 0) {
+    if (m_keys.empty() || valueGiB < 0) {
         return {};
     }
-    const std::size_t index = static_cast<std::size_t>(rounded - 1);
+    // The nearest bar (keys are not 1, 2, 3... when hosts are grouped).
+    const auto nearest = std::min_element(m_keys.begin(), m_keys.end(), [key](double a, double b) {
+        return std::abs(a - key) < std::abs(b - key);
+    });
+    if (std::abs(*nearest - key) > 0.5) {
+        return {};
+    }
+    const std::size_t index = static_cast<std::size_t>(nearest - m_keys.begin());
     const PoolSegments& pool = m_segments[index];
     const PoolItems& items = m_items[index];
-    const double offset = key - static_cast<double>(rounded);
+    const double offset = key - *nearest;
     if (items.backendFree != nullptr && items.backendFree->visible() && offset > kHalfBar &&
         std::abs(m_plot->yAxis->coordToPixel(items.backendFree->start->value()) - pixel.y()) < 6) {
         return backendFreeNote();

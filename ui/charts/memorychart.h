@@ -14,7 +14,9 @@
 // each pool's components in MiB/GiB (readable without hovering), and "Without weights"
 // (withoutWeightsCheck) draws the bars without the reservation and the weights, at their own
 // scale and without the capacity lines: what the sliders move, which is a few pixels of a
-// 26 GiB bar at 4096 tokens.
+// 26 GiB bar at 4096 tokens. With RPC hosts (--rpc) the bars are grouped one column per host
+// (core/machine/rpccluster.h clusterHosts): this machine's pools, then each ggml-rpc-server's
+// device, with the host's name under its bars and a dashed line between hosts.
 // Used by MainWindow. Reads the SizingSession (never writes it); owns its QCustomPlot and items.
 // Thread: GUI. Units: bytes in, GiB on the axis, MiB in tooltips and test accessors.
 
@@ -23,6 +25,7 @@
 #include "ui/sessionspeed.h"
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -30,6 +33,7 @@
 #include <vector>
 
 class QCheckBox;
+class QCPAbstractItem;
 class QCPBars;
 class QCPItemLine;
 class QCPItemRect;
@@ -59,6 +63,8 @@ class MemoryChart : public QWidget {
     double limitMiB(std::size_t poolIndex) const;       // the capacity line; NaN when not drawn
     double backendFreeMiB(std::size_t poolIndex) const; // the driver's figure; NaN when not drawn
     QString verdictText(std::size_t poolIndex) const;   // the text above the bar
+    double barKey(std::size_t poolIndex) const;         // the bar's x position; NaN when not drawn
+    QStringList hostLabels() const; // the names under the hosts' columns; empty for one machine
     QString toolTipAt(std::size_t poolIndex, Component component) const; // what hover shows
     // The MTP draft context's and the LoRA adapters' own segments (kChartOwnerOrder).
     double ownerBarValueMiB(std::size_t poolIndex, BufferOwner owner) const;
@@ -79,6 +85,8 @@ class MemoryChart : public QWidget {
     void refresh();
     void showError(const QString& message);
     void rebuildItems();
+    void placeKeysByHost(); // m_keys and the host labels, for the current m_segments
+    QString tickLabel(const PoolSegments& pool) const; // the pool's name under its bar
     void placeItems(double yMaxGiB);
     void setBarData();
     void restyle();
@@ -102,8 +110,12 @@ class MemoryChart : public QWidget {
     std::array<QCPBars*, kChartOwnerCount> m_ownerBars{}; // kChartOwnerOrder
     QCPBars* m_otherBars;
     QCPBars* m_growthBars;
-    std::vector<PoolSegments> m_segments; // what is drawn, for hover
-    std::vector<PoolItems> m_items;       // one per drawn pool
+    std::vector<PoolSegments> m_segments;      // what is drawn, for hover
+    std::vector<PoolItems> m_items;            // one per drawn pool
+    std::vector<double> m_keys;                // each drawn pool's x position
+    std::vector<QCPAbstractItem*> m_hostItems; // host labels and the lines between hosts
+    std::vector<QCPItemText*> m_hostLabels;    // in host order, within m_hostItems
+    bool m_groupedByHost = false;              // RPC hosts: one column per host
 };
 
 } // namespace llamafit

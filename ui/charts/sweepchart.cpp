@@ -211,11 +211,18 @@ void SweepChart::placeCurrentLine() {
 
 void SweepChart::updateNote() {
     QStringList lines;
-    lines << (m_data.onGpu ? tr("Memory of %1 (the GPU the layers go to); the markers are the largest "
-                                "context that fits its budget.")
-                                 .arg(QString::fromStdString(m_data.deviceName))
-                           : tr("Host memory (no layers on a GPU); the markers are the largest context "
-                                "that fits its budget."));
+    if (m_data.onGpu && m_session->gpus().size() > 1) {
+        // Layers split over several devices (RPC hosts, -ts): the curve is the one with the least room.
+        lines << tr("Memory of %1 (of the devices the layers are split over, the one with the least room "
+                    "left); the markers are the largest context that fits every device.")
+                     .arg(QString::fromStdString(m_data.deviceName));
+    } else {
+        lines << (m_data.onGpu ? tr("Memory of %1 (the GPU the layers go to); the markers are the largest "
+                                    "context that fits its budget.")
+                                     .arg(QString::fromStdString(m_data.deviceName))
+                               : tr("Host memory (no layers on a GPU); the markers are the largest context "
+                                    "that fits its budget."));
+    }
     for (const SweepSeries& series : m_data.series) {
         if (series.refused) {
             lines << tr("%1 left out: llama-server refuses it for this model (%2)")

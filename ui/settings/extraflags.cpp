@@ -81,6 +81,13 @@ Result<ExtraFlags> applyExtraFlags(const ServerSettings& base, const std::vector
                              flag.spelling + " is LlamaFit's own flag: choose the machine instead", {},
                              flag.spelling);
         }
+        // The RPC hosts have one home, the session (the Cluster dock): each needs its free memory
+        // to be planned, and the session would replace a list typed here with its own.
+        if (flag.setting == Setting::RpcServers) {
+            return makeError("flags.not-here",
+                             flag.text() + ": add the RPC hosts in the Cluster dock, with their free memory",
+                             {}, flag.spelling);
+        }
         if (flag.kind == FlagKind::Memory && flag.setting) {
             // The parse applied every flag in order, so its settings hold the last word on each.
             copySetting(*flag.setting, parsed->settings, out.settings);

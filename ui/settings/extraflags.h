@@ -7,9 +7,9 @@
 // --port ...) is passed through to the launch. Used by SettingsPanel and its tests. Pure: no
 // widgets, no I/O; any thread.
 //
-// Error codes: flags.unterminated-quote, flags.trailing-backslash, flags.not-here (-m or
-// LlamaFit's own --gpu, which the model picker and the machine choose), and the args.* codes of
-// parseServerArgs (unknown flag, missing or bad value).
+// Error codes: flags.unterminated-quote, flags.trailing-backslash, flags.not-here (-m, LlamaFit's
+// own --gpu, and --rpc: the model picker, the machine and the Cluster dock choose those), and the
+// args.* codes of parseServerArgs (unknown flag, missing or bad value).
 
 #include "core/common/result.h"
 #include "core/sizing/serversettings.h"

@@ -21,6 +21,8 @@ TEST(AppSettings, RoundTripsEveryField) {
     values.marginMiB = 512;
     values.bandwidthBytesPerSecond = 256'000'000'000ULL;
     values.libraryFolders = {QStringLiteral("/data/models"), QStringLiteral("/mnt/ギガ")};
+    values.rpcHosts = {RpcHost{"127.0.0.1:50052", 2048ULL << 20},
+                       RpcHost{"192.168.1.20:50053", 24105ULL << 20}};
     values.serverBinary = QStringLiteral("/opt/llama/llama-server");
     values.host = QStringLiteral("0.0.0.0");
     values.port = 8080;
@@ -52,13 +54,18 @@ TEST(AppSettings, OutOfRangeValuesFallBackToDefaults) {
     {
         QFile file(path);
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write("[server]\nport=99999\n[view]\ntheme=purple\n[machine]\nmarginMiB=lots\n");
+        file.write(
+            "[server]\nport=99999\n[view]\ntheme=purple\n[machine]\nmarginMiB=lots\n"
+            "[cluster]\nrpcHosts=127.0.0.1=2048, 10.0.0.2:50052=lots, 10.0.0.3:50052, 10.0.0.4:50052=4096\n");
     }
     QSettings settings(path, QSettings::IniFormat);
     const AppSettingsLoad loaded = loadAppSettings(settings);
     EXPECT_EQ(loaded.settings.port, 0);
     EXPECT_EQ(loaded.settings.theme, ThemeChoice::System);
     EXPECT_EQ(loaded.settings.marginMiB, 1024U);
+    // Only the host that reads back whole: an endpoint without a port, free memory that is no
+    // number or missing are dropped.
+    EXPECT_EQ(loaded.settings.rpcHosts, (std::vector<RpcHost>{{"10.0.0.4:50052", 4096ULL << 20}}));
 }
 
 TEST(AppSettings, CorruptFileIsMovedAsideAndNothingIsLost) {

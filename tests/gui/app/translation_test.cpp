@@ -26,6 +26,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
 
@@ -280,6 +281,18 @@ TEST(Translation, MainWindowIsJapaneseAndEnglishReturnsWhenRemoved) {
         EXPECT_GT(shown.window().findChildren<QCheckBox*>().size(), 0);
         const QStringList left = englishLeftIn(shown.window(), english);
         EXPECT_TRUE(left.isEmpty()) << "still English:\n" << left.join(QLatin1Char('\n')).toStdString();
+        // The Cluster dock is tabbed behind the Machine dock: in front for a scan of its own.
+        EXPECT_EQ(shown.dockTitle(QStringLiteral("clusterDock")), QStringLiteral("クラスター"));
+        auto* cluster = shown.window().findChild<QDockWidget*>(QStringLiteral("clusterDock"));
+        ASSERT_NE(cluster, nullptr);
+        cluster->raise();
+        ASSERT_TRUE(QTest::qWaitFor([&] { return cluster->widget()->isVisibleTo(&shown.window()); }));
+        const auto* addHost = cluster->findChild<QPushButton*>(QStringLiteral("addHostButton"));
+        ASSERT_NE(addHost, nullptr);
+        EXPECT_EQ(addHost->text(), QStringLiteral("ホストを追加"));
+        const QStringList leftInCluster = englishLeftIn(shown.window(), english);
+        EXPECT_TRUE(leftInCluster.isEmpty()) << "still English:\n"
+                                             << leftInCluster.join(QLatin1Char('\n')).toStdString();
 
         japanese.remove();
         WindowUnderTest englishAgain;

@@ -7,6 +7,7 @@
 #include "chartfixtures.h"
 #include "core/common/units.h"
 #include "core/machine/bandwidth.h"
+#include "core/machine/rpccluster.h"
 #include "core/system/benchmarkstore.h"
 #include "ui/charts/ruletext.h"
 #include "ui/chartstyle.h"
@@ -20,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -285,6 +287,50 @@ TEST(MemoryChart, TheToolTipGivesTheMiBAndTheRule) {
                      Qt::NoModifier);
     QCoreApplication::sendEvent(chart.plot(), &move);
     EXPECT_EQ(QToolTip::text(), tip);
+}
+
+TEST(MemoryChart, EachRpcHostIsAColumnOfItsOwnUnderItsName) {
+    auto session = makeSession("rtx-4060-8gb", "llama-3-8b-q4_k_m");
+    MemoryChart chart(session.get());
+    EXPECT_TRUE(chart.hostLabels().isEmpty()); // one machine: the plain row of bars
+    EXPECT_DOUBLE_EQ(chart.barKey(0), 1.0);
+    session->setRpcHosts(
+        {RpcHost{"127.0.0.1:50052", 2048ULL << 20}, RpcHost{"127.0.0.1:50053", 3072ULL << 20}});
+    session->setSettings(settingsWith(4096));
+    expectBarsMatchCore(*session, chart, "two RPC hosts");
+    EXPECT_EQ(chart.hostLabels(),
+              (QStringList{QStringLiteral("this machine"), QStringLiteral("127.0.0.1:50052"),
+                           QStringLiteral("127.0.0.1:50053")}));
+    const std::vector<ClusterHost> hosts = clusterHosts(session->machine());
+    ASSERT_EQ(hosts.size(), 3U);
+    double lastLocal = 0.0;
+    for (std::size_t pool : hosts[0].poolIndices) {
+        lastLocal = std::max(lastLocal, std::isnan(chart.barKey(pool)) ? 0.0 : chart.barKey(pool));
+    }
+    const std::size_t firstRpcPool = hosts[1].poolIndices.at(0);
+    const std::size_t secondRpcPool = hosts[2].poolIndices.at(0);
+    // A gap between hosts wider than the one between two bars of a host.
+    EXPECT_GT(chart.barKey(firstRpcPool) - lastLocal, 1.0);
+    EXPECT_GT(chart.barKey(secondRpcPool) - chart.barKey(firstRpcPool), 1.0);
+    EXPECT_DOUBLE_EQ(chart.limitMiB(firstRpcPool), 2048.0);
+    EXPECT_DOUBLE_EQ(chart.limitMiB(secondRpcPool), 3072.0);
+
+    // Hover finds the RPC host's bar at its own position.
+    chart.resize(900, 600);
+    chart.show();
+    chart.plot()->replot();
+    const double weightsMiB = chart.barValueMiB(secondRpcPool, Component::Model);
+    ASSERT_GT(weightsMiB, 0.0);
+    const QPointF pixel(chart.plot()->xAxis->coordToPixel(chart.barKey(secondRpcPool)),
+                        chart.plot()->yAxis->coordToPixel(weightsMiB / 1024.0 / 2));
+    QMouseEvent move(QEvent::MouseMove, pixel, chart.plot()->mapToGlobal(pixel), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(chart.plot(), &move);
+    EXPECT_EQ(QToolTip::text(), chart.toolTipAt(secondRpcPool, Component::Model));
+
+    session->setRpcHosts({});
+    EXPECT_TRUE(chart.hostLabels().isEmpty());
+    EXPECT_DOUBLE_EQ(chart.barKey(0), 1.0);
 }
 
 TEST(MemoryChart, RefusedSettingsShowTheReasonInsteadOfBars) {

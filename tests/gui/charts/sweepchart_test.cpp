@@ -160,6 +160,24 @@ TEST(SweepChart, ABurstOfChangesRecomputesOnce) {
     EXPECT_EQ(chart.kvPairs(), expectedPairs(session->settings())); // the last value, q5_0/q5_0 added
 }
 
+// An RPC host in front of the local GPU that holds most of the layers (16 GiB beside the 8 GiB
+// card, split by free memory): the line is the local GPU's, the one with the least room, not the
+// first device in llama.cpp's order; the note says why.
+TEST(SweepChart, WithAnRpcHostTheLineIsTheDeviceWithTheLeastRoom) {
+    auto session = makeSession("rtx-4060-8gb", "llama-3.2-1b-q8_0");
+    SweepChart chart(session.get());
+    waitFirst(chart);
+    QSignalSpy spy(&chart, &SweepChart::recomputed);
+    session->setRpcHosts({RpcHost{"127.0.0.1:50052", 16384ULL << 20}});
+    ASSERT_TRUE(spy.wait(kWaitMs));
+    ASSERT_EQ(session->gpus().size(), 2U);
+    EXPECT_EQ(chart.deviceName(), QString::fromStdString(session->gpus()[1].name));
+    const auto* note = chart.findChild<QLabel*>(QStringLiteral("sweepNoteLabel"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->text().contains(QStringLiteral("least room"))) << note->text().toStdString();
+    EXPECT_EQ(chart.largestFits(), solverAnswer(*session));
+}
+
 TEST(SweepChart, AContextChangeAloneMovesTheCurrentLineWithoutASweep) {
     auto session = makeSession("rtx-4060-8gb", "llama-3.2-1b-q8_0");
     SweepChart chart(session.get());

@@ -48,6 +48,9 @@ class ScreenshotDriver {
     Result<bool> running();          // 04: the tiny model running, Live tab with samples
     Result<bool> failureDiagnosis(); // 05: an allocation failure's dialog over the window
     Result<bool> benchmark();        // 07: a llama-bench run of the tiny model, dialog over the window
+    // cluster-view: a new window, the default card planned on the EVO-X2 and two loopback RPC
+    // hosts entered in the Cluster dock (free memory typed in, no server asked), a -ts dragged.
+    Result<bool> clusterView();
     // 08, 09: a new window at a screen's size on the default card, as a first start there.
     Result<bool> screenSize(QSize size, const char* name);
 

@@ -57,6 +57,7 @@ int main(int argc, char* argv[]) {
         {"08-screen-1366x768", [&] { return driver.screenSize(QSize(1366, 768), "08-screen-1366x768.png"); }},
         {"09-screen-1920x1080",
          [&] { return driver.screenSize(QSize(1920, 1080), "09-screen-1920x1080.png"); }},
+        {"cluster-view", [&] { return driver.clusterView(); }},
         {"06-japanese-dark",
          [&] {
              driver.closeWindow();

@@ -7,6 +7,9 @@
 #include "core/system/benchplan.h"
 #include "ui/bench/benchmarkchart.h"
 #include "ui/bench/benchmarkdialog.h"
+#include "ui/charts/memorychart.h"
+#include "ui/cluster/clusterpanel.h"
+#include "ui/cluster/tensorsplitbar.h"
 #include "ui/launch/failuredialog.h"
 #include "ui/launch/launchpanel.h"
 #include "ui/live/comparisontable.h"
@@ -17,6 +20,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDockWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
@@ -28,6 +32,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -263,6 +268,69 @@ Result<bool> ScreenshotDriver::benchmark() {
     auto saved = saveOverWindow(dialog, QStringLiteral("07-benchmark.png"));
     dialog->close();
     return saved;
+}
+
+// The default card on the EVO-X2 and two ggml-rpc-servers on this machine's loopback, entered
+// the way a user does without servers running: Add host twice, the free memory typed in. Then
+// the -ts handles dragged a little off llama.cpp's default (by free memory: about 5, 8 and 87 %)
+// to 5, 7 and 88 %, so the picture shows an explicit -ts that still fits every host.
+Result<bool> ScreenshotDriver::clusterView() {
+    if (auto opened = openWindow(); !opened) {
+        return opened;
+    }
+    auto* dock = child<QDockWidget>("clusterDock");
+    auto* add = child<QPushButton>("addHostButton");
+    auto* table = child<QTableWidget>("clusterHostTable");
+    auto* bar = child<TensorSplitBar>("tensorSplitBar");
+    if (dock == nullptr || add == nullptr || table == nullptr || bar == nullptr) {
+        return failed("cluster-view",
+                      QStringLiteral("no clusterDock, addHostButton, clusterHostTable or tensorSplitBar"));
+    }
+    dock->raise();
+    const auto entered = changeAndWaitForChart(
+        [&] {
+            add->click();
+            table->item(0, ClusterPanel::kFreeColumn)->setText(QStringLiteral("2048"));
+            add->click();
+            table->item(1, ClusterPanel::kFreeColumn)->setText(QStringLiteral("3072"));
+        },
+        "cluster-view");
+    if (!entered) {
+        return entered;
+    }
+    const std::vector<RpcHost> expected{{"127.0.0.1:50052", 2048ULL << 20},
+                                        {"127.0.0.1:50053", 3072ULL << 20}};
+    if (m_session->rpcHosts() != expected || !m_session->poolUsage()) {
+        return failed("cluster-view",
+                      QStringLiteral("the two hosts are not planned: %1").arg(verdictOf(*m_session)));
+    }
+    if (!QTest::qWaitForWindowExposed(bar, 10000) || bar->handleCount() != 2) {
+        return failed("cluster-view", QStringLiteral("the -ts bar is not shown with two handles"));
+    }
+    for (const auto& [handle, fraction] : {std::pair{1, 0.12}, std::pair{0, 0.05}}) {
+        const QPoint from = bar->handleCentre(handle);
+        const QPoint to(static_cast<int>(bar->width() * fraction), from.y());
+        const auto dragged = changeAndWaitForChart(
+            [&] {
+                QTest::mousePress(bar, Qt::LeftButton, Qt::NoModifier, from);
+                QTest::mouseMove(bar, to);
+                QTest::mouseRelease(bar, Qt::LeftButton, Qt::NoModifier, to);
+            },
+            "cluster-view");
+        if (!dragged) {
+            return dragged;
+        }
+    }
+    if (m_session->settings().tensorSplit.size() != 3 || !m_session->estimate()) {
+        return failed("cluster-view",
+                      QStringLiteral("dragging the -ts handles wrote no split for three devices: %1")
+                          .arg(verdictOf(*m_session)));
+    }
+    auto* chart = m_window->findChild<MemoryChart*>();
+    if (chart == nullptr || chart->hostLabels().size() != 3) {
+        return failed("cluster-view", QStringLiteral("the memory chart does not show three hosts"));
+    }
+    return saveWindow(QStringLiteral("cluster-view.png"));
 }
 
 // `dialog` composited over the window where it stands (centred when it stands outside), the

@@ -63,6 +63,10 @@ TEST(ApplyExtraFlags, ErrorsNameTheFlag) {
     EXPECT_EQ(applyExtraFlags({}, {"-t"}).error().code, "args.missing-value");
     EXPECT_EQ(applyExtraFlags({}, {"-m", "x.gguf"}).error().code, "flags.not-here");
     EXPECT_EQ(applyExtraFlags({}, {"--gpu", "CUDA0=8192"}).error().code, "flags.not-here");
+    const Result<ExtraFlags> rpc = applyExtraFlags({}, {"--rpc", "127.0.0.1:50052"});
+    ASSERT_FALSE(rpc.ok());
+    EXPECT_EQ(rpc.error().code, "flags.not-here");
+    EXPECT_NE(rpc.error().message.find("Cluster dock"), std::string::npos) << rpc.error().message;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // estimator's error in every cell; the CLI's default rows are powers of two.
 #include "core/sizing/contextsweep.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/sizing/sweepgrid.h"
 #include "tests/unit/sizing/testmodels.h"
 
@@ -77,6 +78,41 @@ TEST(ContextSweep, SeriesAreTheGridsHostTotalsAtTheSliderStops) {
             EXPECT_EQ(series.deviceBytes[c], grid.at(c, p)->devices.front().bytes.totalBytes());
         }
     }
+}
+
+// Two GPUs of the same size, the layers split 1:3 and then 3:1 (-ts): the chart follows the GPU
+// that holds the larger share, whichever comes first in llama.cpp's order (an RPC host in front
+// of the local GPU with a small share is the usual case).
+TEST(ContextSweep, ChartsTheGpuWithTheLeastRoomNotTheFirst) {
+    const SizingModel model = prepareModel(test::llama1B());
+    GpuDevice local;
+    local.name = "Vulkan0";
+    local.memoryBytes = 8ULL << 30;
+    local.backend = Backend::Vulkan;
+    const std::vector<GpuDevice> gpus{rpcDevice("127.0.0.1:50052", 8ULL << 30), local};
+    MemoryBudget budget;
+    budget.gpuBytes = {7ULL << 30, 7ULL << 30};
+    ServerSettings settings = oneSlot();
+    settings.rpcServers = {"127.0.0.1:50052"};
+    settings.tensorSplit = {1, 3};
+    const SweepData moreOnLocal = computeSweep(model, settings, gpus, budget, defaultKvPairs());
+    ASSERT_TRUE(moreOnLocal.onGpu);
+    EXPECT_EQ(moreOnLocal.deviceName, "Vulkan0");
+    settings.tensorSplit = {3, 1};
+    const SweepData moreOnRpc = computeSweep(model, settings, gpus, budget, defaultKvPairs());
+    EXPECT_EQ(moreOnRpc.deviceName, "RPC0[127.0.0.1:50052]");
+    // The series are that device's totals.
+    settings.tensorSplit = {1, 3};
+    ASSERT_FALSE(moreOnLocal.series.empty());
+    const SweepSeries& series = moreOnLocal.series.front();
+    ASSERT_FALSE(series.refused) << series.refusal.message;
+    const SweepGrid grid = estimateSweepGrid(model, settings, gpus, {series.contexts.front()}, {series.pair});
+    std::uint64_t vulkanBytes = 0;
+    for (const DeviceEstimate& device : grid.at(0, 0)->devices) {
+        vulkanBytes = device.name == "Vulkan0" ? device.bytes.totalBytes() : vulkanBytes;
+    }
+    EXPECT_GT(vulkanBytes, 0U);
+    EXPECT_EQ(series.deviceBytes.front(), vulkanBytes);
 }
 
 } // namespace

@@ -1,0 +1,332 @@
+// The RPC hosts and the -ts split; see clusterpanel.h.
+#include "ui/cluster/clusterpanel.h"
+
+#include "core/sizing/rpcdevices.h"
+#include "core/system/rpchostquery.h"
+#include "ui/cluster/tensorsplitbar.h"
+#include "ui/sizingsession.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <set>
+
+namespace llamafit {
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1024ULL * 1024;
+// The first port ggml-rpc-server listens on (tools/rpc/rpc-server.cpp: default 50052); a new row
+// takes the next port after the last row's.
+constexpr int kFirstRpcPort = 50052;
+// --list-devices with --rpc connects to each host once; a host that does not answer makes
+// llama.cpp give up well within this.
+constexpr std::chrono::milliseconds kAskTimeout{20000};
+
+QString endpointAfter(const QString& last) {
+    const qsizetype colon = last.lastIndexOf(u':');
+    bool ok = false;
+    const int port = colon >= 0 ? last.mid(colon + 1).toInt(&ok) : 0;
+    if (!ok || port <= 0 || port >= 65535) {
+        return QStringLiteral("127.0.0.1:%1").arg(kFirstRpcPort);
+    }
+    return last.left(colon + 1) + QString::number(port + 1);
+}
+
+} // namespace
+
+ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_table(new QTableWidget(0, 2, this)),
+      m_addButton(new QPushButton(tr("Add host"), this)),
+      m_removeButton(new QPushButton(tr("Remove host"), this)),
+      m_askButton(new QPushButton(tr("Ask hosts"), this)), m_errorLabel(new QLabel(this)),
+      m_statusLabel(new QLabel(this)), m_splitBar(new TensorSplitBar(session, this)),
+      m_defaultSplitButton(new QPushButton(tr("Default (by free memory)"), this)),
+      m_splitLabel(new QLabel(this)) {
+    m_table->setObjectName(QStringLiteral("clusterHostTable"));
+    m_table->setHorizontalHeaderLabels({tr("Host (HOST:PORT)"), tr("Free MiB")});
+    m_table->horizontalHeader()->setSectionResizeMode(kEndpointColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(kFreeColumn, QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setToolTip(tr("The ggml-rpc-servers llama-server splits the model over besides this machine "
+                           "(--rpc), in order, and the free memory each reports"));
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() * 4);
+    m_addButton->setObjectName(QStringLiteral("addHostButton"));
+    m_removeButton->setObjectName(QStringLiteral("removeHostButton"));
+    m_askButton->setObjectName(QStringLiteral("askHostsButton"));
+    m_askButton->setToolTip(tr("Run llama-server --rpc ... --list-devices: each host answers with the "
+                               "free memory it really has"));
+    m_errorLabel->setObjectName(QStringLiteral("clusterErrorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette errorPalette = m_errorLabel->palette();
+    errorPalette.setColor(QPalette::WindowText, QColor(0xc0, 0x39, 0x2b));
+    m_errorLabel->setPalette(errorPalette);
+    m_errorLabel->hide();
+    m_statusLabel->setObjectName(QStringLiteral("clusterStatusLabel"));
+    m_statusLabel->setWordWrap(true);
+    m_defaultSplitButton->setObjectName(QStringLiteral("defaultSplitButton"));
+    m_defaultSplitButton->setToolTip(
+        tr("No -ts: llama.cpp splits the layers by the free memory each device reports"));
+    m_splitLabel->setObjectName(QStringLiteral("tensorSplitLabel"));
+    m_splitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_splitLabel->setWordWrap(true); // a long -ts must not widen the left docks
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_table);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_addButton);
+    buttons->addWidget(m_removeButton);
+    buttons->addStretch(1);
+    buttons->addWidget(m_askButton);
+    layout->addLayout(buttons);
+    layout->addWidget(m_errorLabel);
+    layout->addWidget(m_statusLabel);
+    auto* splitTitle = new QLabel(tr("Layer split (-ts), in llama.cpp's device order:"), this);
+    splitTitle->setWordWrap(true);
+    layout->addWidget(splitTitle);
+    layout->addWidget(m_splitBar);
+    auto* splitRow = new QHBoxLayout;
+    splitRow->addWidget(m_splitLabel, 1);
+    splitRow->addWidget(m_defaultSplitButton);
+    layout->addLayout(splitRow);
+    layout->addStretch(1);
+
+    connect(m_addButton, &QPushButton::clicked, this, [this] {
+        const int rows = m_table->rowCount();
+        const QString last = rows > 0 && m_table->item(rows - 1, kEndpointColumn) != nullptr
+                                 ? m_table->item(rows - 1, kEndpointColumn)->text().trimmed()
+                                 : QString();
+        addHost(endpointAfter(last), std::nullopt);
+        m_table->setCurrentCell(m_table->rowCount() - 1, kEndpointColumn);
+    });
+    connect(m_removeButton, &QPushButton::clicked, this, &ClusterPanel::removeSelectedHost);
+    connect(m_askButton, &QPushButton::clicked, this, &ClusterPanel::askHosts);
+    connect(m_table, &QTableWidget::cellChanged, this, &ClusterPanel::onTableEdited);
+    connect(m_defaultSplitButton, &QPushButton::clicked, this, [this] {
+        ServerSettings settings = m_session->settings();
+        settings.tensorSplit.clear();
+        m_session->setSettings(settings);
+    });
+    connect(session, &SizingSession::machineChanged, this, &ClusterPanel::refreshFromSession);
+    connect(session, &SizingSession::settingsChanged, this, &ClusterPanel::refreshSplitLabel);
+    refreshFromSession();
+    refreshSplitLabel();
+}
+
+ClusterPanel::~ClusterPanel() {
+    if (m_askThread != nullptr) {
+        m_askThread->wait();
+    }
+}
+
+QString ClusterPanel::serverProgram() const {
+    if (m_serverProgram) {
+        if (const QString program = m_serverProgram(); !program.isEmpty()) {
+            return program;
+        }
+    }
+    const QString fromEnvironment = qEnvironmentVariable("LLAMAFIT_LLAMA_SERVER");
+    return fromEnvironment.isEmpty() ? QStringLiteral("llama-server") : fromEnvironment;
+}
+
+void ClusterPanel::addHost(const QString& endpoint, std::optional<std::uint64_t> freeMiB) {
+    m_filling = true;
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    m_table->setItem(row, kEndpointColumn, new QTableWidgetItem(endpoint));
+    auto* free = new QTableWidgetItem(freeMiB ? QString::number(*freeMiB) : QString());
+    free->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_table->setItem(row, kFreeColumn, free);
+    m_filling = false;
+    onTableEdited();
+}
+
+void ClusterPanel::removeSelectedHost() {
+    const int row = m_table->currentRow() >= 0 ? m_table->currentRow() : m_table->rowCount() - 1;
+    if (row < 0) {
+        return;
+    }
+    m_table->removeRow(row);
+    onTableEdited();
+}
+
+Result<std::vector<RpcHost>> ClusterPanel::hostsInTable() const {
+    std::vector<RpcHost> hosts;
+    std::set<std::string> seen;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const QTableWidgetItem* endpointItem = m_table->item(row, kEndpointColumn);
+        const QTableWidgetItem* freeItem = m_table->item(row, kFreeColumn);
+        const QString endpoint = endpointItem != nullptr ? endpointItem->text().trimmed() : QString();
+        if (Result<bool> valid = checkRpcEndpoint(endpoint.toStdString()); !valid) {
+            return makeError("cluster.bad-endpoint", tr("Host %1: %2")
+                                                         .arg(row + 1)
+                                                         .arg(QString::fromStdString(valid.error().message))
+                                                         .toStdString());
+        }
+        if (!seen.insert(endpoint.toStdString()).second) {
+            return makeError(
+                "cluster.repeated-endpoint",
+                tr("%1 is listed twice: --rpc names each server once").arg(endpoint).toStdString());
+        }
+        const QString freeText = freeItem != nullptr ? freeItem->text().trimmed() : QString();
+        bool isNumber = false;
+        const qulonglong freeMiB = freeText.toULongLong(&isNumber);
+        if (freeText.isEmpty() || (isNumber && freeMiB == 0)) {
+            return makeError(
+                "cluster.no-free-memory",
+                tr("Enter the free memory of %1 in MiB, or ask the hosts").arg(endpoint).toStdString());
+        }
+        if (!isNumber) {
+            return makeError("cluster.bad-free-memory",
+                             tr("The free memory of %1 must be a whole number of MiB, not \"%2\"")
+                                 .arg(endpoint, freeText)
+                                 .toStdString());
+        }
+        hosts.push_back(RpcHost{endpoint.toStdString(), freeMiB * kMiB});
+    }
+    return hosts;
+}
+
+void ClusterPanel::onTableEdited() {
+    if (m_filling) {
+        return;
+    }
+    m_removeButton->setEnabled(m_table->rowCount() > 0);
+    Result<std::vector<RpcHost>> hosts = hostsInTable();
+    if (!hosts) {
+        // The session keeps the last complete list: a half-typed endpoint is not a plan.
+        showError(QString::fromStdString(hosts.error().message));
+        return;
+    }
+    showError({});
+    m_session->setRpcHosts(std::move(*hosts));
+}
+
+void ClusterPanel::refreshFromSession() {
+    m_removeButton->setEnabled(m_table->rowCount() > 0);
+    const Result<std::vector<RpcHost>> shown = hostsInTable();
+    if (!shown || *shown == m_session->rpcHosts()) {
+        return; // the user's unfinished row stays as typed
+    }
+    m_filling = true;
+    m_table->setRowCount(0);
+    for (const RpcHost& host : m_session->rpcHosts()) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        m_table->setItem(row, kEndpointColumn, new QTableWidgetItem(QString::fromStdString(host.endpoint)));
+        auto* free = new QTableWidgetItem(QString::number(host.freeBytes / kMiB));
+        free->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, kFreeColumn, free);
+    }
+    m_filling = false;
+    m_removeButton->setEnabled(m_table->rowCount() > 0);
+}
+
+void ClusterPanel::refreshSplitLabel() {
+    const std::vector<double>& split = m_session->settings().tensorSplit;
+    m_defaultSplitButton->setEnabled(!split.empty());
+    if (split.empty()) {
+        m_splitLabel->setText(tr("No -ts: by each device's free memory"));
+        return;
+    }
+    QStringList shares;
+    for (double share : split) {
+        shares << QString::number(share, 'g', 4);
+    }
+    m_splitLabel->setText(QStringLiteral("-ts ") + shares.join(u','));
+}
+
+void ClusterPanel::showError(const QString& message) {
+    m_errorLabel->setText(message);
+    m_errorLabel->setVisible(!message.isEmpty());
+}
+
+void ClusterPanel::askHosts() {
+    if (m_askThread != nullptr) {
+        return;
+    }
+    RpcHostQuery query;
+    query.llamaServer = serverProgram().toStdString();
+    query.timeout = kAskTimeout;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const QTableWidgetItem* item = m_table->item(row, kEndpointColumn);
+        const QString endpoint = item != nullptr ? item->text().trimmed() : QString();
+        if (Result<bool> valid = checkRpcEndpoint(endpoint.toStdString()); !valid) {
+            showError(tr("Host %1: %2").arg(row + 1).arg(QString::fromStdString(valid.error().message)));
+            emit hostsAsked(false);
+            return;
+        }
+        query.endpoints.push_back(endpoint.toStdString());
+    }
+    if (query.endpoints.empty()) {
+        m_statusLabel->setText(tr("Add a host first."));
+        emit hostsAsked(false);
+        return;
+    }
+    m_askButton->setEnabled(false);
+    m_statusLabel->setText(tr("Asking %1...").arg(QString::fromStdString(query.llamaServer)));
+    auto result = std::make_shared<Result<std::vector<ListedDevice>>>(makeError("rpc.no-answer", ""));
+    m_askResult = result;
+    m_askThread = QThread::create([result, query] { *result = queryListedDevices(query); });
+    m_askThread->setParent(this);
+    // Delivered to the GUI thread once the worker is done with the result.
+    connect(m_askThread, &QThread::finished, this, &ClusterPanel::onAskFinished);
+    m_askThread->start();
+}
+
+void ClusterPanel::onAskFinished() {
+    const Result<std::vector<ListedDevice>> result = std::move(*m_askResult);
+    m_askResult.reset();
+    m_askThread->deleteLater();
+    m_askThread = nullptr;
+    m_askButton->setEnabled(true);
+    if (!result) {
+        m_statusLabel->clear();
+        showError(tr("Could not ask the hosts: %1").arg(QString::fromStdString(result.error().message)));
+        emit hostsAsked(false);
+        return;
+    }
+    // llama.cpp lists the RPC devices first, RPC0, RPC1, ... in --rpc order, each described by
+    // its endpoint: matched by endpoint, else by position.
+    std::vector<const ListedDevice*> rpcDevices;
+    for (const ListedDevice& device : *result) {
+        if (device.name.starts_with("RPC")) {
+            rpcDevices.push_back(&device);
+        }
+    }
+    m_filling = true;
+    int answered = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const std::string endpoint = m_table->item(row, kEndpointColumn)->text().trimmed().toStdString();
+        const auto byEndpoint =
+            std::find_if(rpcDevices.begin(), rpcDevices.end(),
+                         [&](const ListedDevice* device) { return device->description == endpoint; });
+        const ListedDevice* device = byEndpoint != rpcDevices.end() ? *byEndpoint
+                                     : static_cast<std::size_t>(row) < rpcDevices.size()
+                                         ? rpcDevices[static_cast<std::size_t>(row)]
+                                         : nullptr;
+        if (device != nullptr) {
+            m_table->item(row, kFreeColumn)->setText(QString::number(device->freeBytes / kMiB));
+            ++answered;
+        }
+    }
+    m_filling = false;
+    m_statusLabel->setText(tr("%n host(s) answered.", nullptr, answered));
+    onTableEdited();
+    emit hostsAsked(true);
+}
+
+} // namespace llamafit
