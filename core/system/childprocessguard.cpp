@@ -1,6 +1,8 @@
 // The child's death with its parent; see childprocessguard.h.
 #include "core/system/childprocessguard.h"
 
+#include <algorithm>
+
 #if defined(Q_OS_LINUX)
 #include <csignal>
 #include <sys/prctl.h>
@@ -71,6 +73,18 @@ void ChildProcessGuard::apply(QProcess& process, std::function<void()> inChild) 
     (void)process;
     (void)inChild;
 #endif
+}
+
+void stopAndReap(QProcess* process, const QObject* owner, std::chrono::milliseconds grace) {
+    if (process == nullptr || process->state() == QProcess::NotRunning) {
+        return;
+    }
+    QObject::disconnect(process, nullptr, owner, nullptr);
+    process->terminate();
+    if (!process->waitForFinished(static_cast<int>(std::min<std::int64_t>(grace.count(), 3000)))) {
+        process->kill();
+        process->waitForFinished(1000);
+    }
 }
 
 } // namespace llamafit

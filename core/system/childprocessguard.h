@@ -8,6 +8,7 @@
 
 #include <QProcess>
 
+#include <chrono>
 #include <functional>
 
 namespace llamafit {
@@ -28,5 +29,10 @@ class ChildProcessGuard {
     void* m_job = nullptr; // HANDLE of the kill-on-close job object
 #endif
 };
+
+// For an owner's destructor, the one place a child is waited for: stops `process` if it still runs
+// (politely first, so it can print its exit-time lines: terminate, at most min(grace, 3 s), then
+// kill) and reaps it, its signals to `owner` disconnected first. Blocking.
+void stopAndReap(QProcess* process, const QObject* owner, std::chrono::milliseconds grace);
 
 } // namespace llamafit

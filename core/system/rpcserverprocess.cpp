@@ -97,16 +97,8 @@ RpcServerProcess::RpcServerProcess(QObject* parent) : QObject(parent) {
 }
 
 RpcServerProcess::~RpcServerProcess() {
-    if (m_process != nullptr && m_process->state() != QProcess::NotRunning) {
-        // The one blocking wait: the child must be reaped with the object.
-        disconnect(m_process, nullptr, this, nullptr);
-        m_process->terminate();
-        const int graceMs = static_cast<int>(std::min<std::int64_t>(m_timing.stopGrace.count(), 3000));
-        if (!m_process->waitForFinished(graceMs)) {
-            m_process->kill();
-            m_process->waitForFinished(1000);
-        }
-    }
+    // The one blocking wait: the child must be reaped with the object (usually at app exit).
+    stopAndReap(m_process, this, m_timing.stopGrace);
 }
 
 qint64 RpcServerProcess::processId() const {

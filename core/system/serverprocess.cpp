@@ -113,17 +113,8 @@ ServerProcess::ServerProcess(QObject* parent)
 }
 
 ServerProcess::~ServerProcess() {
-    if (m_process != nullptr && m_process->state() != QProcess::NotRunning) {
-        // The one blocking wait: the object is going away (usually at app exit) and the child
-        // must be reaped with it. Polite first, so the server can print its exit-time lines.
-        disconnect(m_process, nullptr, this, nullptr);
-        m_process->terminate();
-        const int graceMs = static_cast<int>(std::min<std::int64_t>(m_timing.stopGrace.count(), 3000));
-        if (!m_process->waitForFinished(graceMs)) {
-            m_process->kill();
-            m_process->waitForFinished(1000);
-        }
-    }
+    // The one blocking wait: the child must be reaped with the object (usually at app exit).
+    stopAndReap(m_process, this, m_timing.stopGrace);
 }
 
 QUrl ServerProcess::baseUrl() const {
