@@ -17,15 +17,6 @@ namespace {
 constexpr const char* kFirst = "127.0.0.1:50052";
 constexpr const char* kSecond = "127.0.0.1:50053";
 
-ServerSettings rpcSettings(std::vector<std::string> servers) {
-    ServerSettings settings;
-    settings.contextTokens = 4096;
-    settings.parallelSlots = 1;
-    settings.gpuLayers = GpuLayers::all();
-    settings.rpcServers = std::move(servers);
-    return settings;
-}
-
 GpuDevice vulkan(std::uint64_t mib) {
     GpuDevice device;
     device.name = "Vulkan0";
@@ -65,7 +56,7 @@ TEST(RpcDevices, EndpointsMustBeHostAndPort) {
 }
 
 TEST(RpcDevices, ComeBeforeLocalGpusInRpcOrder) {
-    const ServerSettings settings = rpcSettings({kSecond, kFirst});
+    const ServerSettings settings = test::rpcSettings({kSecond, kFirst});
     const std::vector<GpuDevice> ordered =
         inLlamaDeviceOrder(settings, {vulkan(2048), rpcDevice(kFirst, 1), rpcDevice(kSecond, 2)});
     ASSERT_EQ(ordered.size(), 3u);
@@ -78,7 +69,7 @@ TEST(RpcDevices, TheEstimateNamesEachServersBuffersAndSplitsByFreeMemory) {
     // Two servers reporting the same free memory: the 17 layers (16 blocks + output) split at
     // position 0.5, so blocks 0-8 go to the first server and 9-15 plus the output to the second.
     const ModelInfo model = test::llama1B();
-    const ServerSettings settings = rpcSettings({kFirst, kSecond});
+    const ServerSettings settings = test::rpcSettings({kFirst, kSecond});
     const auto estimate =
         estimateMemory(model, settings, {rpcDevice(kFirst, 24105 * kMiB), rpcDevice(kSecond, 24105 * kMiB)});
     ASSERT_TRUE(estimate.ok()) << estimate.error().message;
@@ -95,7 +86,7 @@ TEST(RpcDevices, TheEstimateNamesEachServersBuffersAndSplitsByFreeMemory) {
 
 TEST(RpcDevices, UnequalFreeMemoryAndExplicitSplitsFollowTheRpcFirstOrder) {
     const ModelInfo model = test::llama1B();
-    ServerSettings settings = rpcSettings({kFirst});
+    ServerSettings settings = test::rpcSettings({kFirst});
     // Free memory 3:1 -> the server takes 17 * 0.75 = 12.75 -> blocks 0-12, Vulkan0 13-15 + output.
     auto estimate = estimateMemory(model, settings, {rpcDevice(kFirst, 6144 * kMiB), vulkan(2048)});
     ASSERT_TRUE(estimate.ok()) << estimate.error().message;
@@ -116,7 +107,7 @@ TEST(RpcDevices, OpOffloadSkipsRpcDevices) {
     // -ngl 8: blocks 0-8 stay on the host; ggml-rpc has no offload_op, so the big-batch copies of
     // host weights land in the first local GPU's compute buffer, never in the server's.
     const ModelInfo model = test::llama1B();
-    ServerSettings settings = rpcSettings({kFirst});
+    ServerSettings settings = test::rpcSettings({kFirst});
     settings.gpuLayers = GpuLayers::count(8);
     const auto onlyRpc = estimateMemory(model, settings, {rpcDevice(kFirst, 4096 * kMiB)});
     const auto withVulkan = estimateMemory(model, settings, {rpcDevice(kFirst, 4096 * kMiB), vulkan(4096)});
@@ -131,7 +122,7 @@ TEST(RpcDevices, OpOffloadSkipsRpcDevices) {
 
 TEST(RpcDevices, TheEstimateRefusesRpcServersWithoutTheirDevices) {
     const ModelInfo model = test::llama1B();
-    const ServerSettings settings = rpcSettings({kFirst, kSecond});
+    const ServerSettings settings = test::rpcSettings({kFirst, kSecond});
     struct Case {
         std::vector<GpuDevice> devices;
         std::string says;
@@ -150,7 +141,7 @@ TEST(RpcDevices, TheEstimateRefusesRpcServersWithoutTheirDevices) {
         EXPECT_NE(estimate.error().message.find(c.says), std::string::npos) << estimate.error().message;
     }
     // An RPC device with no --rpc at all is refused too.
-    const auto stray = estimateMemory(model, rpcSettings({}), {rpcDevice(kFirst, kMiB)});
+    const auto stray = estimateMemory(model, test::rpcSettings({}), {rpcDevice(kFirst, kMiB)});
     ASSERT_FALSE(stray.ok());
     EXPECT_EQ(stray.error().settings, std::vector<Setting>{Setting::RpcServers});
 }

@@ -16,18 +16,9 @@ constexpr const char* kSecond = "127.0.0.1:50053";
 constexpr std::uint64_t kRow = 2048 * 4;         // n_embd f32
 constexpr std::uint64_t kLogits = 128256ULL * 4; // n_vocab f32
 
-ServerSettings rpcSettings(std::vector<std::string> servers) {
-    ServerSettings settings;
-    settings.contextTokens = 4096;
-    settings.parallelSlots = 1;
-    settings.gpuLayers = GpuLayers::all();
-    settings.rpcServers = std::move(servers);
-    return settings;
-}
-
 TEST(RpcTraffic, TwoServersSendEmbeddingsTheSplitTwiceAndTheLogitsBack) {
     const auto traffic =
-        rpcTrafficPerToken(test::llama1B(), rpcSettings({kFirst, kSecond}),
+        rpcTrafficPerToken(test::llama1B(), test::rpcSettings({kFirst, kSecond}),
                            {rpcDevice(kFirst, 24105 * kMiB), rpcDevice(kSecond, 24105 * kMiB)});
     ASSERT_TRUE(traffic.ok()) << traffic.error().message;
     const std::string first = rpcBufferName(kFirst);
@@ -47,8 +38,8 @@ TEST(RpcTraffic, ALocalGpuAfterTheServerKeepsTheLogitsOffTheNetwork) {
     vulkan.memoryBytes = 2048 * kMiB;
     vulkan.backend = Backend::Vulkan;
     // Free memory 3:1: the server takes blocks 0-12, Vulkan0 13-15 and the output.
-    const auto traffic =
-        rpcTrafficPerToken(test::llama1B(), rpcSettings({kFirst}), {rpcDevice(kFirst, 6144 * kMiB), vulkan});
+    const auto traffic = rpcTrafficPerToken(test::llama1B(), test::rpcSettings({kFirst}),
+                                            {rpcDevice(kFirst, 6144 * kMiB), vulkan});
     ASSERT_TRUE(traffic.ok());
     ASSERT_EQ(traffic->crossings.size(), 3u);
     EXPECT_EQ(traffic->crossings[1],
@@ -58,7 +49,7 @@ TEST(RpcTraffic, ALocalGpuAfterTheServerKeepsTheLogitsOffTheNetwork) {
 }
 
 TEST(RpcTraffic, OneMachineSendsNothing) {
-    ServerSettings settings = rpcSettings({});
+    ServerSettings settings = test::rpcSettings({});
     const auto traffic = rpcTrafficPerToken(test::llama1B(), settings, {});
     ASSERT_TRUE(traffic.ok());
     EXPECT_EQ(traffic->networkBytesPerToken, 0u);

@@ -380,4 +380,13 @@ LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks) {
     return layers;
 }
 
+ServerSettings rpcSettings(std::vector<std::string> servers) {
+    ServerSettings settings;
+    settings.contextTokens = 4096;
+    settings.parallelSlots = 1;
+    settings.gpuLayers = GpuLayers::all();
+    settings.rpcServers = std::move(servers);
+    return settings;
+}
+
 } // namespace llamafit::test

@@ -1,8 +1,9 @@
 #pragma once
 // ModelInfo values for the sizing tests, built directly (not through the GGUF interpreter) with
 // the shapes of the measured vectors in llama-cpp-memory.md §7 and a realistic tensor table,
-// so the weight sizing sees the same tensors llama-server loaded; and the realistic shapes of
-// tests/data/shapes read through the interpreter (interpretedShape). Test support only.
+// so the weight sizing sees the same tensors llama-server loaded; the realistic shapes of
+// tests/data/shapes read through the interpreter (interpretedShape); and the RPC tests' settings.
+// Test support only.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/kvcachesize.h"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llamafit::test {
 
@@ -99,5 +101,8 @@ SizedShape sizedShape(const std::string& file, std::optional<std::uint32_t> bloc
 // The first `hostBlocks` blocks in host memory and the rest on GPU 0: llama.cpp's -ngl keeps the
 // last blocks on the GPU.
 LayerPlacement leadingOnHost(const ModelInfo& model, std::size_t hostBlocks);
+
+// A run over ggml-rpc-servers: -c 4096 -np 1 -ngl all --rpc SERVERS (the RPC tests' settings).
+ServerSettings rpcSettings(std::vector<std::string> servers);
 
 } // namespace llamafit::test
