@@ -52,8 +52,8 @@ class ClusterPanelLiveTest : public ::testing::Test {
 };
 
 TEST_F(ClusterPanelLiveTest, AskHostsFillsInWhatRealRpcServersReport) {
-    auto first = test::RpcServerProcess::start(m_rpcServer, {});
-    auto second = test::RpcServerProcess::start(m_rpcServer, {});
+    auto first = test::RpcServerRun::start(m_rpcServer, {});
+    auto second = test::RpcServerRun::start(m_rpcServer, {});
     ASSERT_TRUE(first.ok()) << first.error().message;
     ASSERT_TRUE(second.ok()) << second.error().message;
     const std::vector<std::string> endpoints{(*first)->endpoint(), (*second)->endpoint()};
