@@ -20,6 +20,7 @@
 #include <QStringList>
 #include <QTableWidget>
 #include <QThread>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -72,7 +73,7 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
       m_defaultSplitButton(new QPushButton(tr("Default (by free memory)"), this)),
       m_splitLabel(new QLabel(this)), m_bestSplitButton(new QPushButton(tr("Best split"), this)),
       m_bestSplitLabel(new QLabel(this)), m_networkLabel(new QLabel(this)),
-      m_hostUsageLabel(new QLabel(this)),
+      m_hostUsageLabel(new QLabel(this)), m_serveToggle(new QToolButton(this)),
       m_commandsButton(new QPushButton(tr("Commands for another host..."), this)),
       m_serveGroup(new RpcServeGroup(this)), m_speed(std::make_unique<SessionSpeed>(session)) {
     m_table->setObjectName(QStringLiteral("clusterHostTable"));
@@ -118,6 +119,13 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     m_networkLabel->setToolTip(tr("The activations cross to the next device after its last layer, and the "
                                   "logits come back; a link's latency adds to this per RPC host"));
     m_hostUsageLabel->setObjectName(QStringLiteral("hostUsageLabel"));
+    m_serveToggle->setObjectName(QStringLiteral("serveToggle"));
+    m_serveToggle->setText(tr("Serve this machine"));
+    m_serveToggle->setCheckable(true);
+    m_serveToggle->setArrowType(Qt::RightArrow);
+    m_serveToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_serveToggle->setAutoRaise(true);
+    m_serveGroup->hide();
     m_commandsButton->setObjectName(QStringLiteral("rpcCommandsButton"));
     m_commandsButton->setToolTip(tr("A shell line, systemd unit or .bat that starts ggml-rpc-server on the "
                                     "selected host"));
@@ -139,18 +147,17 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     layout->addWidget(m_splitBar);
     auto* splitRow = new QHBoxLayout;
     splitRow->addWidget(m_splitLabel, 1);
-    splitRow->addWidget(m_defaultSplitButton);
+    splitRow->addWidget(m_defaultSplitButton, 0, Qt::AlignTop);
+    splitRow->addWidget(m_bestSplitButton, 0, Qt::AlignTop);
     layout->addLayout(splitRow);
-    auto* bestRow = new QHBoxLayout;
-    bestRow->addWidget(m_bestSplitLabel, 1);
-    bestRow->addWidget(m_bestSplitButton, 0, Qt::AlignTop);
-    layout->addLayout(bestRow);
+    layout->addWidget(m_bestSplitLabel);
     layout->addWidget(m_networkLabel);
+    auto* serveRow = new QHBoxLayout;
+    serveRow->addWidget(m_serveToggle);
+    serveRow->addStretch(1);
+    serveRow->addWidget(m_commandsButton);
+    layout->addLayout(serveRow);
     layout->addWidget(m_serveGroup);
-    auto* commandsRow = new QHBoxLayout;
-    commandsRow->addStretch(1);
-    commandsRow->addWidget(m_commandsButton);
-    layout->addLayout(commandsRow);
     layout->addStretch(1);
 
     connect(m_addButton, &QPushButton::clicked, this, [this] {
@@ -171,6 +178,10 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     });
     connect(m_bestSplitButton, &QPushButton::clicked, this, &ClusterPanel::applyBestSplit);
     connect(m_commandsButton, &QPushButton::clicked, this, &ClusterPanel::openCommands);
+    connect(m_serveToggle, &QToolButton::toggled, this, [this](bool shown) {
+        m_serveToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+        m_serveGroup->setVisible(shown);
+    });
     m_serveGroup->setServerProgramSource([this] { return serverProgram(); });
     connect(session, &SizingSession::machineChanged, this, &ClusterPanel::refreshFromSession);
     connect(session, &SizingSession::settingsChanged, this, &ClusterPanel::refreshSplitLabel);

@@ -13,12 +13,14 @@
 // (core/sizing/rpctraffic.h) and what that adds per token at 1, 2.5 and 10 Gbit/s. While a
 // watched llama-server runs and is Ready, a line under the table gives each RPC host's buffers
 // from the server's log against what it reported free and the prediction (core/server/rpchostusage.h).
-// Below: "Serve this machine" (RpcServeGroup) and "Commands for another host" (RpcCommandsDialog).
+// Below: "Serve this machine" (RpcServeGroup, folded away until its toggle is pressed: the dock is
+// held to the panel's minimum height, which must fit a 1366x768 screen) and "Commands for another
+// host" (RpcCommandsDialog).
 // Used by MainWindow (the Cluster dock). Owns the query's worker thread; the destructor waits for
 // it (at most the query's timeout). Thread: GUI. Units: MiB in the table, bytes in the session.
 // Object names: clusterHostTable, addHostButton, removeHostButton, askHostsButton,
 // clusterErrorLabel, clusterStatusLabel, tensorSplitBar, defaultSplitButton, tensorSplitLabel,
-// bestSplitButton, bestSplitLabel, networkLabel, hostUsageLabel, rpcCommandsButton.
+// bestSplitButton, bestSplitLabel, networkLabel, hostUsageLabel, serveToggle, rpcCommandsButton.
 
 #include "core/common/result.h"
 #include "core/machine/rpccluster.h"
@@ -37,6 +39,7 @@
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QToolButton;
 class QThread;
 
 namespace llamafit {
@@ -106,6 +109,7 @@ class ClusterPanel : public QWidget {
     QLabel* m_bestSplitLabel;
     QLabel* m_networkLabel;
     QLabel* m_hostUsageLabel;
+    QToolButton* m_serveToggle;
     QPushButton* m_commandsButton;
     RpcServeGroup* m_serveGroup;
     std::unique_ptr<SessionSpeed> m_speed;

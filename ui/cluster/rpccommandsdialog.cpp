@@ -54,11 +54,12 @@ RpcCommandsDialog::RpcCommandsDialog(std::uint16_t port, QWidget* parent)
     connect(m_program, &QLineEdit::textChanged, this, &RpcCommandsDialog::refresh);
     connect(m_allAddresses, &QCheckBox::toggled, this, &RpcCommandsDialog::refresh);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(QString::fromStdString(m_script)); });
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(QString::fromStdString(m_script)); });
     connect(save, &QPushButton::clicked, this, [this] {
         static const char* const kSuffixes[] = {".sh", ".service", ".bat"};
-        const QString suggested =
-            QStringLiteral("ggml-rpc-server-%1").arg(m_port) + QLatin1String(kSuffixes[m_format->currentIndex()]);
+        const QString suggested = QStringLiteral("ggml-rpc-server-%1").arg(m_port) +
+                                  QLatin1String(kSuffixes[m_format->currentIndex()]);
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the commands"), suggested);
         if (!path.isEmpty()) {
             saveTo(path);
@@ -107,7 +108,8 @@ void RpcCommandsDialog::refresh() {
         break;
     }
     m_script = script ? *script : std::string();
-    m_text->setPlainText(script ? QString::fromStdString(*script) : QString::fromStdString(script.error().message));
+    m_text->setPlainText(script ? QString::fromStdString(*script)
+                                : QString::fromStdString(script.error().message));
 }
 
 } // namespace llamafit

@@ -31,7 +31,8 @@ class RpcCommandsDialog : public QDialog {
 
     RpcServerOptions options() const;
     QString text() const; // what the dialog shows
-    // Writes the script (CRLF kept for the .bat) to `path`; false (and the reason in the text's place) when it cannot.
+    // Writes the script (CRLF kept for the .bat) to `path`; false (and the reason in the text's place) when
+    // it cannot.
     bool saveTo(const QString& path);
 
   private:

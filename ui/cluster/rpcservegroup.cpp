@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStringList>
+#include <QVBoxLayout>
 
 namespace llamafit {
 
@@ -21,11 +22,10 @@ constexpr const char* kAnyAddress = "0.0.0.0";
 } // namespace
 
 RpcServeGroup::RpcServeGroup(QWidget* parent)
-    : QGroupBox(tr("Serve this machine"), parent), m_process(new RpcServerProcess(this)),
-      m_port(new QSpinBox(this)), m_devices(new QLineEdit(this)),
-      m_expose(new QCheckBox(tr("Allow access from the network"), this)), m_warning(new QLabel(this)),
-      m_startButton(new QPushButton(tr("Start"), this)), m_stopButton(new QPushButton(tr("Stop"), this)),
-      m_status(new QLabel(this)) {
+    : QWidget(parent), m_process(new RpcServerProcess(this)), m_port(new QSpinBox(this)),
+      m_devices(new QLineEdit(this)), m_expose(new QCheckBox(tr("Allow access from the network"), this)),
+      m_warning(new QLabel(this)), m_startButton(new QPushButton(tr("Start"), this)),
+      m_stopButton(new QPushButton(tr("Stop"), this)), m_status(new QLabel(this)) {
     setObjectName(QStringLiteral("rpcServeGroup"));
     setToolTip(tr("Run ggml-rpc-server here, so a llama-server (on another host, or this one) can put "
                   "layers on this machine's devices with --rpc"));
@@ -56,6 +56,7 @@ RpcServeGroup::RpcServeGroup(QWidget* parent)
     form->addRow(tr("Port:"), m_port);
     form->addRow(tr("Devices (-d):"), m_devices);
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_expose);
     layout->addWidget(m_warning);
@@ -114,7 +115,9 @@ void RpcServeGroup::refresh() {
     case RpcServerProcess::State::Listening: {
         QStringList devices;
         for (const ListedDevice& device : m_process->devices()) {
-            devices << tr("%1 (%2 MiB free)").arg(QString::fromStdString(device.name)).arg(device.freeBytes / kMiB);
+            devices << tr("%1 (%2 MiB free)")
+                           .arg(QString::fromStdString(device.name))
+                           .arg(device.freeBytes / kMiB);
         }
         const RpcServerOptions& options = m_process->options();
         m_status->setText(tr("Listening on %1:%2: %3")

@@ -1,8 +1,8 @@
 #pragma once
-// RpcServeGroup: "Serve this machine" in the Cluster dock -- starts a ggml-rpc-server for this
-// machine's devices so a llama-server elsewhere (or here) can put layers on them with --rpc. A
-// port (default 50052), the devices (-d; empty = the server's own choice), the address: 127.0.0.1
-// unless "Allow access from the network" is ticked (0.0.0.0), which shows llama.cpp's own warning
+// RpcServeGroup: "Serve this machine" in the Cluster dock (shown under a toggle there) -- starts a
+// ggml-rpc-server for this machine's devices so a llama-server elsewhere (or here) can put layers on them
+// with --rpc. A port (default 50052), the devices (-d; empty = the server's own choice), the address:
+// 127.0.0.1 unless "Allow access from the network" is ticked (0.0.0.0), which shows llama.cpp's own warning
 // (kRpcServerExposureWarning) beside it; Start / Stop and a status line (starting, listening on
 // HOST:PORT with the devices and their free MiB, or the failure's message).
 // The program is defaultRpcServerProgram(the llama-server the source names).
@@ -13,7 +13,7 @@
 
 #include "core/system/rpcserverprocess.h"
 
-#include <QGroupBox>
+#include <QWidget>
 
 #include <functional>
 
@@ -25,7 +25,7 @@ class QSpinBox;
 
 namespace llamafit {
 
-class RpcServeGroup : public QGroupBox {
+class RpcServeGroup : public QWidget {
     Q_OBJECT
   public:
     explicit RpcServeGroup(QWidget* parent = nullptr);

@@ -63,11 +63,13 @@ TEST(ClusterPanelPlan, BestSplitWritesTheSolversSplitAndNamesBothContexts) {
                                              .arg(splitText(expected.tensorSplit))
                                              .arg(expected.contextTokens)))
         << label->text().toStdString();
-    const QString defaultPart = expected.defaultSplitContextTokens
-                                    ? QStringLiteral("default split fits -c %1").arg(*expected.defaultSplitContextTokens)
-                                    : QStringLiteral("default split fits no context");
+    const QString defaultPart =
+        expected.defaultSplitContextTokens
+            ? QStringLiteral("default split fits -c %1").arg(*expected.defaultSplitContextTokens)
+            : QStringLiteral("default split fits no context");
     EXPECT_TRUE(label->text().contains(defaultPart)) << label->text().toStdString();
-    EXPECT_EQ(fixture.label("tensorSplitLabel")->text(), QStringLiteral("-ts ") + splitText(expected.tensorSplit));
+    EXPECT_EQ(fixture.label("tensorSplitLabel")->text(),
+              QStringLiteral("-ts ") + splitText(expected.tensorSplit));
     // Other devices: the numbers no longer hold.
     fixture.panel.addHost(QStringLiteral("127.0.0.1:50054"), 1024);
     EXPECT_TRUE(label->isHidden());
@@ -80,16 +82,17 @@ TEST(ClusterPanelPlan, TheNetworkLineShowsWithRpcHostsOnly) {
     EXPECT_TRUE(network->isHidden());
     fixture.addTwoHosts();
     EXPECT_FALSE(network->isHidden());
-    const Result<RpcTraffic> traffic = rpcTrafficPerToken(fixture.session.model().info, fixture.session.settings(),
-                                                          fixture.session.gpus());
+    const Result<RpcTraffic> traffic =
+        rpcTrafficPerToken(fixture.session.model().info, fixture.session.settings(), fixture.session.gpus());
     ASSERT_TRUE(traffic.ok()) << traffic.error().message;
     ASSERT_GT(traffic->networkBytesPerToken, 0U);
-    const QString expected = QStringLiteral("%1 KiB per token cross the network; +%2 ms at 1 Gbit/s, +%3 at 2.5, "
-                                            "+%4 at 10.")
-                                 .arg(QString::number(static_cast<double>(traffic->networkBytesPerToken) / 1024.0, 'f', 1))
-                                 .arg(QString::number(networkSecondsPerToken(*traffic, 1e9) * 1000.0, 'f', 2))
-                                 .arg(QString::number(networkSecondsPerToken(*traffic, 2.5e9) * 1000.0, 'f', 2))
-                                 .arg(QString::number(networkSecondsPerToken(*traffic, 10e9) * 1000.0, 'f', 2));
+    const QString expected =
+        QStringLiteral("%1 KiB per token cross the network; +%2 ms at 1 Gbit/s, +%3 at 2.5, "
+                       "+%4 at 10.")
+            .arg(QString::number(static_cast<double>(traffic->networkBytesPerToken) / 1024.0, 'f', 1))
+            .arg(QString::number(networkSecondsPerToken(*traffic, 1e9) * 1000.0, 'f', 2))
+            .arg(QString::number(networkSecondsPerToken(*traffic, 2.5e9) * 1000.0, 'f', 2))
+            .arg(QString::number(networkSecondsPerToken(*traffic, 10e9) * 1000.0, 'f', 2));
     EXPECT_TRUE(network->text().startsWith(expected)) << network->text().toStdString();
     fixture.session.setRpcHosts({});
     EXPECT_TRUE(network->isHidden());
@@ -113,10 +116,11 @@ TEST(ClusterPanelPlan, ARecordedServerLogGivesEachRpcHostsMemory) {
     const QStringList lines = usage->text().split(u'\n');
     ASSERT_EQ(lines.size(), 3) << usage->text().toStdString();
     for (std::size_t i = 0; i < expected.size(); ++i) {
-        EXPECT_EQ(lines[static_cast<qsizetype>(i) + 1],
-                  QStringLiteral("%1 (%2): %3 MiB allocated of 24105 MiB free")
-                      .arg(QString::fromStdString(expected[i].endpoint), QString::fromStdString(expected[i].device))
-                      .arg(QString::number(expected[i].allocatedMiB, 'f', 0)));
+        EXPECT_EQ(
+            lines[static_cast<qsizetype>(i) + 1],
+            QStringLiteral("%1 (%2): %3 MiB allocated of 24105 MiB free")
+                .arg(QString::fromStdString(expected[i].endpoint), QString::fromStdString(expected[i].device))
+                .arg(QString::number(expected[i].allocatedMiB, 'f', 0)));
     }
     EXPECT_TRUE(lines[1].startsWith(QStringLiteral("127.0.0.1:50052 (RPC0): ")));
     EXPECT_TRUE(lines[2].startsWith(QStringLiteral("127.0.0.1:50053 (RPC1): ")));

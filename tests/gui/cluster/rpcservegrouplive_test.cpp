@@ -64,7 +64,9 @@ class RpcServeGroupLiveTest : public ::testing::Test {
     }
     void TearDown() override { m_group.stop(); }
 
-    void setPort(std::uint16_t port) { m_group.findChild<QSpinBox*>(QStringLiteral("rpcServePort"))->setValue(port); }
+    void setPort(std::uint16_t port) {
+        m_group.findChild<QSpinBox*>(QStringLiteral("rpcServePort"))->setValue(port);
+    }
     QPushButton* button(const char* name) const {
         return m_group.findChild<QPushButton*>(QString::fromLatin1(name));
     }
@@ -91,7 +93,8 @@ TEST_F(RpcServeGroupLiveTest, StartShowsItListeningAndStopEndsIt) {
     button("rpcServeStart")->click();
     ASSERT_TRUE(waitFor(State::Listening, 30000)) << m_group.process()->failure().message;
     const QString text = status(m_group)->text();
-    EXPECT_TRUE(text.startsWith(QStringLiteral("Listening on 127.0.0.1:%1: CPU (").arg(port))) << text.toStdString();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("Listening on 127.0.0.1:%1: CPU (").arg(port)))
+        << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral(" MiB free)"))) << text.toStdString();
     EXPECT_FALSE(button("rpcServeStart")->isEnabled());
     const auto pid = static_cast<pid_t>(m_group.process()->processId());
@@ -111,8 +114,8 @@ TEST_F(RpcServeGroupLiveTest, AHeldPortIsNamed) {
     ASSERT_EQ(m_group.process()->state(), State::Failed);
     EXPECT_EQ(m_group.process()->failure().code, "rpc-server.port-in-use");
     const QString text = status(m_group)->text();
-    EXPECT_TRUE(text.startsWith(QStringLiteral("Failed: ggml-rpc-server could not listen on 127.0.0.1:%1")
-                                    .arg(holder.serverPort())))
+    EXPECT_TRUE(text.startsWith(
+        QStringLiteral("Failed: ggml-rpc-server could not listen on 127.0.0.1:%1").arg(holder.serverPort())))
         << text.toStdString();
     EXPECT_TRUE(button("rpcServeStart")->isEnabled());
 }
