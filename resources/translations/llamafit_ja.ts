@@ -904,6 +904,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>(predicted %1 MiB)</source>
         <translation>(予測 %1 MiB)</translation>
     </message>
+    <message>
+        <source>Serve this machine</source>
+        <translation>このマシンを提供</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::ComparisonTable</name>
@@ -2230,10 +2234,6 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
 </context>
 <context>
     <name>llamafit::RpcServeGroup</name>
-    <message>
-        <source>Serve this machine</source>
-        <translation>このマシンを提供</translation>
-    </message>
     <message>
         <source>Allow access from the network</source>
         <translation>ネットワークからのアクセスを許可</translation>

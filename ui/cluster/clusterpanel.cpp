@@ -85,7 +85,7 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setToolTip(tr("The ggml-rpc-servers llama-server splits the model over besides this machine "
                            "(--rpc), in order, and the free memory each reports"));
-    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() * 4);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() * 3);
     m_addButton->setObjectName(QStringLiteral("addHostButton"));
     m_removeButton->setObjectName(QStringLiteral("removeHostButton"));
     m_askButton->setObjectName(QStringLiteral("askHostsButton"));
@@ -100,6 +100,7 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     m_errorLabel->hide();
     m_statusLabel->setObjectName(QStringLiteral("clusterStatusLabel"));
     m_statusLabel->setWordWrap(true);
+    m_statusLabel->hide(); // shown with text only: the dock must fit a 1366x768 screen
     m_defaultSplitButton->setObjectName(QStringLiteral("defaultSplitButton"));
     m_defaultSplitButton->setToolTip(
         tr("No -ts: llama.cpp splits the layers by the free memory each device reports"));
@@ -439,6 +440,11 @@ void ClusterPanel::openCommands() {
     dialog->open();
 }
 
+void ClusterPanel::showStatus(const QString& message) {
+    m_statusLabel->setText(message);
+    m_statusLabel->setVisible(!message.isEmpty());
+}
+
 void ClusterPanel::showError(const QString& message) {
     m_errorLabel->setText(message);
     m_errorLabel->setVisible(!message.isEmpty());
@@ -462,12 +468,12 @@ void ClusterPanel::askHosts() {
         query.endpoints.push_back(endpoint.toStdString());
     }
     if (query.endpoints.empty()) {
-        m_statusLabel->setText(tr("Add a host first."));
+        showStatus(tr("Add a host first."));
         emit hostsAsked(false);
         return;
     }
     m_askButton->setEnabled(false);
-    m_statusLabel->setText(tr("Asking %1...").arg(QString::fromStdString(query.llamaServer)));
+    showStatus(tr("Asking %1...").arg(QString::fromStdString(query.llamaServer)));
     auto result = std::make_shared<Result<std::vector<ListedDevice>>>(makeError("rpc.no-answer", ""));
     m_askResult = result;
     m_askThread = QThread::create([result, query] { *result = queryListedDevices(query); });
@@ -484,7 +490,7 @@ void ClusterPanel::onAskFinished() {
     m_askThread = nullptr;
     m_askButton->setEnabled(true);
     if (!result) {
-        m_statusLabel->clear();
+        showStatus({});
         showError(tr("Could not ask the hosts: %1").arg(QString::fromStdString(result.error().message)));
         emit hostsAsked(false);
         return;
@@ -514,7 +520,7 @@ void ClusterPanel::onAskFinished() {
         }
     }
     m_filling = false;
-    m_statusLabel->setText(tr("%n host(s) answered.", nullptr, answered));
+    showStatus(tr("%n host(s) answered.", nullptr, answered));
     onTableEdited();
     emit hostsAsked(true);
 }

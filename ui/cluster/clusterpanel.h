@@ -88,6 +88,7 @@ class ClusterPanel : public QWidget {
     void refreshFromSession();
     void onAskFinished();
     void showError(const QString& message);
+    void showStatus(const QString& message);
     // The table's rows as hosts, or the first problem worded for the user.
     Result<std::vector<RpcHost>> hostsInTable() const;
     void refreshSplitLabel();
