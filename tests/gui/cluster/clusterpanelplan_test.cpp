@@ -8,11 +8,13 @@
 #include "core/server/rpchostusage.h"
 #include "core/sizing/rpctraffic.h"
 #include "core/sizing/splitsolver.h"
+#include "ui/cluster/rpcservegroup.h"
 #include "ui/sizingsession.h"
 
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QToolButton>
 
 #include <gtest/gtest.h>
 
@@ -132,6 +134,20 @@ TEST(ClusterPanelPlan, ARecordedServerLogGivesEachRpcHostsMemory) {
     // The server gone: the line goes.
     fixture.panel.showServerLog({}, std::nullopt);
     EXPECT_TRUE(usage->isHidden());
+}
+
+TEST(ClusterPanelPlan, ServeThisMachineUnfoldsUnderItsToggle) {
+    PlanFixture fixture;
+    fixture.panel.show();
+    auto* toggle = fixture.panel.findChild<QToolButton*>(QStringLiteral("serveToggle"));
+    ASSERT_NE(toggle, nullptr);
+    RpcServeGroup* group = fixture.panel.serveGroup();
+    EXPECT_FALSE(group->isVisible());
+    toggle->click();
+    EXPECT_TRUE(group->isVisible());
+    EXPECT_EQ(group->process()->state(), RpcServerProcess::State::Stopped);
+    toggle->click();
+    EXPECT_FALSE(group->isVisible());
 }
 
 } // namespace
