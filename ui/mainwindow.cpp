@@ -200,6 +200,7 @@ void MainWindow::buildDocks() {
     m_clusterPanel = new ClusterPanel(m_session, this);
     // "Ask hosts" asks the llama-server that will serve: the launch panel's.
     m_clusterPanel->setServerProgramSource([this] { return m_launchPanel->serverBinary(); });
+    m_clusterPanel->watchServer(m_process);
     if (!m_appSettings.serverBinary.isEmpty()) {
         m_launchPanel->setServerBinary(m_appSettings.serverBinary);
     }

@@ -836,6 +836,78 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
             <numerusform>%n 台のホストが応答しました。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Best split</source>
+        <translation>最適な分割</translation>
+    </message>
+    <message>
+        <source>Commands for another host...</source>
+        <translation>別のホスト用のコマンド...</translation>
+    </message>
+    <message>
+        <source>The -ts that lets the largest context fit every device, searched layer by layer; -c stays as it is</source>
+        <translation>すべてのデバイスに最大のコンテキストが収まる -ts をレイヤー単位で探します。-c はそのままです</translation>
+    </message>
+    <message>
+        <source>The activations cross to the next device after its last layer, and the logits come back; a link&apos;s latency adds to this per RPC host</source>
+        <translation>各デバイスの最後のレイヤーの後で活性値が次のデバイスへ渡り、ロジットが戻ってきます。リンクの遅延は RPC ホストごとにこれに加わります</translation>
+    </message>
+    <message>
+        <source>A shell line, systemd unit or .bat that starts ggml-rpc-server on the selected host</source>
+        <translation>選択したホストで ggml-rpc-server を起動するシェルの行、systemd ユニット、または .bat</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s default split fits -c %1</source>
+        <translation>llama.cpp の既定の分割では -c %1 まで収まります</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s default split fits no context</source>
+        <translation>llama.cpp の既定の分割ではどのコンテキストも収まりません</translation>
+    </message>
+    <message>
+        <source>No split fits even -c 256 on these devices; %1.</source>
+        <translation>これらのデバイスでは -c 256 でも収まる分割がありません。%1。</translation>
+    </message>
+    <message>
+        <source>Best split -ts %1 fits -c %2; %3.</source>
+        <translation>最適な分割 -ts %1 では -c %2 まで収まります。%3。</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s -c %1 is larger than that.</source>
+        <translation>計画の -c %1 はそれより大きいです。</translation>
+    </message>
+    <message>
+        <source>Network traffic unknown: %1</source>
+        <translation>ネットワーク通信量は不明です: %1</translation>
+    </message>
+    <message>
+        <source>%1 KiB per token cross the network; +%2 ms at 1 Gbit/s, +%3 at 2.5, +%4 at 10.</source>
+        <translation>トークンごとに %1 KiB がネットワークを通ります。1 Gbit/s で +%2 ms、2.5 で +%3、10 で +%4。</translation>
+    </message>
+    <message>
+        <source>Decode bound %1 t/s becomes %2 / %3 / %4 t/s.</source>
+        <translation>デコード上限 %1 t/s は %2 / %3 / %4 t/s になります。</translation>
+    </message>
+    <message>
+        <source>Running llama-server, per RPC host:</source>
+        <translation>実行中の llama-server、RPC ホストごと:</translation>
+    </message>
+    <message>
+        <source>%1 MiB allocated of %2 MiB free</source>
+        <translation>空き %2 MiB のうち %1 MiB を確保</translation>
+    </message>
+    <message>
+        <source>%1 MiB allocated</source>
+        <translation>%1 MiB を確保</translation>
+    </message>
+    <message>
+        <source>(predicted %1 MiB)</source>
+        <translation>(予測 %1 MiB)</translation>
+    </message>
+    <message>
+        <source>Serve this machine</source>
+        <translation>このマシンを提供</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::ComparisonTable</name>
@@ -983,6 +1055,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>The RPC host %1 went away: restart its ggml-rpc-server, then launch again.</source>
         <translation>RPC ホスト %1 が応答しなくなりました: その ggml-rpc-server を再起動してから、もう一度起動してください。</translation>
+    </message>
+    <message>
+        <source>Free memory on the RPC host %1, or give it a smaller share (-ts), or lower the context, the KV cache types or the slots.</source>
+        <translation>RPC ホスト %1 のメモリを空けるか、その割り当て (-ts) を減らすか、コンテキスト長、KVキャッシュの型、スロット数を下げてください。</translation>
     </message>
 </context>
 <context>
@@ -2099,6 +2175,124 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>llama.cpp on this computer sees %1, the plan is for %2: not compared.</source>
         <translation>このコンピューターの llama.cpp には %1 が見えていますが、計画は %2 向けです: 比較しません。</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::RpcCommandsDialog</name>
+    <message>
+        <source>Listen on all addresses (0.0.0.0)</source>
+        <translation>すべてのアドレスで待ち受ける (0.0.0.0)</translation>
+    </message>
+    <message>
+        <source>ggml-rpc-server on another host</source>
+        <translation>別のホストの ggml-rpc-server</translation>
+    </message>
+    <message>
+        <source>Shell (sh)</source>
+        <translation>シェル (sh)</translation>
+    </message>
+    <message>
+        <source>systemd unit</source>
+        <translation>systemd ユニット</translation>
+    </message>
+    <message>
+        <source>Windows batch file (.bat)</source>
+        <translation>Windows バッチファイル (.bat)</translation>
+    </message>
+    <message>
+        <source>The ggml-rpc-server on that host: a path, or a name on its PATH</source>
+        <translation>そのホストの ggml-rpc-server: パス、または PATH 上の名前</translation>
+    </message>
+    <message>
+        <source>Needed for a llama-server on another machine to reach it; the server has no authentication</source>
+        <translation>別のマシンの llama-server から接続するのに必要です。サーバーには認証がありません</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Save...</source>
+        <translation>保存...</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>形式:</translation>
+    </message>
+    <message>
+        <source>Program:</source>
+        <translation>プログラム:</translation>
+    </message>
+    <message>
+        <source>Save the commands</source>
+        <translation>コマンドを保存</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 に書き込めませんでした: %2</translation>
+    </message>
+</context>
+<context>
+    <name>llamafit::RpcServeGroup</name>
+    <message>
+        <source>Allow access from the network</source>
+        <translation>ネットワークからのアクセスを許可</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Run ggml-rpc-server here, so a llama-server (on another host, or this one) can put layers on this machine&apos;s devices with --rpc</source>
+        <translation>ここで ggml-rpc-server を実行し、(別のホストまたはこのホストの) llama-server が --rpc でこのマシンのデバイスにレイヤーを置けるようにします</translation>
+    </message>
+    <message>
+        <source>the server&apos;s choice</source>
+        <translation>サーバーに任せる</translation>
+    </message>
+    <message>
+        <source>-d: devices to serve, comma-separated (CPU, Vulkan0, CUDA0)</source>
+        <translation>-d: 提供するデバイス、カンマ区切り (CPU, Vulkan0, CUDA0)</translation>
+    </message>
+    <message>
+        <source>Listen on 0.0.0.0 instead of 127.0.0.1</source>
+        <translation>127.0.0.1 ではなく 0.0.0.0 で待ち受けます</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>ポート:</translation>
+    </message>
+    <message>
+        <source>Devices (-d):</source>
+        <translation>デバイス (-d):</translation>
+    </message>
+    <message>
+        <source>Not serving.</source>
+        <translation>提供していません。</translation>
+    </message>
+    <message>
+        <source>Starting...</source>
+        <translation>起動中...</translation>
+    </message>
+    <message>
+        <source>%1 (%2 MiB free)</source>
+        <translation>%1 (空き %2 MiB)</translation>
+    </message>
+    <message>
+        <source>Listening on %1:%2: %3</source>
+        <translation>%1:%2 で待ち受け中: %3</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>停止中...</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗: %1</translation>
     </message>
 </context>
 <context>

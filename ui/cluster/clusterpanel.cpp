@@ -1,9 +1,15 @@
 // The RPC hosts and the -ts split; see clusterpanel.h.
 #include "ui/cluster/clusterpanel.h"
 
+#include "core/server/rpchostusage.h"
 #include "core/sizing/rpcdevices.h"
+#include "core/sizing/rpctraffic.h"
+#include "core/sizing/splitsolver.h"
 #include "core/system/rpchostquery.h"
+#include "ui/cluster/rpccommandsdialog.h"
+#include "ui/cluster/rpcservegroup.h"
 #include "ui/cluster/tensorsplitbar.h"
+#include "ui/sessionspeed.h"
 #include "ui/sizingsession.h"
 
 #include <QHBoxLayout>
@@ -14,6 +20,7 @@
 #include <QStringList>
 #include <QTableWidget>
 #include <QThread>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -43,6 +50,18 @@ QString endpointAfter(const QString& last) {
     return last.left(colon + 1) + QString::number(port + 1);
 }
 
+QString splitText(const std::vector<double>& split) {
+    QStringList shares;
+    for (double share : split) {
+        shares << QString::number(share, 'g', 4);
+    }
+    return shares.join(u',');
+}
+
+QString mibText(double mib) {
+    return QString::number(mib, 'f', 0);
+}
+
 } // namespace
 
 ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
@@ -52,7 +71,11 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
       m_askButton(new QPushButton(tr("Ask hosts"), this)), m_errorLabel(new QLabel(this)),
       m_statusLabel(new QLabel(this)), m_splitBar(new TensorSplitBar(session, this)),
       m_defaultSplitButton(new QPushButton(tr("Default (by free memory)"), this)),
-      m_splitLabel(new QLabel(this)) {
+      m_splitLabel(new QLabel(this)), m_bestSplitButton(new QPushButton(tr("Best split"), this)),
+      m_bestSplitLabel(new QLabel(this)), m_networkLabel(new QLabel(this)),
+      m_hostUsageLabel(new QLabel(this)), m_serveToggle(new QToolButton(this)),
+      m_commandsButton(new QPushButton(tr("Commands for another host..."), this)),
+      m_serveGroup(new RpcServeGroup(this)), m_speed(std::make_unique<SessionSpeed>(session)) {
     m_table->setObjectName(QStringLiteral("clusterHostTable"));
     m_table->setHorizontalHeaderLabels({tr("Host (HOST:PORT)"), tr("Free MiB")});
     m_table->horizontalHeader()->setSectionResizeMode(kEndpointColumn, QHeaderView::Stretch);
@@ -62,7 +85,7 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setToolTip(tr("The ggml-rpc-servers llama-server splits the model over besides this machine "
                            "(--rpc), in order, and the free memory each reports"));
-    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() * 4);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() * 3);
     m_addButton->setObjectName(QStringLiteral("addHostButton"));
     m_removeButton->setObjectName(QStringLiteral("removeHostButton"));
     m_askButton->setObjectName(QStringLiteral("askHostsButton"));
@@ -77,12 +100,36 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     m_errorLabel->hide();
     m_statusLabel->setObjectName(QStringLiteral("clusterStatusLabel"));
     m_statusLabel->setWordWrap(true);
+    m_statusLabel->hide(); // shown with text only: the dock must fit a 1366x768 screen
     m_defaultSplitButton->setObjectName(QStringLiteral("defaultSplitButton"));
     m_defaultSplitButton->setToolTip(
         tr("No -ts: llama.cpp splits the layers by the free memory each device reports"));
     m_splitLabel->setObjectName(QStringLiteral("tensorSplitLabel"));
     m_splitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_splitLabel->setWordWrap(true); // a long -ts must not widen the left docks
+    m_bestSplitButton->setObjectName(QStringLiteral("bestSplitButton"));
+    m_bestSplitButton->setToolTip(tr("The -ts that lets the largest context fit every device, searched layer "
+                                     "by layer; -c stays as it is"));
+    for (QLabel* label : {m_bestSplitLabel, m_networkLabel, m_hostUsageLabel}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->hide();
+    }
+    m_bestSplitLabel->setObjectName(QStringLiteral("bestSplitLabel"));
+    m_networkLabel->setObjectName(QStringLiteral("networkLabel"));
+    m_networkLabel->setToolTip(tr("The activations cross to the next device after its last layer, and the "
+                                  "logits come back; a link's latency adds to this per RPC host"));
+    m_hostUsageLabel->setObjectName(QStringLiteral("hostUsageLabel"));
+    m_serveToggle->setObjectName(QStringLiteral("serveToggle"));
+    m_serveToggle->setText(tr("Serve this machine"));
+    m_serveToggle->setCheckable(true);
+    m_serveToggle->setArrowType(Qt::RightArrow);
+    m_serveToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_serveToggle->setAutoRaise(true);
+    m_serveGroup->hide();
+    m_commandsButton->setObjectName(QStringLiteral("rpcCommandsButton"));
+    m_commandsButton->setToolTip(tr("A shell line, systemd unit or .bat that starts ggml-rpc-server on the "
+                                    "selected host"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_table);
@@ -94,14 +141,24 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(m_errorLabel);
     layout->addWidget(m_statusLabel);
+    layout->addWidget(m_hostUsageLabel);
     auto* splitTitle = new QLabel(tr("Layer split (-ts), in llama.cpp's device order:"), this);
     splitTitle->setWordWrap(true);
     layout->addWidget(splitTitle);
     layout->addWidget(m_splitBar);
     auto* splitRow = new QHBoxLayout;
     splitRow->addWidget(m_splitLabel, 1);
-    splitRow->addWidget(m_defaultSplitButton);
+    splitRow->addWidget(m_defaultSplitButton, 0, Qt::AlignTop);
+    splitRow->addWidget(m_bestSplitButton, 0, Qt::AlignTop);
     layout->addLayout(splitRow);
+    layout->addWidget(m_bestSplitLabel);
+    layout->addWidget(m_networkLabel);
+    auto* serveRow = new QHBoxLayout;
+    serveRow->addWidget(m_serveToggle);
+    serveRow->addStretch(1);
+    serveRow->addWidget(m_commandsButton);
+    layout->addLayout(serveRow);
+    layout->addWidget(m_serveGroup);
     layout->addStretch(1);
 
     connect(m_addButton, &QPushButton::clicked, this, [this] {
@@ -120,10 +177,22 @@ ClusterPanel::ClusterPanel(SizingSession* session, QWidget* parent)
         settings.tensorSplit.clear();
         m_session->setSettings(settings);
     });
+    connect(m_bestSplitButton, &QPushButton::clicked, this, &ClusterPanel::applyBestSplit);
+    connect(m_commandsButton, &QPushButton::clicked, this, &ClusterPanel::openCommands);
+    connect(m_serveToggle, &QToolButton::toggled, this, [this](bool shown) {
+        m_serveToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+        m_serveGroup->setVisible(shown);
+    });
+    m_serveGroup->setServerProgramSource([this] { return serverProgram(); });
     connect(session, &SizingSession::machineChanged, this, &ClusterPanel::refreshFromSession);
     connect(session, &SizingSession::settingsChanged, this, &ClusterPanel::refreshSplitLabel);
+    connect(session, &SizingSession::estimateChanged, this, &ClusterPanel::refreshNetworkLine);
+    // The best split's numbers are for the model and devices it was found for.
+    connect(session, &SizingSession::modelChanged, m_bestSplitLabel, &QLabel::hide);
+    connect(session, &SizingSession::machineChanged, m_bestSplitLabel, &QLabel::hide);
     refreshFromSession();
     refreshSplitLabel();
+    refreshNetworkLine();
 }
 
 ClusterPanel::~ClusterPanel() {
@@ -238,15 +307,142 @@ void ClusterPanel::refreshFromSession() {
 void ClusterPanel::refreshSplitLabel() {
     const std::vector<double>& split = m_session->settings().tensorSplit;
     m_defaultSplitButton->setEnabled(!split.empty());
-    if (split.empty()) {
-        m_splitLabel->setText(tr("No -ts: by each device's free memory"));
+    m_bestSplitButton->setEnabled(m_session->gpus().size() >= 2);
+    if (m_session->gpus().size() < 2) {
+        m_bestSplitLabel->hide();
+    }
+    m_splitLabel->setText(split.empty() ? tr("No -ts: by each device's free memory")
+                                        : QStringLiteral("-ts ") + splitText(split));
+}
+
+void ClusterPanel::applyBestSplit() {
+    const SplitFit fit = bestTensorSplit(m_session->sizingModel(), m_session->settings(), m_session->gpus(),
+                                         m_session->budget());
+    const QString defaultText =
+        fit.defaultSplitContextTokens
+            ? tr("llama.cpp's default split fits -c %1").arg(*fit.defaultSplitContextTokens)
+            : tr("llama.cpp's default split fits no context");
+    m_bestSplitLabel->show();
+    if (!fit.fits) {
+        m_bestSplitLabel->setText(tr("No split fits even -c 256 on these devices; %1.").arg(defaultText));
         return;
     }
-    QStringList shares;
-    for (double share : split) {
-        shares << QString::number(share, 'g', 4);
+    QString text = tr("Best split -ts %1 fits -c %2; %3.")
+                       .arg(splitText(fit.tensorSplit))
+                       .arg(fit.contextTokens)
+                       .arg(defaultText);
+    const std::optional<std::uint32_t> planned = m_session->settings().contextTokens;
+    if (planned && *planned > fit.contextTokens) {
+        text += QLatin1Char(' ') + tr("The plan's -c %1 is larger than that.").arg(*planned);
     }
-    m_splitLabel->setText(QStringLiteral("-ts ") + shares.join(u','));
+    m_bestSplitLabel->setText(text);
+    ServerSettings settings = m_session->settings();
+    settings.tensorSplit = fit.tensorSplit;
+    m_session->setSettings(settings);
+}
+
+void ClusterPanel::refreshNetworkLine() {
+    if (m_session->rpcHosts().empty()) {
+        m_networkLabel->hide();
+        return;
+    }
+    const Result<RpcTraffic> traffic =
+        rpcTrafficPerToken(m_session->model().info, m_session->settings(), m_session->gpus());
+    if (!traffic) {
+        m_networkLabel->setText(
+            tr("Network traffic unknown: %1").arg(QString::fromStdString(traffic.error().message)));
+        m_networkLabel->show();
+        return;
+    }
+    QStringList perLink;
+    for (double bitsPerSecond : kLinkBitsPerSecond) {
+        perLink << QString::number(networkSecondsPerToken(*traffic, bitsPerSecond) * 1000.0, 'f', 2);
+    }
+    QString text =
+        tr("%1 KiB per token cross the network; +%2 ms at 1 Gbit/s, +%3 at 2.5, +%4 at 10.")
+            .arg(QString::number(static_cast<double>(traffic->networkBytesPerToken) / 1024.0, 'f', 1))
+            .arg(perLink[0], perLink[1], perLink[2]);
+    if (const std::optional<SpeedPrediction> speed = m_speed->predict(); speed && speed->decodeTpsBound > 0) {
+        QStringList bounds;
+        for (double bitsPerSecond : kLinkBitsPerSecond) {
+            bounds << QString::number(
+                withNetworkFloor(speed->decodeTpsBound, networkSecondsPerToken(*traffic, bitsPerSecond)), 'f',
+                1);
+        }
+        text += QLatin1Char(' ') + tr("Decode bound %1 t/s becomes %2 / %3 / %4 t/s.")
+                                       .arg(QString::number(speed->decodeTpsBound, 'f', 1))
+                                       .arg(bounds[0], bounds[1], bounds[2]);
+    }
+    m_networkLabel->setText(text);
+    m_networkLabel->show();
+}
+
+void ClusterPanel::watchServer(const ServerProcess* process) {
+    connect(process, &ServerProcess::stateChanged, this, [this, process](ServerProcess::State state) {
+        switch (state) {
+        case ServerProcess::State::Starting: {
+            const Result<MemoryEstimate>& estimate = m_session->estimate();
+            m_runPrediction = estimate ? std::optional<MemoryEstimate>(*estimate) : std::nullopt;
+            showServerLog({}, std::nullopt);
+            break;
+        }
+        case ServerProcess::State::Ready:
+            // At Ready the log holds every buffer line (see LiveView::compare).
+            showServerLog(process->log(), m_runPrediction);
+            break;
+        case ServerProcess::State::Stopped:
+        case ServerProcess::State::Failed:
+            showServerLog({}, std::nullopt);
+            break;
+        default:
+            break;
+        }
+    });
+}
+
+void ClusterPanel::showServerLog(const std::string& log, const std::optional<MemoryEstimate>& prediction) {
+    const Result<AllocationLog> allocations =
+        log.empty() ? makeError("log.empty", "") : parseAllocationLog(log);
+    const std::vector<RpcHostUsage> usage =
+        allocations ? rpcHostUsage(*allocations, prediction) : std::vector<RpcHostUsage>{};
+    if (usage.empty()) {
+        m_hostUsageLabel->clear();
+        m_hostUsageLabel->hide();
+        return;
+    }
+    QStringList lines{tr("Running llama-server, per RPC host:")};
+    for (const RpcHostUsage& host : usage) {
+        QString line = QStringLiteral("%1 (%2): ")
+                           .arg(QString::fromStdString(host.endpoint), QString::fromStdString(host.device));
+        line += host.freeAtStartMiB ? tr("%1 MiB allocated of %2 MiB free")
+                                          .arg(mibText(host.allocatedMiB))
+                                          .arg(*host.freeAtStartMiB)
+                                    : tr("%1 MiB allocated").arg(mibText(host.allocatedMiB));
+        if (host.predictedMiB) {
+            line += QLatin1Char(' ') + tr("(predicted %1 MiB)").arg(mibText(*host.predictedMiB));
+        }
+        lines << line;
+    }
+    m_hostUsageLabel->setText(lines.join(u'\n'));
+    m_hostUsageLabel->show();
+}
+
+void ClusterPanel::openCommands() {
+    const int row = m_table->currentRow() >= 0 ? m_table->currentRow() : 0;
+    const QTableWidgetItem* item = m_table->rowCount() > 0 ? m_table->item(row, kEndpointColumn) : nullptr;
+    const QString endpoint = item != nullptr ? item->text().trimmed() : QString();
+    const qsizetype colon = endpoint.lastIndexOf(u':');
+    bool ok = false;
+    const int port = colon >= 0 ? endpoint.mid(colon + 1).toInt(&ok) : 0;
+    auto* dialog = new RpcCommandsDialog(
+        static_cast<std::uint16_t>(ok && port > 0 && port < 65536 ? port : kFirstRpcPort), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void ClusterPanel::showStatus(const QString& message) {
+    m_statusLabel->setText(message);
+    m_statusLabel->setVisible(!message.isEmpty());
 }
 
 void ClusterPanel::showError(const QString& message) {
@@ -272,12 +468,12 @@ void ClusterPanel::askHosts() {
         query.endpoints.push_back(endpoint.toStdString());
     }
     if (query.endpoints.empty()) {
-        m_statusLabel->setText(tr("Add a host first."));
+        showStatus(tr("Add a host first."));
         emit hostsAsked(false);
         return;
     }
     m_askButton->setEnabled(false);
-    m_statusLabel->setText(tr("Asking %1...").arg(QString::fromStdString(query.llamaServer)));
+    showStatus(tr("Asking %1...").arg(QString::fromStdString(query.llamaServer)));
     auto result = std::make_shared<Result<std::vector<ListedDevice>>>(makeError("rpc.no-answer", ""));
     m_askResult = result;
     m_askThread = QThread::create([result, query] { *result = queryListedDevices(query); });
@@ -294,7 +490,7 @@ void ClusterPanel::onAskFinished() {
     m_askThread = nullptr;
     m_askButton->setEnabled(true);
     if (!result) {
-        m_statusLabel->clear();
+        showStatus({});
         showError(tr("Could not ask the hosts: %1").arg(QString::fromStdString(result.error().message)));
         emit hostsAsked(false);
         return;
@@ -324,7 +520,7 @@ void ClusterPanel::onAskFinished() {
         }
     }
     m_filling = false;
-    m_statusLabel->setText(tr("%n host(s) answered.", nullptr, answered));
+    showStatus(tr("%n host(s) answered.", nullptr, answered));
     onTableEdited();
     emit hostsAsked(true);
 }

@@ -7,15 +7,26 @@
 // host not listening, another protocol version). A bad or repeated endpoint, or a host without
 // its free memory, is named under the table and the session keeps the last complete list; a
 // complete list goes to SizingSession::setRpcHosts at once. Under it, the -ts split
-// (TensorSplitBar) and "Default (by free memory)", which clears -ts.
+// (TensorSplitBar) and "Default (by free memory)", which clears -ts; "Best split" writes the -ts
+// bestTensorSplit finds (core/sizing/splitsolver.h) and says which -c it and llama.cpp's default
+// split fit. With RPC hosts, a line under the bar says what each token sends over the network
+// (core/sizing/rpctraffic.h) and what that adds per token at 1, 2.5 and 10 Gbit/s. While a
+// watched llama-server runs and is Ready, a line under the table gives each RPC host's buffers
+// from the server's log against what it reported free and the prediction (core/server/rpchostusage.h).
+// Below: "Serve this machine" (RpcServeGroup, folded away until its toggle is pressed: the dock is
+// held to the panel's minimum height, which must fit a 1366x768 screen) and "Commands for another
+// host" (RpcCommandsDialog).
 // Used by MainWindow (the Cluster dock). Owns the query's worker thread; the destructor waits for
 // it (at most the query's timeout). Thread: GUI. Units: MiB in the table, bytes in the session.
 // Object names: clusterHostTable, addHostButton, removeHostButton, askHostsButton,
-// clusterErrorLabel, clusterStatusLabel, tensorSplitBar, defaultSplitButton, tensorSplitLabel.
+// clusterErrorLabel, clusterStatusLabel, tensorSplitBar, defaultSplitButton, tensorSplitLabel,
+// bestSplitButton, bestSplitLabel, networkLabel, hostUsageLabel, serveToggle, rpcCommandsButton.
 
 #include "core/common/result.h"
 #include "core/machine/rpccluster.h"
 #include "core/server/devicelist.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/system/serverprocess.h"
 
 #include <QWidget>
 
@@ -28,10 +39,13 @@
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QToolButton;
 class QThread;
 
 namespace llamafit {
 
+class RpcServeGroup;
+class SessionSpeed;
 class SizingSession;
 class TensorSplitBar;
 
@@ -55,6 +69,16 @@ class ClusterPanel : public QWidget {
     bool isAsking() const { return m_askThread != nullptr; }
 
     TensorSplitBar* splitBar() const { return m_splitBar; }
+    RpcServeGroup* serveGroup() const { return m_serveGroup; }
+
+    // Writes the -ts bestTensorSplit finds for the session (its -c stays as it is).
+    void applyBestSplit();
+    // Follows `process` (MainWindow's llama-server): its prediction is the session's estimate at
+    // Starting; at Ready its log is read into the per-host line; cleared when it stops.
+    void watchServer(const ServerProcess* process);
+    // The per-host line for `log` (a llama-server log) against `prediction`; the watched server's
+    // log takes this path too. An empty log clears the line.
+    void showServerLog(const std::string& log, const std::optional<MemoryEstimate>& prediction);
 
   signals:
     void hostsAsked(bool succeeded);
@@ -64,9 +88,12 @@ class ClusterPanel : public QWidget {
     void refreshFromSession();
     void onAskFinished();
     void showError(const QString& message);
+    void showStatus(const QString& message);
     // The table's rows as hosts, or the first problem worded for the user.
     Result<std::vector<RpcHost>> hostsInTable() const;
     void refreshSplitLabel();
+    void refreshNetworkLine();
+    void openCommands();
 
     SizingSession* m_session;
     std::function<QString()> m_serverProgram;
@@ -79,7 +106,16 @@ class ClusterPanel : public QWidget {
     TensorSplitBar* m_splitBar;
     QPushButton* m_defaultSplitButton;
     QLabel* m_splitLabel;
-    bool m_filling = false; // the table is being filled from the session or an answer
+    QPushButton* m_bestSplitButton;
+    QLabel* m_bestSplitLabel;
+    QLabel* m_networkLabel;
+    QLabel* m_hostUsageLabel;
+    QToolButton* m_serveToggle;
+    QPushButton* m_commandsButton;
+    RpcServeGroup* m_serveGroup;
+    std::unique_ptr<SessionSpeed> m_speed;
+    std::optional<MemoryEstimate> m_runPrediction; // the watched server's, from its Starting
+    bool m_filling = false;                        // the table is being filled from the session or an answer
     QThread* m_askThread = nullptr;
     std::shared_ptr<Result<std::vector<ListedDevice>>> m_askResult;
 };

@@ -1,23 +1,30 @@
 // ClusterPanel against the real thing: "Ask hosts" runs the GPU rig's llama-server (the build
 // scripts/fetch-llama-server.sh unpacks) with --rpc --list-devices against real ggml-rpc-servers on
 // 127.0.0.1 (-d CPU, free ports), and fills in the free memory they report; against a port where
-// nothing listens it shows the reason llama.cpp's abort gives, worded by the core.
+// nothing listens it shows the reason llama.cpp's abort gives, worded by the core. A llama-server
+// run with --rpc over two of them, watched by the panel, gives the per-host line once Ready.
 #include "ui/cluster/clusterpanel.h"
 
 #include "core/machine/machineprofile.h"
 #include "core/system/rpchostquery.h"
+#include "core/system/serverprocess.h"
 #include "tests/support/liveserverskip.h"
+#include "tests/support/modelfiles.h"
 #include "tests/support/rpcserverrun.h"
 #include "ui/sizingsession.h"
 
+#include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTcpServer>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace llamafit {
 namespace {
@@ -91,6 +98,64 @@ TEST_F(ClusterPanelLiveTest, AskHostsNamesAHostWhereNothingListens) {
     EXPECT_TRUE(error().contains(QStringLiteral("nothing is listening at ") + endpoint))
         << error().toStdString();
     EXPECT_EQ(m_session.rpcHosts(), (std::vector<RpcHost>{{endpoint.toStdString(), 2048 * kMiB}}));
+}
+
+// Runs the event loop until `done` or the deadline (ServerProcess's health probe keeps events coming).
+bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    while (!done()) {
+        if (deadline.hasExpired()) {
+            return false;
+        }
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    }
+    return true;
+}
+
+TEST_F(ClusterPanelLiveTest, AWatchedServerWithRpcHostsGivesEachHostsMemoryOnceReady) {
+    auto first = test::RpcServerRun::start(m_rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+    auto second = test::RpcServerRun::start(m_rpcServer, {{"GGML_VK_VISIBLE_DEVICES", ""}});
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    ASSERT_TRUE(second.ok()) << second.error().message;
+    const QString endpoints =
+        QString::fromStdString((*first)->endpoint()) + u',' + QString::fromStdString((*second)->endpoint());
+    QTemporaryDir directory;
+    const std::string model = directory.filePath(QStringLiteral("tiny.gguf")).toStdString();
+    ASSERT_TRUE(test::writeTinyModel(model).ok());
+
+    ServerProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("GGML_VK_VISIBLE_DEVICES"), QString()); // RPC hosts and the CPU only
+    process.setEnvironment(environment);
+    m_panel.watchServer(&process);
+    auto* usage = m_panel.findChild<QLabel*>(QStringLiteral("hostUsageLabel"));
+    ASSERT_NE(usage, nullptr);
+    ASSERT_TRUE(
+        process.start(m_server, {QStringLiteral("-m"), QString::fromStdString(model), QStringLiteral("-c"),
+                                 QStringLiteral("1024"), QStringLiteral("-t"), QStringLiteral("2"),
+                                 QStringLiteral("--no-warmup"), QStringLiteral("-lv"), QStringLiteral("4"),
+                                 QStringLiteral("--rpc"), endpoints}));
+    const bool ready = waitUntil(
+        [&] {
+            return process.state() == ServerProcess::State::Ready ||
+                   process.state() == ServerProcess::State::Failed;
+        },
+        60000);
+    EXPECT_TRUE(ready && process.state() == ServerProcess::State::Ready) << process.log();
+    if (process.state() == ServerProcess::State::Ready) {
+        EXPECT_FALSE(usage->isHidden());
+        EXPECT_TRUE(
+            usage->text().contains(QString::fromStdString((*first)->endpoint()) + QStringLiteral(" (RPC")))
+            << usage->text().toStdString();
+        EXPECT_TRUE(
+            usage->text().contains(QString::fromStdString((*second)->endpoint()) + QStringLiteral(" (RPC")))
+            << usage->text().toStdString();
+        EXPECT_TRUE(usage->text().contains(QStringLiteral(" MiB allocated of ")))
+            << usage->text().toStdString();
+    }
+    process.stop();
+    EXPECT_TRUE(waitUntil([&] { return process.state() == ServerProcess::State::Stopped; }, 15000));
+    EXPECT_TRUE(usage->isHidden()) << "the line goes with the server";
 }
 
 } // namespace

@@ -23,6 +23,7 @@
 #include <QDockWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -30,12 +31,15 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 #include <functional>
 
@@ -270,65 +274,73 @@ Result<bool> ScreenshotDriver::benchmark() {
     return saved;
 }
 
-// The default card on the EVO-X2 and two ggml-rpc-servers on this machine's loopback, entered
-// the way a user does without servers running: Add host twice, the free memory typed in. Then
-// the -ts handles dragged a little off llama.cpp's default (by free memory: about 5, 8 and 87 %)
-// to 5, 7 and 88 %, so the picture shows an explicit -ts that still fits every host.
+// The default card on the RTX 4060 8 GB -- the plan that does not fit in 03-does-not-fit -- spread
+// over two ggml-rpc-servers on this machine's loopback with 24105 MiB free each (what
+// `ggml-rpc-server -d CPU` reports on the test machine), entered the way a user does without
+// servers running: Add host twice, the free memory typed in. Then "Best split", so the picture
+// shows the solver's -ts with layers on all three devices, its line, and the network line.
 Result<bool> ScreenshotDriver::clusterView() {
     if (auto opened = openWindow(); !opened) {
         return opened;
     }
+    if (auto chosen = chooseMachine(QStringLiteral("rtx-4060-8gb")); !chosen) {
+        return chosen;
+    }
     auto* dock = child<QDockWidget>("clusterDock");
     auto* add = child<QPushButton>("addHostButton");
+    auto* best = child<QPushButton>("bestSplitButton");
     auto* table = child<QTableWidget>("clusterHostTable");
     auto* bar = child<TensorSplitBar>("tensorSplitBar");
-    if (dock == nullptr || add == nullptr || table == nullptr || bar == nullptr) {
-        return failed("cluster-view",
-                      QStringLiteral("no clusterDock, addHostButton, clusterHostTable or tensorSplitBar"));
+    auto* network = child<QLabel>("networkLabel");
+    auto* bestLabel = child<QLabel>("bestSplitLabel");
+    if (dock == nullptr || add == nullptr || best == nullptr || table == nullptr || bar == nullptr ||
+        network == nullptr || bestLabel == nullptr) {
+        return failed("cluster-view", QStringLiteral("no clusterDock, addHostButton, bestSplitButton, "
+                                                     "clusterHostTable, tensorSplitBar, networkLabel or "
+                                                     "bestSplitLabel"));
     }
     dock->raise();
+    // The cluster dock taller than the model list above it, so its plan lines are in view.
+    m_window->resizeDocks({dock}, {m_window->height() * 3 / 4}, Qt::Vertical);
     const auto entered = changeAndWaitForChart(
         [&] {
             add->click();
-            table->item(0, ClusterPanel::kFreeColumn)->setText(QStringLiteral("2048"));
+            table->item(0, ClusterPanel::kFreeColumn)->setText(QStringLiteral("24105"));
             add->click();
-            table->item(1, ClusterPanel::kFreeColumn)->setText(QStringLiteral("3072"));
+            table->item(1, ClusterPanel::kFreeColumn)->setText(QStringLiteral("24105"));
         },
         "cluster-view");
     if (!entered) {
         return entered;
     }
-    const std::vector<RpcHost> expected{{"127.0.0.1:50052", 2048ULL << 20},
-                                        {"127.0.0.1:50053", 3072ULL << 20}};
+    const std::vector<RpcHost> expected{{"127.0.0.1:50052", 24105ULL << 20},
+                                        {"127.0.0.1:50053", 24105ULL << 20}};
     if (m_session->rpcHosts() != expected || !m_session->poolUsage()) {
         return failed("cluster-view",
                       QStringLiteral("the two hosts are not planned: %1").arg(verdictOf(*m_session)));
     }
-    if (!QTest::qWaitForWindowExposed(bar, 10000) || bar->handleCount() != 2) {
-        return failed("cluster-view", QStringLiteral("the -ts bar is not shown with two handles"));
+    if (const auto split = changeAndWaitForChart([&] { best->click(); }, "cluster-view"); !split) {
+        return split;
     }
-    for (const auto& [handle, fraction] : {std::pair{1, 0.12}, std::pair{0, 0.05}}) {
-        const QPoint from = bar->handleCentre(handle);
-        const QPoint to(static_cast<int>(bar->width() * fraction), from.y());
-        const auto dragged = changeAndWaitForChart(
-            [&] {
-                QTest::mousePress(bar, Qt::LeftButton, Qt::NoModifier, from);
-                QTest::mouseMove(bar, to);
-                QTest::mouseRelease(bar, Qt::LeftButton, Qt::NoModifier, to);
-            },
-            "cluster-view");
-        if (!dragged) {
-            return dragged;
-        }
+    const std::vector<double>& tensorSplit = m_session->settings().tensorSplit;
+    if (tensorSplit.size() != 3 ||
+        std::ranges::any_of(tensorSplit, [](double share) { return share <= 0; }) ||
+        !m_session->poolUsage() || m_session->poolUsage()->verdict == FitVerdict::DoesNotFit) {
+        return failed("cluster-view", QStringLiteral("Best split did not put layers on all three devices "
+                                                     "and fit: %1 (%2)")
+                                          .arg(bestLabel->text(), verdictOf(*m_session)));
     }
-    if (m_session->settings().tensorSplit.size() != 3 || !m_session->estimate()) {
-        return failed("cluster-view",
-                      QStringLiteral("dragging the -ts handles wrote no split for three devices: %1")
-                          .arg(verdictOf(*m_session)));
+    if (!QTest::qWaitForWindowExposed(bar, 10000) || bar->handleCount() != 2 || network->isHidden() ||
+        bestLabel->isHidden()) {
+        return failed("cluster-view", QStringLiteral("the -ts bar, the best split's line or the network line "
+                                                     "is not shown"));
     }
     auto* chart = m_window->findChild<MemoryChart*>();
     if (chart == nullptr || chart->hostLabels().size() != 3) {
         return failed("cluster-view", QStringLiteral("the memory chart does not show three hosts"));
+    }
+    if (auto* scroll = qobject_cast<QScrollArea*>(dock->widget()); scroll != nullptr) {
+        scroll->ensureWidgetVisible(network);
     }
     return saveWindow(QStringLiteral("cluster-view.png"));
 }
