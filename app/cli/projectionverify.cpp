@@ -87,7 +87,7 @@ int verifyProjection(const SizingRun& run) {
     if (!estimate) {
         return run.fail(estimate.error());
     }
-    Result<std::vector<ProjectionCheckRow>> rows = checkProjection(measured.err, *estimate);
+    Result<std::vector<ProjectionCheckRow>> rows = checkProjection(measured.err, *estimate, measured.out);
     if (!rows) {
         return toolFailed();
     }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 namespace llamafit {
 
@@ -62,13 +63,37 @@ ServerSettings projectionSettings(const ServerSettings& settings) {
     return fitMeasuredSettings(settings, FitProgram::LlamaFitParams);
 }
 
-Result<std::vector<ProjectionCheckRow>> checkProjection(std::string_view toolLog,
-                                                        const MemoryEstimate& estimate) {
+std::vector<MemoryBreakdownRow> parseProjectionPrint(std::string_view toolStdout) {
+    std::vector<MemoryBreakdownRow> rows;
+    std::istringstream lines{std::string(toolStdout)};
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        MemoryBreakdownRow row;
+        std::string extra;
+        if (!(words >> row.name >> row.modelMiB >> row.contextMiB >> row.computeMiB) || (words >> extra)) {
+            continue; // not a device line
+        }
+        row.selfMiB = row.modelMiB + row.contextMiB + row.computeMiB;
+        if (row.name != "Host") {
+            row.freeMiB = 0; // a device row (compareProjections tells them apart by it)
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Result<std::vector<ProjectionCheckRow>>
+checkProjection(std::string_view toolLog, const MemoryEstimate& estimate, std::string_view toolStdout) {
     Result<AllocationLog> log = parseAllocationLog(toolLog);
-    if (!log || log->breakdownTables.empty()) {
+    if (log && !log->breakdownTables.empty()) {
+        return compareProjections(log->breakdownTables.front(), fitProjection(estimate));
+    }
+    const std::vector<MemoryBreakdownRow> printed = parseProjectionPrint(toolStdout);
+    if (printed.empty()) {
         return makeError("verify.no-table", "the log holds no memory breakdown table");
     }
-    return compareProjections(log->breakdownTables.front(), fitProjection(estimate));
+    return compareProjections(printed, fitProjection(estimate));
 }
 
 std::optional<std::string> buildTag(std::string_view versionText) {

@@ -46,10 +46,18 @@ std::vector<std::string> projectionToolArgs(const std::string& modelPath, const 
 // (fitreplica.h fitMeasuredSettings).
 ServerSettings projectionSettings(const ServerSettings& settings);
 
-// The tool's log (stderr) against `estimate` (of projectionSettings()); "verify.no-table" when the
-// log holds no memory breakdown.
-Result<std::vector<ProjectionCheckRow>> checkProjection(std::string_view toolLog,
-                                                        const MemoryEstimate& estimate);
+// llama-fit-params' stdout with --fit-print on: one "NAME MODEL CONTEXT COMPUTE" line (whole MiB)
+// per device, then "Host ...", as breakdown rows (self = the sum; a device row gets free = 0 so it
+// reads as one). The same figures as the log's breakdown table, but printf'ed: they survive a
+// run whose last log lines are lost. common/log.cpp writes the log from a worker thread that the
+// tool's exit can cut short; measured on 0.7.0 under load, about one run in ten ends its stderr
+// before the table.
+std::vector<MemoryBreakdownRow> parseProjectionPrint(std::string_view toolStdout);
+
+// The tool's projection against `estimate` (of projectionSettings()): the breakdown table of its
+// log (stderr), else the lines of its stdout; "verify.no-table" when neither holds one.
+Result<std::vector<ProjectionCheckRow>>
+checkProjection(std::string_view toolLog, const MemoryEstimate& estimate, std::string_view toolStdout = {});
 
 // "b11669" from a `--version` line "version: 0.7.0 (build 11669, commit Debian)"; nullopt if absent.
 std::optional<std::string> buildTag(std::string_view versionText);

@@ -161,7 +161,8 @@ void ProjectionCrossCheck::onProjectionFinished(int exitCode, QProcess::ExitStat
         settle(State::Failed, QString::fromStdString(estimate.error().message));
         return;
     }
-    Result<std::vector<ProjectionCheckRow>> rows = checkProjection(log.toStdString(), *estimate);
+    Result<std::vector<ProjectionCheckRow>> rows =
+        checkProjection(log.toStdString(), *estimate, run->readAllStandardOutput().toStdString());
     if (!rows) {
         settle(State::Failed, tr("llama-fit-params printed no memory breakdown:\n%1").arg(logTail(log)));
         return;

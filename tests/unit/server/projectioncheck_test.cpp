@@ -92,5 +92,36 @@ TEST(ProjectionCheck, ALogWithoutATableIsANamedError) {
     EXPECT_EQ(rows.error().code, "verify.no-table");
 }
 
+TEST(ProjectionCheck, ALogCutShortFallsBackToThePrintedLines) {
+    // A real run of the tool under load (0.7.0, tiny model): the logger's worker thread never
+    // wrote the table, but stdout holds the same figures.
+    constexpr const char* kCutLog =
+        "0.00.010.388 I load_backend: loaded CPU backend from libggml-cpu-haswell.so\n"
+        "0.00.010.956 I llama_fit_params: printing estimated memory in MiB to stdout (device, model, "
+        "context, compute) ...\n";
+    const std::vector<MemoryBreakdownRow> printed =
+        parseProjectionPrint("Vulkan0 355 48 46 \nHost 145 0 293 \n");
+    ASSERT_EQ(printed.size(), 2u);
+    EXPECT_EQ(printed[0].name, "Vulkan0");
+    EXPECT_EQ(printed[0].selfMiB, 449);
+    EXPECT_TRUE(printed[0].freeMiB.has_value());
+    EXPECT_FALSE(printed[1].freeMiB.has_value());
+
+    MemoryEstimate estimate;
+    const auto fromLog = checkProjection(kCutLog, estimate);
+    ASSERT_FALSE(fromLog);
+    const auto fromStdout = checkProjection(kCutLog, estimate, "Vulkan0 355 48 46 \nHost 145 0 293 \n");
+    ASSERT_TRUE(fromStdout) << fromStdout.error().message;
+    ASSERT_EQ(fromStdout->size(), 2u);
+    EXPECT_EQ((*fromStdout)[0].device, "Vulkan0");
+    EXPECT_EQ((*fromStdout)[0].llamaCppMiB, 449);
+    EXPECT_EQ((*fromStdout)[1].device, "Host");
+    EXPECT_EQ((*fromStdout)[1].llamaCppMiB, 438);
+    // The table wins when the log has it.
+    const auto both = checkProjection(kTable, estimate, "Vulkan0 1 1 1 \nHost 1 1 1 \n");
+    ASSERT_TRUE(both);
+    EXPECT_EQ((*both)[0].llamaCppMiB, 450);
+}
+
 } // namespace
 } // namespace llamafit
