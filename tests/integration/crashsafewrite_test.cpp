@@ -34,11 +34,17 @@ std::string readWholeFile(const std::string& path) {
     return text.str();
 }
 
+// QSettings::sync() takes a QLockFile ("FILE.lock"). A saver killed between creating that file
+// and writing its pid into it leaves an empty lock, which QLockFile only takes as stale after its
+// staleLockTime, 30 s (qlockfile.cpp): the next saver's first round then waits that long (seen
+// once in a clean-clone run, "killed after 11 rounds" reading 0). A round may take longer than that.
+constexpr int kRoundDeadlineMs = 90000;
+
 // Reads the saver's stdout until `rounds` "saved N" lines came (or it ended), then kills it.
 int killAfterRounds(QProcess& saver, int rounds) {
     int seen = 0;
     while (seen < rounds && saver.state() == QProcess::Running) {
-        if (!saver.canReadLine() && !saver.waitForReadyRead(30000)) {
+        if (!saver.canReadLine() && !saver.waitForReadyRead(kRoundDeadlineMs)) {
             break;
         }
         // Stop counting at `rounds`: a busy saver may have printed more lines in one batch (it is
