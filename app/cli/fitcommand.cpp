@@ -13,6 +13,7 @@
 #include "app/cli/sizingcommand.h"
 #include "app/cli/textoutput.h"
 #include "app/cli/texttable.h"
+#include "core/flags/flagvalues.h"
 #include "core/sizing/solvers.h"
 #include "core/sizing/splitsolver.h"
 
@@ -93,15 +94,6 @@ struct FitResults {
     std::optional<SplitFit> split;     // only with two or more devices
 };
 
-// "-ts 10,7": the split's values as llama-server takes them.
-std::string splitText(const std::vector<double>& split) {
-    std::string text;
-    for (const double value : split) {
-        text += (text.empty() ? "" : ",") + std::to_string(static_cast<long long>(value));
-    }
-    return "-ts " + text;
-}
-
 void printText(std::ostream& out, const SizingRequest& request, const MemoryBudget& budget,
                const FitResults& results) {
     out << "Model     " << modelLine(request.model) << "\n";
@@ -154,8 +146,8 @@ void printText(std::ostream& out, const SizingRequest& request, const MemoryBudg
         const SplitFit& split = *results.split;
         out << "Best split: ";
         if (split.fits) {
-            out << splitText(split.tensorSplit) << " fits -c " << split.contextTokens << " (total "
-                << formatMiB(split.totalBytes) << " MiB)";
+            out << "-ts " << tensorSplitText(split.tensorSplit) << " fits -c " << split.contextTokens
+                << " (total " << formatMiB(split.totalBytes) << " MiB)";
         } else {
             out << "no split fits -c 256";
         }

@@ -1,6 +1,7 @@
 // The RPC hosts and the -ts split; see clusterpanel.h.
 #include "ui/cluster/clusterpanel.h"
 
+#include "core/flags/flagvalues.h"
 #include "core/server/rpchostusage.h"
 #include "core/sizing/rpcdevices.h"
 #include "core/sizing/rpctraffic.h"
@@ -50,12 +51,9 @@ QString endpointAfter(const QString& last) {
     return last.left(colon + 1) + QString::number(port + 1);
 }
 
+// -ts as the command line spells it (core/flags/flagvalues.h).
 QString splitText(const std::vector<double>& split) {
-    QStringList shares;
-    for (double share : split) {
-        shares << QString::number(share, 'g', 4);
-    }
-    return shares.join(u',');
+    return QString::fromStdString(tensorSplitText(split));
 }
 
 QString mibText(double mib) {

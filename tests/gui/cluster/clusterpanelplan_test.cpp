@@ -4,6 +4,7 @@
 // RPC hosts (recorded with llama.cpp b11669) through the path the watched server's log takes.
 #include "ui/cluster/clusterpanel.h"
 
+#include "core/flags/flagvalues.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/rpchostusage.h"
 #include "core/sizing/rpctraffic.h"
@@ -37,11 +38,7 @@ struct PlanFixture {
 };
 
 QString splitText(const std::vector<double>& split) {
-    QStringList shares;
-    for (double share : split) {
-        shares << QString::number(share, 'g', 4);
-    }
-    return shares.join(u',');
+    return QString::fromStdString(tensorSplitText(split));
 }
 
 TEST(ClusterPanelPlan, BestSplitWritesTheSolversSplitAndNamesBothContexts) {
