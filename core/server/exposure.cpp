@@ -64,6 +64,13 @@ bool isLoopbackHost(std::string_view host) {
            endsWith(name, ".sock");
 }
 
+std::string reachableAddress(std::string_view host) {
+    if (host.empty() || host == "0.0.0.0") {
+        return "127.0.0.1";
+    }
+    return host == "::" ? std::string("::1") : std::string(host);
+}
+
 std::string listeningHost(const std::string& host, const std::vector<std::string>& extraArgs) {
     if (std::optional<std::string> typed = lastValueOf(extraArgs, FlagId::Host)) {
         return *typed;

@@ -31,6 +31,11 @@ struct NetworkExposure {
     std::string apiKeyFile; // passed as --api-key-file when chosen and the words hold no key
 };
 
+// The address this machine reaches a server bound to `host` at: a wildcard bind on loopback
+// ("0.0.0.0" -> "127.0.0.1", "::" -> "::1"), no host as the servers' default 127.0.0.1, any other
+// address as it is. For llama-server's /health and ggml-rpc-server's port.
+std::string reachableAddress(std::string_view host);
+
 // The address a launch or an export listens on: a --host among the extra words wins (the
 // launcher leaves its own out then: launchArgvOptions), else `host`, else llama-server's
 // default 127.0.0.1.

@@ -82,9 +82,8 @@ bool exposesRpcServer(const RpcServerOptions& options) {
 }
 
 std::string rpcServerEndpoint(const RpcServerOptions& options, std::string_view reachableHost) {
-    const std::string host = !reachableHost.empty()                              ? std::string(reachableHost)
-                             : options.host.empty() || options.host == "0.0.0.0" ? std::string("127.0.0.1")
-                                                                                 : options.host;
+    const std::string host =
+        !reachableHost.empty() ? std::string(reachableHost) : reachableAddress(options.host);
     return host + ":" + std::to_string(options.port);
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/system/rpcserverprocess.h"
 
+#include "core/server/exposure.h"
 #include "core/system/llamatool.h"
 
 #include <QHostAddress>
@@ -14,24 +15,14 @@ namespace llamafit {
 
 namespace {
 
-// The address this machine reaches a server bound to `host` at: a wildcard bind on loopback.
-QString reachableAddress(const std::string& host) {
-    if (host.empty() || host == "0.0.0.0") {
-        return QStringLiteral("127.0.0.1");
-    }
-    if (host == "::") {
-        return QStringLiteral("::1");
-    }
-    return QString::fromStdString(host);
-}
-
 // Whether another program already listens on the server's port: binding it here fails with
 // AddressInUse. Other bind errors (an address that is not this machine's) are left to the server,
 // which names them itself.
 bool portTaken(const RpcServerOptions& options) {
     QTcpServer server;
-    const QHostAddress address = options.host == "0.0.0.0" ? QHostAddress(QHostAddress::AnyIPv4)
-                                                           : QHostAddress(reachableAddress(options.host));
+    const QHostAddress address = options.host == "0.0.0.0"
+                                     ? QHostAddress(QHostAddress::AnyIPv4)
+                                     : QHostAddress(QString::fromStdString(reachableAddress(options.host)));
     if (server.listen(address, options.port)) {
         return false;
     }
@@ -231,7 +222,7 @@ void RpcServerProcess::tryConnect() {
         m_probe->deleteLater();
         m_probe = nullptr; // tried again on the next tick
     });
-    m_probe->connectToHost(reachableAddress(m_options.host), m_options.port);
+    m_probe->connectToHost(QString::fromStdString(reachableAddress(m_options.host)), m_options.port);
 }
 
 void RpcServerProcess::listen() {

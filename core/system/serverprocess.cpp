@@ -1,5 +1,7 @@
 #include "core/system/serverprocess.h"
 
+#include "core/server/exposure.h"
+
 #include "core/system/rpchostquery.h"
 
 #include <QFileInfo>
@@ -118,16 +120,10 @@ ServerProcess::~ServerProcess() {
 }
 
 QUrl ServerProcess::baseUrl() const {
-    // A wildcard bind is reached on loopback.
-    QString host = m_host;
-    if (host == QLatin1String("0.0.0.0")) {
-        host = QStringLiteral("127.0.0.1");
-    } else if (host == QLatin1String("::")) {
-        host = QStringLiteral("::1");
-    }
     QUrl url;
     url.setScheme(QStringLiteral("http"));
-    url.setHost(host);
+    url.setHost(
+        QString::fromStdString(reachableAddress(m_host.toStdString()))); // a wildcard bind on loopback
     url.setPort(m_port);
     return url;
 }

@@ -75,5 +75,12 @@ TEST(Exposure, TheMonitorFindsTheKeyWhereverItWasGiven) {
     EXPECT_EQ(apiKeyFromFileContent("only"), "only");
 }
 
+TEST(Exposure, AWildcardBindIsReachedOnLoopback) {
+    EXPECT_EQ(reachableAddress("0.0.0.0"), "127.0.0.1");
+    EXPECT_EQ(reachableAddress("::"), "::1");
+    EXPECT_EQ(reachableAddress(""), "127.0.0.1");
+    EXPECT_EQ(reachableAddress("192.168.1.20"), "192.168.1.20");
+}
+
 } // namespace
 } // namespace llamafit
