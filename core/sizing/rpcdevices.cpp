@@ -40,15 +40,23 @@ GpuDevice rpcDevice(std::string_view endpoint, std::uint64_t freeBytes) {
     return device;
 }
 
-Result<bool> checkRpcEndpoint(std::string_view endpoint) {
+std::optional<std::uint16_t> rpcEndpointPort(std::string_view endpoint) {
     const std::size_t colon = endpoint.find(':');
-    const std::string_view host = endpoint.substr(0, colon);
-    const std::string_view port =
-        colon == std::string_view::npos ? std::string_view{} : endpoint.substr(colon + 1);
+    if (colon == std::string_view::npos || colon == 0) {
+        return std::nullopt;
+    }
+    const std::string_view port = endpoint.substr(colon + 1);
     unsigned number = 0;
     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
-    if (host.empty() || port.empty() || ec != std::errc{} || end != port.data() + port.size() ||
-        number == 0 || number > 65535) {
+    if (port.empty() || ec != std::errc{} || end != port.data() + port.size() || number == 0 ||
+        number > 65535) {
+        return std::nullopt;
+    }
+    return static_cast<std::uint16_t>(number);
+}
+
+Result<bool> checkRpcEndpoint(std::string_view endpoint) {
+    if (!rpcEndpointPort(endpoint)) {
         return rpcError("bad RPC server '" + std::string(endpoint) +
                         "': expected host:port with a port 1-65535, e.g. 127.0.0.1:50052");
     }

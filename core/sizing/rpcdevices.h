@@ -38,6 +38,10 @@ std::optional<std::string> rpcEndpointOf(std::string_view deviceName);
 // An RPC server's device, as the estimate takes it.
 GpuDevice rpcDevice(std::string_view endpoint, std::uint64_t freeBytes);
 
+// The port of a --rpc endpoint "host:port" (split at the first ':', as ggml-rpc.cpp parse_endpoint
+// does), or nullopt when it is not one (no host, a port outside 1-65535).
+std::optional<std::uint16_t> rpcEndpointPort(std::string_view endpoint);
+
 // Checks one --rpc endpoint: "host:port" with a port 1-65535 (ggml-rpc.cpp parse_endpoint splits
 // at the first ':' and reads the port as an integer).
 Result<bool> checkRpcEndpoint(std::string_view endpoint);

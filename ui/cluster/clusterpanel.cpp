@@ -3,6 +3,7 @@
 
 #include "core/flags/flagvalues.h"
 #include "core/server/rpchostusage.h"
+#include "core/server/rpcservercommand.h"
 #include "core/sizing/rpcdevices.h"
 #include "core/sizing/rpctraffic.h"
 #include "core/sizing/splitsolver.h"
@@ -34,21 +35,17 @@ namespace llamafit {
 namespace {
 
 constexpr std::uint64_t kMiB = 1024ULL * 1024;
-// The first port ggml-rpc-server listens on (tools/rpc/rpc-server.cpp: default 50052); a new row
-// takes the next port after the last row's.
-constexpr int kFirstRpcPort = 50052;
 // --list-devices with --rpc connects to each host once; a host that does not answer makes
 // llama.cpp give up well within this.
 constexpr std::chrono::milliseconds kAskTimeout{20000};
 
+// A new row's endpoint: the last row's host with the next port, else ggml-rpc-server's default.
 QString endpointAfter(const QString& last) {
-    const qsizetype colon = last.lastIndexOf(u':');
-    bool ok = false;
-    const int port = colon >= 0 ? last.mid(colon + 1).toInt(&ok) : 0;
-    if (!ok || port <= 0 || port >= 65535) {
-        return QStringLiteral("127.0.0.1:%1").arg(kFirstRpcPort);
+    const std::optional<std::uint16_t> port = rpcEndpointPort(last.toStdString());
+    if (!port || *port == 65535) {
+        return QStringLiteral("127.0.0.1:%1").arg(kDefaultRpcServerPort);
     }
-    return last.left(colon + 1) + QString::number(port + 1);
+    return last.left(last.indexOf(u':') + 1) + QString::number(*port + 1);
 }
 
 // -ts as the command line spells it (core/flags/flagvalues.h).
@@ -429,11 +426,8 @@ void ClusterPanel::openCommands() {
     const int row = m_table->currentRow() >= 0 ? m_table->currentRow() : 0;
     const QTableWidgetItem* item = m_table->rowCount() > 0 ? m_table->item(row, kEndpointColumn) : nullptr;
     const QString endpoint = item != nullptr ? item->text().trimmed() : QString();
-    const qsizetype colon = endpoint.lastIndexOf(u':');
-    bool ok = false;
-    const int port = colon >= 0 ? endpoint.mid(colon + 1).toInt(&ok) : 0;
-    auto* dialog = new RpcCommandsDialog(
-        static_cast<std::uint16_t>(ok && port > 0 && port < 65536 ? port : kFirstRpcPort), this);
+    auto* dialog =
+        new RpcCommandsDialog(rpcEndpointPort(endpoint.toStdString()).value_or(kDefaultRpcServerPort), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }
