@@ -63,10 +63,8 @@ Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaS
         return error;
     }
     for (const std::string& endpoint : missing) {
-        const auto device = std::find_if(listed->begin(), listed->end(), [&](const ListedDevice& d) {
-            return d.name.rfind("RPC", 0) == 0 && d.description == endpoint;
-        });
-        if (device == listed->end()) {
+        const ListedDevice* device = findRpcDevice(*listed, endpoint);
+        if (device == nullptr) {
             return makeError("rpc.not-listed", "llama-server did not list the RPC server " + endpoint +
                                                    ": give its free memory as --rpc " + endpoint +
                                                    "=FREE_MiB");

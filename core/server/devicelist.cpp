@@ -2,6 +2,7 @@
 
 #include "core/server/devicelist.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace llamafit {
@@ -105,6 +106,13 @@ Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
         return makeError("devices.no-listing", "llama-server printed no \"Available devices:\" list");
     }
     return std::move(*devices);
+}
+
+const ListedDevice* findRpcDevice(const std::vector<ListedDevice>& devices, std::string_view endpoint) {
+    const auto found = std::find_if(devices.begin(), devices.end(), [&](const ListedDevice& device) {
+        return device.name.rfind("RPC", 0) == 0 && device.description == endpoint;
+    });
+    return found == devices.end() ? nullptr : &*found;
 }
 
 Error unreachableRpcHost(std::string_view endpoint) {

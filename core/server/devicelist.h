@@ -45,6 +45,10 @@ std::optional<ListedDevice> parseDeviceLine(std::string_view line);
 // line that is not indented; lines of another shape are skipped. nullopt when no line holds it.
 std::optional<std::vector<ListedDevice>> devicesListedAfter(std::string_view output, std::string_view header);
 
+// The RPC device of a listing whose server is `endpoint` ("127.0.0.1:50052": llama.cpp describes an
+// RPC device by its endpoint), or nullptr.
+const ListedDevice* findRpcDevice(const std::vector<ListedDevice>& devices, std::string_view endpoint);
+
 // rpc.unreachable for `endpoint` ("127.0.0.1:50052"), saying what to do.
 Error unreachableRpcHost(std::string_view endpoint);
 

@@ -159,10 +159,8 @@ Result<std::vector<GpuDevice>> devicesFromLog(const ServerSettings& settings, st
     const std::vector<ListedDevice>& logged = parsed->listedDevices;
     std::vector<GpuDevice> devices;
     for (const std::string& endpoint : settings.rpcServers) {
-        const auto it = std::find_if(logged.begin(), logged.end(), [&](const ListedDevice& d) {
-            return d.name.rfind("RPC", 0) == 0 && d.description == endpoint;
-        });
-        if (it == logged.end()) {
+        const ListedDevice* it = findRpcDevice(logged, endpoint);
+        if (it == nullptr) {
             return makeError("test.device-not-logged", "the log lists no RPC device for " + endpoint);
         }
         devices.push_back(rpcDevice(endpoint, it->freeBytes));

@@ -499,10 +499,8 @@ void ClusterPanel::onAskFinished() {
     int answered = 0;
     for (int row = 0; row < m_table->rowCount(); ++row) {
         const std::string endpoint = m_table->item(row, kEndpointColumn)->text().trimmed().toStdString();
-        const auto byEndpoint =
-            std::find_if(rpcDevices.begin(), rpcDevices.end(),
-                         [&](const ListedDevice* device) { return device->description == endpoint; });
-        const ListedDevice* device = byEndpoint != rpcDevices.end() ? *byEndpoint
+        const ListedDevice* byEndpoint = findRpcDevice(*result, endpoint);
+        const ListedDevice* device = byEndpoint != nullptr ? byEndpoint
                                      : static_cast<std::size_t>(row) < rpcDevices.size()
                                          ? rpcDevices[static_cast<std::size_t>(row)]
                                          : nullptr;
