@@ -27,6 +27,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -152,14 +153,24 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
         toolArgs.push_back(withEndpoints(arg, rpcFitEndpoints(), liveEndpoints));
     }
     const std::string toolErr = scratch + "/" + fitCase.name + ".tool.log";
-    // Its log goes through a background thread that exit(1) does not wait for, so the failure
-    // line is sometimes lost: ask again (at most three runs) when the reason is missing.
+    // Its log goes through a background thread that the tool's exit does not wait for, so the
+    // failure line, or the end of the breakdown table, is sometimes lost (projectioncheck.h): ask
+    // again (at most three runs) when the reason or the table's Host row is missing.
+    const auto logIsWhole = [](const std::string& text, int exitCode) {
+        if (exitCode == 1 && failureReason(text).empty()) {
+            return false;
+        }
+        const Result<AllocationLog> parsed = parseAllocationLog(text);
+        return parsed && !parsed->breakdownTables.empty() &&
+               std::any_of(parsed->breakdownTables.front().begin(), parsed->breakdownTables.front().end(),
+                           [](const MemoryBreakdownRow& row) { return row.name == "Host"; });
+    };
     CommandRun real;
     std::string log;
     for (int attempt = 0; attempt < 3; ++attempt) {
         real = runShellCommand(commandLine(tool, toolArgs, toolErr, fitCase.rig));
         log = readText(toolErr);
-        if (real.exitCode != 1 || !failureReason(log).empty()) {
+        if (logIsWhole(log, real.exitCode)) {
             break;
         }
     }

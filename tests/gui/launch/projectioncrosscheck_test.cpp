@@ -57,6 +57,7 @@ TEST_F(ProjectionCrossCheckTest, AChangeCancelsThePendingCheckAndTheAnswerIsForT
     ProjectionCrossCheck check(m_session.get());
     check.setTool(ProjectionCrossCheck::toolBesideServer(m_server));
     ASSERT_EQ(settle(check), CheckState::Done) << check.message().toStdString();
+    ASSERT_EQ(check.rows().size(), 1u);
     const std::int64_t smallContext = check.rows().front().llamaCppMiB;
 
     // Two changes in a row: the first one's check never reports; the answer is the second's.
@@ -67,6 +68,7 @@ TEST_F(ProjectionCrossCheckTest, AChangeCancelsThePendingCheckAndTheAnswerIsForT
     settings.contextTokens = 32768;
     m_session->setSettings(settings);
     ASSERT_EQ(settle(check), CheckState::Done) << check.message().toStdString();
+    ASSERT_EQ(check.rows().size(), 1u);
     EXPECT_GT(check.rows().front().llamaCppMiB, smallContext); // a larger KV cache
     EXPECT_FALSE(check.rows().front().differs)
         << check.rows().front().llamaCppMiB << " vs " << check.rows().front().llamaFitMiB;
@@ -93,6 +95,7 @@ TEST_F(ProjectionCrossCheckTest, AChangeWhileTheToolRunsKillsItAndReapsIt) {
     EXPECT_EQ(errno, ESRCH);
 #endif
     ASSERT_EQ(settle(check), CheckState::Done) << check.message().toStdString();
+    ASSERT_EQ(check.rows().size(), 1u);
     EXPECT_FALSE(check.rows().front().differs);
 }
 

@@ -123,5 +123,35 @@ TEST(ProjectionCheck, ALogCutShortFallsBackToThePrintedLines) {
     EXPECT_EQ((*both)[0].llamaCppMiB, 450);
 }
 
+TEST(ProjectionCheck, ALogCutAfterTheTableHeaderFallsBackToThePrintedLines) {
+    // A real run of the tool under load (0.7.0, tiny model, two runs beside two busy cores): the
+    // logger wrote the table's header and no row. Before, that empty table was "the table", and the
+    // check settled on no rows at all.
+    constexpr const char* kHeaderOnly =
+        "0.00.033.634 I llama_fit_params: printing estimated memory in MiB to stdout (device, model, "
+        "context, compute) ...\n"
+        "0.00.046.717 I common_memory_breakdown_print: | memory breakdown [MiB] | total   free    self   "
+        "model   context   compute    unaccounted |\n";
+    MemoryEstimate estimate;
+    const auto rows = checkProjection(kHeaderOnly, estimate, "Host 0 0 3 \n");
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_EQ((*rows)[0].device, "Host");
+    EXPECT_EQ((*rows)[0].llamaCppMiB, 3);
+
+    // Cut inside the device rows: the Vulkan0 row is there, the Host row is not.
+    const std::string withoutHost = std::string(kTable).substr(
+        0, std::string(kTable).find("I common_memory_breakdown_print: |   - Host"));
+    const auto fromStdout = checkProjection(withoutHost, estimate, "Vulkan0 355 48 46 \nHost 145 0 293 \n");
+    ASSERT_TRUE(fromStdout) << fromStdout.error().message;
+    ASSERT_EQ(fromStdout->size(), 2u);
+    EXPECT_EQ((*fromStdout)[0].llamaCppMiB, 449); // the printed lines' sum, not the log's 450
+
+    // Neither whole: a named error, never an empty answer.
+    const auto neither = checkProjection(kHeaderOnly, estimate, "");
+    ASSERT_FALSE(neither);
+    EXPECT_EQ(neither.error().code, "verify.no-table");
+}
+
 } // namespace
 } // namespace llamafit
