@@ -88,7 +88,7 @@ void SizingSession::applyMachine(Machine machine) {
     m_gpus = sizingGpus(m_machine);
     ServerSettings settings = withHostEndpoints(m_settings);
     // -ts entries index the devices in llama.cpp's order: with a device more or less they would
-    // land on other devices (or be refused: more entries than devices), so the split goes back to
+    // land on other devices (llama.cpp ignores entries past the last device), so the split goes back to
     // llama.cpp's default, by free memory.
     if (m_machine.gpus.size() != deviceCountBefore) {
         settings.tensorSplit.clear();

@@ -16,6 +16,7 @@
 #include "core/sizing/projectorbuffers.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/rpcdevices.h"
+#include "core/sizing/tensorsplit.h"
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
@@ -211,6 +212,12 @@ void addNotes(MemoryEstimate& est, const ModelInfo& model, const ServerSettings&
     }
     if (!gpus.empty() && !settings.gpuLayers) {
         est.notes.push_back("-ngl auto: every layer on the GPUs; llama-server's --fit may offload fewer");
+    }
+    const std::size_t ignored = ignoredSplitEntries(settings.tensorSplit, gpus.size());
+    if (!gpus.empty() && ignored > 0) {
+        est.notes.push_back("-ts gives " + std::to_string(settings.tensorSplit.size()) + " shares for " +
+                            std::to_string(gpus.size()) + " device(s): llama.cpp uses the first " +
+                            std::to_string(gpus.size()) + " and ignores the last " + std::to_string(ignored));
     }
 }
 

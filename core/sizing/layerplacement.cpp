@@ -2,28 +2,22 @@
 // (get_layer_buft_list and the split computation) and make_cpu_buft_list.
 #include "core/sizing/layerplacement.h"
 
+#include "core/sizing/tensorsplit.h"
+
 #include <algorithm>
 #include <string>
 
 namespace llamafit {
 namespace {
 
-// llama-model.cpp: "sum and normalize the splits to get the split points". Without -ts the
-// split is by each device's free memory; we use the memory the user gave for the GPU.
-// float, like llama.cpp, so the upper_bound below lands on the same device at the edges.
+// llama-model.cpp: "sum and normalize the splits to get the split points", from each device's
+// share (tensorsplit.h: -ts, or without it the memory the user gave for the GPU). float, like
+// llama.cpp, so the upper_bound below lands on the same device at the edges.
 std::vector<float> splitPoints(const ServerSettings& settings, const std::vector<GpuDevice>& gpus) {
+    const DeviceShares shares = deviceSplitShares(settings.tensorSplit, gpus);
     std::vector<float> splits(gpus.size(), 0.0f);
-    const bool allZero = std::all_of(settings.tensorSplit.begin(), settings.tensorSplit.end(),
-                                     [](double share) { return share == 0.0; });
-    if (settings.tensorSplit.empty() || allZero) {
-        for (std::size_t i = 0; i < gpus.size(); ++i) {
-            splits[i] = static_cast<float>(gpus[i].memoryBytes);
-        }
-    } else {
-        for (std::size_t i = 0; i < gpus.size(); ++i) {
-            // llama.cpp copies n_devices entries; missing -ts entries are 0.
-            splits[i] = i < settings.tensorSplit.size() ? static_cast<float>(settings.tensorSplit[i]) : 0.0f;
-        }
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        splits[i] = static_cast<float>(shares.shares[i]);
     }
     float sum = 0.0f;
     for (auto& split : splits) {
@@ -52,12 +46,6 @@ Result<LayerPlacement> placeLayers(const ModelInfo& model, const ServerSettings&
     placement.layerDevice.assign(model.blockCount, kHostDevice);
     if (gpus.empty()) {
         return placement; // llama-model.cpp: act_gpu_layers = 0 without devices
-    }
-    if (settings.tensorSplit.size() > gpus.size()) {
-        return makeError("settings.bad-value",
-                         "-ts has " + std::to_string(settings.tensorSplit.size()) + " entries but only " +
-                             std::to_string(gpus.size()) + " GPUs are given",
-                         {Setting::TensorSplit});
     }
     for (double share : settings.tensorSplit) {
         if (share < 0.0) {

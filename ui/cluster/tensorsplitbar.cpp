@@ -2,6 +2,7 @@
 #include "ui/cluster/tensorsplitbar.h"
 
 #include "core/sizing/rpcdevices.h"
+#include "core/sizing/tensorsplit.h"
 #include "ui/sizingsession.h"
 
 #include <QKeyEvent>
@@ -30,17 +31,15 @@ QColor segmentColor(int device) {
     return QColor::fromRgb(kColors[static_cast<std::size_t>(device) % kColors.size()]);
 }
 
-// Each device's share in percent: -ts as given (llama.cpp copies one entry per device, missing
-// entries are 0, and normalises the sum), or without it (or all zero) the free memory each device
-// reports (src/llama-model.cpp, "default split, by free memory"). Even shares when nothing is known.
+// Each device's share in percent, as llama.cpp reads -ts for these devices (tensorsplit.h); even
+// shares when nothing is known.
 std::vector<double> sharesInPercent(const std::vector<double>& tensorSplit,
                                     const std::vector<GpuDevice>& gpus, bool& isDefault) {
-    std::vector<double> shares(gpus.size(), 0.0);
-    isDefault =
-        std::all_of(tensorSplit.begin(), tensorSplit.end(), [](double share) { return share == 0.0; });
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-        shares[i] = isDefault ? static_cast<double>(gpus[i].memoryBytes)
-                              : (i < tensorSplit.size() ? std::max(0.0, tensorSplit[i]) : 0.0);
+    DeviceShares split = deviceSplitShares(tensorSplit, gpus);
+    isDefault = split.byFreeMemory;
+    std::vector<double>& shares = split.shares;
+    for (double& share : shares) {
+        share = std::max(0.0, share);
     }
     const double sum = std::accumulate(shares.begin(), shares.end(), 0.0);
     for (double& share : shares) {

@@ -54,6 +54,23 @@ TEST(TensorSplitBar, ShowsTheRpcHostsFirstThenTheGpusSplitByFreeMemory) {
     EXPECT_LT(bar.handleCentre(0).x(), bar.handleCentre(1).x());
 }
 
+TEST(TensorSplitBar, ReadsTheSplitAsLlamaCppDoesForTheseDevices) {
+    // A -ts from a machine with more devices (a preset, a pasted command line): llama.cpp uses one
+    // entry per device and ignores the rest; a zero share for every device here is the default.
+    SplitFixture fixture;
+    ServerSettings settings = fixture.session.settings();
+    settings.tensorSplit = {1, 2, 1, 6};
+    fixture.session.setSettings(settings);
+    const TensorSplitBar& bar = fixture.bar;
+    EXPECT_FALSE(bar.isDefaultSplit());
+    EXPECT_DOUBLE_EQ(bar.sharePercent(0), 25.0);
+    EXPECT_DOUBLE_EQ(bar.sharePercent(1), 50.0);
+    EXPECT_DOUBLE_EQ(bar.sharePercent(2), 25.0);
+    settings.tensorSplit = {0, 0, 0, 6};
+    fixture.session.setSettings(settings);
+    EXPECT_TRUE(bar.isDefaultSplit());
+}
+
 // Drags `handle` of `bar` to `fraction` of its width with the mouse.
 void drag(TensorSplitBar& bar, int handle, double fraction) {
     const QPoint start = bar.handleCentre(handle);
