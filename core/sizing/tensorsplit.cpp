@@ -11,7 +11,8 @@ DeviceShares deviceSplitShares(const std::vector<double>& tensorSplit, const std
     for (std::size_t i = 0; i < gpus.size() && i < tensorSplit.size(); ++i) {
         out.shares[i] = tensorSplit[i];
     }
-    out.byFreeMemory = std::all_of(out.shares.begin(), out.shares.end(), [](double share) { return share == 0.0; });
+    out.byFreeMemory =
+        std::all_of(out.shares.begin(), out.shares.end(), [](double share) { return share == 0.0; });
     if (out.byFreeMemory) {
         for (std::size_t i = 0; i < gpus.size(); ++i) {
             out.shares[i] = static_cast<double>(gpus[i].memoryBytes);

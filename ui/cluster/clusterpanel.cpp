@@ -308,6 +308,10 @@ void ClusterPanel::refreshSplitLabel() {
     }
     m_splitLabel->setText(split.empty() ? tr("No -ts: by each device's free memory")
                                         : QStringLiteral("-ts ") + splitText(split));
+    if (m_bestSplitSettings && *m_bestSplitSettings != m_session->settings()) {
+        m_bestSplitSettings.reset();
+        m_bestSplitLabel->hide();
+    }
 }
 
 void ClusterPanel::applyBestSplit() {
@@ -318,6 +322,7 @@ void ClusterPanel::applyBestSplit() {
             ? tr("llama.cpp's default split fits -c %1").arg(*fit.defaultSplitContextTokens)
             : tr("llama.cpp's default split fits no context");
     m_bestSplitLabel->show();
+    m_bestSplitSettings = m_session->settings();
     if (!fit.fits) {
         m_bestSplitLabel->setText(tr("No split fits even -c 256 on these devices; %1.").arg(defaultText));
         return;
@@ -333,6 +338,7 @@ void ClusterPanel::applyBestSplit() {
     m_bestSplitLabel->setText(text);
     ServerSettings settings = m_session->settings();
     settings.tensorSplit = fit.tensorSplit;
+    m_bestSplitSettings = settings;
     m_session->setSettings(settings);
 }
 

@@ -26,6 +26,7 @@
 #include "core/machine/rpccluster.h"
 #include "core/server/devicelist.h"
 #include "core/sizing/memoryestimate.h"
+#include "core/sizing/serversettings.h"
 #include "core/system/serverprocess.h"
 
 #include <QWidget>
@@ -108,6 +109,9 @@ class ClusterPanel : public QWidget {
     QLabel* m_splitLabel;
     QPushButton* m_bestSplitButton;
     QLabel* m_bestSplitLabel;
+    // The settings the best-split line was worked out for: another -c, cache type or split makes
+    // its numbers stale, and it hides.
+    std::optional<ServerSettings> m_bestSplitSettings;
     QLabel* m_networkLabel;
     QLabel* m_hostUsageLabel;
     QToolButton* m_serveToggle;

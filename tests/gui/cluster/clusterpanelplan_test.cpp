@@ -69,7 +69,14 @@ TEST(ClusterPanelPlan, BestSplitWritesTheSolversSplitAndNamesBothContexts) {
     EXPECT_TRUE(label->text().contains(defaultPart)) << label->text().toStdString();
     EXPECT_EQ(fixture.label("tensorSplitLabel")->text(),
               QStringLiteral("-ts ") + splitText(expected.tensorSplit));
-    // Other devices: the numbers no longer hold.
+    // Another cache type: the numbers no longer hold.
+    ServerSettings settings = fixture.session.settings();
+    settings.cacheTypeK = GgmlType::Q8_0;
+    fixture.session.setSettings(settings);
+    EXPECT_TRUE(label->isHidden());
+    // Nor with other devices.
+    best->click();
+    EXPECT_FALSE(label->isHidden());
     fixture.panel.addHost(QStringLiteral("127.0.0.1:50054"), 1024);
     EXPECT_TRUE(label->isHidden());
 }
