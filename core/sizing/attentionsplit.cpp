@@ -57,12 +57,15 @@ Id rotated(GraphReplay& g, Id rotation, Id heads, Layout layout) {
 
 std::optional<AttentionSplitShape> attentionSplitShape(const ModelInfo& model, const KvPlan& kv,
                                                        const ServerSettings& settings, bool flashAttention) {
-    const bool qwen2 = model.architecture == "qwen2";
+    // llama (Llama 2 and 3, Mistral) builds qwen2's graph without the projections' biases, which
+    // are added in place there (src/models/llama.cpp).
+    const bool qwen2 = model.architecture == "qwen2" || model.architecture == "llama";
     const bool qwen3 = model.architecture == "qwen3";
     const bool gemma3 = model.architecture == "gemma3";
     const std::size_t blocks = model.trunkLayerCount();
-    if ((!qwen2 && !qwen3 && !gemma3) || kv.caches.empty() || (!gemma3 && kv.caches.size() != 1) ||
-        blocks == 0 || model.layers.size() != blocks || model.nextnLayerCount > 0) {
+    if ((!qwen2 && !qwen3 && !gemma3) || model.isMoe() || kv.caches.empty() ||
+        (!gemma3 && kv.caches.size() != 1) || blocks == 0 || model.layers.size() != blocks ||
+        model.nextnLayerCount > 0) {
         return std::nullopt;
     }
     const LayerInfo& first = model.layers.front();
@@ -193,8 +196,9 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
         const Layout valueHeads = f32(s.valueHeadDim, s.kvHeads, t);
         // A projection (its bias added in place) seen as heads; qwen3 and gemma3 norm each head (a
         // new tensor: a view is never taken over) and scale it in place; RoPE runs in place on that.
-        const auto headsOf = [&](std::uint64_t values, Layout heads, bool roped) {
-            Id out = g.reshape(g.node(f32(values, t), {attnNorm}), heads);
+        const auto projection = [&](std::uint64_t values) { return g.node(f32(values, t), {attnNorm}); };
+        const auto headsOf = [&](Id projected, Layout heads, bool roped) {
+            Id out = g.reshape(projected, heads);
             if (roped && s.normedHeads) {
                 out = g.node(heads, {g.node(heads, {out}, kInPlace)}, kInPlace);
             }
@@ -203,8 +207,25 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
         const CacheInputs& cache = caches[cacheOf(b)];
         const std::uint64_t cells = s.cells[cacheOf(b)];
         // build_attn expands Q, then V, then K into the graph; Gemma's builder has Q, K and V
-        // computed before it, and scales Q (in place) after RoPE.
-        Id query = headsOf(queryValues, queryHeads, true);
+        // computed before it, and scales Q (in place) after RoPE. ggml-vulkan's graph_optimize
+        // moves the three projections of the normed rows next to each other, ahead of the rest.
+        Id queryProjection = 0;
+        Id keyProjection = 0;
+        Id valueProjection = 0;
+        if (split.projectionsTogether) {
+            queryProjection = projection(queryValues);
+            if (s.gemma) {
+                keyProjection = projection(s.kvHeads * s.keyHeadDim);
+            }
+            valueProjection = projection(s.kvHeads * s.valueHeadDim);
+            if (!s.gemma) {
+                keyProjection = projection(s.kvHeads * s.keyHeadDim);
+            }
+        }
+        const auto projectionOf = [&](Id together, std::uint64_t values) {
+            return split.projectionsTogether ? together : projection(values);
+        };
+        Id query = headsOf(projectionOf(queryProjection, queryValues), queryHeads, true);
         if (s.gemma) {
             query = g.node(queryHeads, {query}, kInPlace);
         }
@@ -213,20 +234,25 @@ std::uint64_t attentionSplitDeviceBytes(const AttentionSplitShape& s, const Atte
         }
         Id key = 0;
         if (s.gemma) {
-            key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
+            key = headsOf(projectionOf(keyProjection, s.kvHeads * s.keyHeadDim), keyHeads, true);
         }
-        Id value = headsOf(s.kvHeads * s.valueHeadDim, valueHeads, false);
+        Id value = headsOf(projectionOf(valueProjection, s.kvHeads * s.valueHeadDim), valueHeads, false);
         if (s.rotatedValues) {
             value = rotated(g, cache.valueRotation, value, valueHeads);
         }
+        if (split.projectionsTogether) {
+            g.write({g.view(value), cache.valueIndices}); // stored before K is normed
+        }
         if (!s.gemma) {
-            key = headsOf(s.kvHeads * s.keyHeadDim, keyHeads, true);
+            key = headsOf(projectionOf(keyProjection, s.kvHeads * s.keyHeadDim), keyHeads, true);
         }
         if (s.rotatedKeys) {
             key = rotated(g, cache.keyRotation, key, keyHeads);
         }
         g.write({g.view(key), cache.keyIndices}); // set_rows into the cache
-        g.write({g.view(value), cache.valueIndices});
+        if (!split.projectionsTogether) {
+            g.write({g.view(value), cache.valueIndices});
+        }
         const Id queryPermuted = g.view(g.view(query));
         Id attended = 0;
         if (s.flashAttention) {

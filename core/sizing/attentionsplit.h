@@ -78,6 +78,9 @@ struct AttentionSplit {
     bool outputHere = false;  // the output layer is on it (with the model's last block)
     std::uint32_t copies = 1; // the scheduler's copies of each input (pipelinecopies.h)
     bool handsNormOn = false; // the next device starts NormHandedOver: its first norm runs here
+    // ggml-vulkan (graph_optimize) runs a block's Q, K and V projections one after another,
+    // before the rest of its attention; the RPC servers keep llama.cpp's node order.
+    bool projectionsTogether = false;
 };
 
 // `tokens` = the reserve's token count; `outputs` = the output rows it asks for.

@@ -376,20 +376,29 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
             if (layers.outputDevice == device) {
                 // Without op offload only the output rows cross to it (pipelinecopies.h).
                 out.deviceBytes[i] = opOffload ? outputOnlyComputeBytes(model, context)
-                                               : outputSplitComputeBytes(model, context, copies);
+                                               : outputSplitComputeBytes(model, context, copies,
+                                                                         !refusesOutputMatrix(model, gpu));
             }
             continue;
         }
-        if (gpu.backend == Backend::Rpc) {
-            // Its split replayed node by node, pipeline copies included (gpureplays.h).
+        const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
+        // An RPC server's split, or a Vulkan GPU's after RPC servers, replayed node by node with the
+        // pipeline copies (gpureplays.h). Not read from a plan: a Vulkan GPU first in the list, one
+        // running host blocks' ops, or one whose limits keep ops off it.
+        const bool afterRpc =
+            std::any_of(gpus.begin(), gpus.begin() + static_cast<std::ptrdiff_t>(i),
+                        [](const GpuDevice& before) { return before.backend == Backend::Rpc; });
+        const bool splitReplayed =
+            gpu.backend == Backend::Rpc ||
+            (gpu.backend == Backend::Vulkan && afterRpc && !runsOffloaded && !refused.experts && !refused.kq);
+        if (splitReplayed) {
             if (const auto split =
-                    rpcSplitReplayBytes(model, kv, settings, context, layers, device, copies)) {
+                    splitReplayBytes(model, kv, settings, context, layers, device, gpu.backend, copies)) {
                 out.deviceBytes[i] = *split;
                 replayedSplit[i] = true;
                 continue;
             }
         }
-        const Refusals refused = refusalsOf(model, gpu, device, runsOffloaded, layers, kq);
         if (!hostHasBlocks && refused.experts && !refused.kq && !kv.caches.empty()) {
             if (const auto deltaNet = deltaNetOnDeviceShape(model);
                 deltaNet &&

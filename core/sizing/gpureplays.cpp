@@ -122,10 +122,10 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
     return std::nullopt;
 }
 
-std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const KvPlan& kv,
-                                                 const ServerSettings& settings,
-                                                 const ResolvedContext& context, const LayerPlacement& layers,
-                                                 int device, std::uint32_t copies) {
+std::optional<std::uint64_t> splitReplayBytes(const ModelInfo& model, const KvPlan& kv,
+                                              const ServerSettings& settings, const ResolvedContext& context,
+                                              const LayerPlacement& layers, int device, Backend backend,
+                                              std::uint32_t copies) {
     const std::vector<int>& owner = layers.layerDevice;
     const auto first = std::find(owner.begin(), owner.end(), device);
     // Host blocks run on the CPU before the devices' (ggml-rpc has no op offload).
@@ -158,6 +158,7 @@ std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const K
     split.outputHere = lastBlocks;
     split.copies = copies;
     split.handsNormOn = !lastBlocks && !pinned;
+    split.projectionsTogether = backend == Backend::Vulkan;
     // llama-fit-params asks for n_batch output rows; a reserve holds at most its tokens' rows.
     return attentionSplitDeviceBytes(*shape, split, tokens,
                                      std::min<std::uint64_t>(context.nOutputs, tokens));

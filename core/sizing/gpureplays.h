@@ -32,12 +32,13 @@ std::optional<std::uint64_t> wholeModelReplayBytes(const ModelInfo& model, const
                                                    const ResolvedContext& context, const GpuDevice& gpu,
                                                    const Refusals& refused);
 
-// An RPC device's share of a model split by layer over devices that hold every block
+// A device's share of a model split by layer over several devices that hold every block
 // (attentionsplit.h), or nullopt: another model, host blocks, -nkvo, or the output layer away from
-// the device with the last block (not read from a plan). `copies`: pipelinecopies.h's.
-std::optional<std::uint64_t> rpcSplitReplayBytes(const ModelInfo& model, const KvPlan& kv,
-                                                 const ServerSettings& settings,
-                                                 const ResolvedContext& context, const LayerPlacement& layers,
-                                                 int device, std::uint32_t copies);
+// the device with the last block (not read from a plan). An RPC server keeps llama.cpp's node
+// order; a Vulkan GPU runs each block's projections together. `copies`: pipelinecopies.h's.
+std::optional<std::uint64_t> splitReplayBytes(const ModelInfo& model, const KvPlan& kv,
+                                              const ServerSettings& settings, const ResolvedContext& context,
+                                              const LayerPlacement& layers, int device, Backend backend,
+                                              std::uint32_t copies);
 
 } // namespace llamafit

@@ -133,11 +133,11 @@ PipelineCopyBytes pipelineCopyBytes(const ModelInfo& model, const RecurrentBlock
 }
 
 std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedContext& context,
-                                      std::uint32_t copies) {
+                                      std::uint32_t copies, bool logitsHere) {
     const std::uint64_t outputs = std::min<std::uint64_t>(context.nOutputs, reserveTokens(context));
     const std::uint64_t rowBytes = outputs * model.embeddingLength * 4;
     // The copies of the incoming rows, the output norm, and the logits [n_vocab, n_outputs] f32.
-    return (copies + 1) * rowBytes + std::uint64_t{model.vocabularySize} * outputs * 4;
+    return (copies + 1) * rowBytes + (logitsHere ? std::uint64_t{model.vocabularySize} * outputs * 4 : 0);
 }
 
 std::int64_t splitInputAdjustmentBytes(const ComputeBreakdown& block, const ModelInfo& model,

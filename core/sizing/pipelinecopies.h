@@ -52,9 +52,11 @@ PipelineCopyBytes pipelineCopyBytes(const ModelInfo& model, const RecurrentBlock
 
 // A GPU that holds only the output layer while no op is offloaded to it: the scheduler has already
 // picked the output rows (out_ids) on the previous device, so only n_outputs hidden-state rows
-// cross the split (`copies` times), and the logits come on top.
+// cross the split (`copies` times), and the logits come on top -- unless the GPU refuses the
+// output matrix (`logitsHere` false: the lm_head runs on the CPU, measured with qwen2's 151936-row
+// output on lavapipe after an RPC server, "Vulkan0 compute buffer size = 0.02 MiB").
 std::uint64_t outputSplitComputeBytes(const ModelInfo& model, const ResolvedContext& context,
-                                      std::uint32_t copies);
+                                      std::uint32_t copies, bool logitsHere = true);
 
 // A device that runs its own blocks only (no op offload onto it), against the one-device rule of
 // gpucompute.cpp (the CPU backend's figure less the embedding row the host holds):

@@ -171,12 +171,16 @@ TEST(AttentionSplit, AfterHostBlocksTheDeviceRunsTheirLastAdd) {
               37759008u);
 }
 
-TEST(AttentionSplit, OnlyQwen2Qwen3AndGemma3) {
-    const ModelInfo llama = test::interpretedShape("llama.json");
+TEST(AttentionSplit, OnlyDenseLlamaQwen2Qwen3AndGemma3) {
     ServerSettings settings;
     settings.contextTokens = 4096;
-    const ResolvedContext context = resolveContext(llama, settings).value();
-    EXPECT_FALSE(attentionSplitShape(llama, sizeKvCaches(llama, settings, context), settings, true));
+    for (const char* file : {"llama.json", "qwen3moe.json", "cohere2.json"}) {
+        const ModelInfo model = test::interpretedShape(file);
+        const ResolvedContext context = resolveContext(model, settings).value();
+        const bool replayed =
+            attentionSplitShape(model, sizeKvCaches(model, settings, context), settings, true).has_value();
+        EXPECT_EQ(replayed, std::string(file) == "llama.json") << file; // experts, or another graph
+    }
     EXPECT_EQ(attentionSplitDeviceBytes(AttentionSplitShape{}, {}, 512, 1), 0u);
 }
 

@@ -116,7 +116,9 @@ TEST(RpcDevices, OpOffloadSkipsRpcDevices) {
     const auto onlyVulkan = estimateMemory(model, settings, {vulkan(4096)});
     ASSERT_TRUE(onlyVulkan.ok());
     const double rpcCompute = bufferMiB(*onlyRpc, rpcBufferName(kFirst), Component::Compute);
-    EXPECT_DOUBLE_EQ(bufferMiB(*withVulkan, rpcBufferName(kFirst), Component::Compute), rpcCompute);
+    // Within the allocator's alignment: holding the output layer or handing rows on to Vulkan0
+    // moves a few bytes, a host weight's copy would be megabytes.
+    EXPECT_NEAR(bufferMiB(*withVulkan, rpcBufferName(kFirst), Component::Compute), rpcCompute, 0.001);
     EXPECT_GT(bufferMiB(*onlyVulkan, "Vulkan0", Component::Compute), rpcCompute); // the copy is there
 }
 
