@@ -16,23 +16,29 @@
 #include "core/flags/serverargs.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
+#include "core/server/devicelist.h"
 #include "core/server/failurefixes.h"
 #include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
 #include "core/server/predictioncomparison.h"
 #include "core/server/rpchostusage.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
+#include "core/system/rpchostquery.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
+#include "core/system/vulkanprobe.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QTimer>
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -82,6 +88,10 @@ rate is the generating slots' (after a request "run avg": the finished requests'
 /metrics), the expected one the speed model's (bandwidth x efficiency / bytes read per token at
 the slots' fill), the effective bandwidth that rate x the bytes read per token, against the
 machine's figure. Without --machine or --bandwidth-gbs only the effective bandwidth is shown.
+
+The prediction is for the devices --gpu names; without --gpu (and without -dev) it is for the
+GPUs the chosen llama-server lists (--list-devices of that build), each with the memory it
+reports free, and --rpc servers without =FREE_MiB are asked the same way.
 
 Before the start the server is probed (--version, --help): the flags are spelled the way
 that build knows (each re-spelling is printed as a note), a setting it cannot express is
@@ -185,12 +195,53 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe,
     return line.str();
 }
 
+// Without --gpu (or a -dev choice) the prediction is for the GPUs the chosen llama-server lists
+// (--list-devices of that build, in the environment it will run in), each with the free memory it
+// reports; a Vulkan device gets its limits from the Vulkan driver. Before, a launch without --gpu
+// predicted a CPU-only run next to the GPU buffers the server logged.
+void addListedLocalGpus(ParsedServerArgs& parsed, const std::string& server, std::ostream& err) {
+    const bool localGiven = std::any_of(parsed.gpus.begin(), parsed.gpus.end(),
+                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
+    const bool devicesChosen =
+        std::any_of(parsed.flags.begin(), parsed.flags.end(), [](const ParsedFlag& flag) {
+            return flag.spelling == "-dev" || flag.spelling == "--device";
+        });
+    if (localGiven || devicesChosen) {
+        return;
+    }
+    RpcHostQuery query;
+    query.llamaServer = server;
+    query.timeout = std::chrono::seconds(15); // a backend's start-up: lavapipe 0.2 s
+    const Result<std::vector<ListedDevice>> listed = queryListedDevices(query);
+    if (!listed) {
+        err << "llamafit-cli: note: predicting without GPUs (" << listed.error().message
+            << "; --gpu names them)\n";
+        return;
+    }
+    std::vector<GpuInfo> probed;
+    if (std::any_of(listed->begin(), listed->end(),
+                    [](const ListedDevice& device) { return device.name.rfind("Vulkan", 0) == 0; })) {
+        if (Result<std::shared_ptr<VulkanProbe>> vulkan = VulkanProbe::open(); vulkan) {
+            probed = (*vulkan)->devices();
+        }
+    }
+    for (const ListedDevice& device : *listed) {
+        if (std::optional<GpuDevice> gpu = listedLocalGpu(device, probed)) {
+            err << "llamafit-cli: predicting for " << gpu->name << " (" << device.description << ", "
+                << device.freeBytes / (1024 * 1024) << " MiB free), as " << server << " lists it\n";
+            parsed.gpus.push_back(std::move(*gpu));
+        }
+    }
+    parsed.gpus = inLlamaDeviceOrder(parsed.settings, std::move(parsed.gpus));
+}
+
 // --rpc servers without their free memory are asked through `server` (the build that will run).
 std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& server, std::ostream& err) {
     if (Result<bool> live = addLiveRpcDevices(parsed, server); !live) {
         err << "llamafit-cli: no prediction (" << live.error().message << ")\n";
         return std::nullopt;
     }
+    addListedLocalGpus(parsed, server, err);
     Result<LoadedModel> loaded = loadModel(parsed.model);
     if (!loaded) {
         err << "llamafit-cli: no prediction (" << loaded.error().message << ")\n";

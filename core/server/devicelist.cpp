@@ -108,6 +108,32 @@ Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output) {
     return std::move(*devices);
 }
 
+std::optional<GpuDevice> listedLocalGpu(const ListedDevice& device, const std::vector<GpuInfo>& probed) {
+    const auto named = [&](std::string_view prefix) { return device.name.rfind(prefix, 0) == 0; };
+    if (named("RPC")) {
+        return std::nullopt;
+    }
+    GpuDevice gpu;
+    gpu.name = device.name;
+    gpu.memoryBytes = device.freeBytes;
+    gpu.backend = named("CUDA")                    ? Backend::Cuda
+                  : named("ROCm")                  ? Backend::Rocm
+                  : named("Vulkan")                ? Backend::Vulkan
+                  : named("MTL") || named("Metal") ? Backend::Metal
+                                                   : Backend::Other;
+    if (gpu.backend == Backend::Vulkan) {
+        const auto same = std::find_if(probed.begin(), probed.end(), [&](const GpuInfo& info) {
+            return info.source == "vulkan" && info.name == device.description;
+        });
+        if (same != probed.end()) {
+            gpu.integrated = same->type == GpuType::Integrated;
+            gpu.limits.maxStorageBufferRangeBytes = same->maxStorageBufferRangeBytes;
+            gpu.limits.maxAllocationBytes = same->maxMemoryAllocationBytes;
+        }
+    }
+    return gpu;
+}
+
 const ListedDevice* findRpcDevice(const std::vector<ListedDevice>& devices, std::string_view endpoint) {
     const auto found = std::find_if(devices.begin(), devices.end(), [&](const ListedDevice& device) {
         return device.name.rfind("RPC", 0) == 0 && device.description == endpoint;

@@ -15,6 +15,8 @@
 // rpc.protocol-mismatch, rpc.handshake-failed.
 
 #include "core/common/result.h"
+#include "core/machine/deviceinfo.h"
+#include "core/sizing/serversettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +33,13 @@ struct ListedDevice {
     std::uint64_t freeBytes = 0;
     bool operator==(const ListedDevice&) const = default;
 };
+
+// This machine's GPU as llama-server lists it, to plan for: its backend from llama.cpp's device
+// name (CUDA0, ROCm0, Vulkan0, MTL0; others are Other) and the memory it reports free, which the
+// default split goes by. The Vulkan device of `probed` with the same name (llama.cpp lists the
+// driver's device name) gives its limits and whether it is integrated. nullopt for an RPC
+// server's device.
+std::optional<GpuDevice> listedLocalGpu(const ListedDevice& device, const std::vector<GpuInfo>& probed);
 
 // The devices of a --list-devices run's output (stdout and stderr together).
 Result<std::vector<ListedDevice>> parseDeviceList(std::string_view output);

@@ -1,9 +1,11 @@
 // `llamafit-cli launch` memory output end to end with the real llama-server: once Ready, the
 // predicted-versus-actual table (the KV cache exact, so not flagged); under an address-space
 // rlimit (util-linux prlimit on the CLI, inherited by its server) a KV-cache allocation failure
-// with the component named and a smaller context offered. Waits through QSignalSpy, no sleeps.
+// with the component named and a smaller context offered; without --gpu, the GPUs the server
+// lists. Waits through QSignalSpy, no sleeps.
 
 #include "tests/integration/launchclifixture.h"
+#include "tests/support/llamaserverrun.h"
 #include "tests/support/sanitizers.h"
 
 #include <csignal>
@@ -41,6 +43,35 @@ TEST_F(LaunchMemoryTest, PrintsPredictedVersusActualOnceReady) {
     EXPECT_TRUE(output.contains("  CPU         kv              0.25 MiB       0.25 MiB"))
         << output.toStdString();
     EXPECT_TRUE(output.contains("  CPU         model")) << output.toStdString();
+    ::kill(static_cast<pid_t>(m_cli.processId()), SIGINT);
+    ASSERT_TRUE(finished.wait(15000));
+    EXPECT_EQ(m_cli.exitCode(), 0);
+}
+
+TEST_F(LaunchMemoryTest, WithoutGpuFlagsThePredictionHasTheGpusTheServerLists) {
+    // The GPU rig's build lists lavapipe's Vulkan0: without --gpu the prediction is for it, with
+    // the free memory the server reports and the driver's limits, next to what the server logged.
+    const Result<std::string> gpuServer = test::findGpuLlamaServer();
+    if (!gpuServer) {
+        GTEST_SKIP() << gpuServer.error().message;
+    }
+    QStringList args = launchArgs({QStringLiteral("-c"), QStringLiteral("1024"), QStringLiteral("-np"),
+                                   QStringLiteral("1"), QStringLiteral("-ngl"), QStringLiteral("all")});
+    args[args.indexOf(m_server)] = QString::fromStdString(*gpuServer);
+    QSignalSpy finished(&m_cli, &QProcess::finished);
+    m_cli.start(QStringLiteral(LLAMAFIT_CLI_PATH), args);
+    const QByteArray output = readUntil("status: ready", 60000);
+    ASSERT_TRUE(output.contains("predicted vs actual (MiB):")) << output.toStdString();
+    int vulkanRows = 0;
+    for (const QByteArray& line : output.split('\n')) {
+        if (line.startsWith("  Vulkan0") || line.startsWith("! Vulkan0")) {
+            ++vulkanRows;
+            EXPECT_FALSE(line.startsWith("!")) << line.toStdString() << "\n" << output.toStdString();
+        }
+    }
+    // Predicted for a CPU-only run, each Vulkan0 row was flagged at -100 %.
+    EXPECT_GE(vulkanRows, 3) << output.toStdString(); // model, kv, compute, total
+    EXPECT_TRUE(m_cli.readAllStandardError().contains("predicting for Vulkan0 (llvmpipe"));
     ::kill(static_cast<pid_t>(m_cli.processId()), SIGINT);
     ASSERT_TRUE(finished.wait(15000));
     EXPECT_EQ(m_cli.exitCode(), 0);

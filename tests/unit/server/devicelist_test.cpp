@@ -44,6 +44,41 @@ TEST(DeviceList, AMalformedLineIsSkippedNotGuessed) {
     EXPECT_EQ(devices->front().name, "RPC1");
 }
 
+TEST(DeviceList, ThisMachinesGpusAsTheServerListsThem) {
+    GpuInfo lavapipe;
+    lavapipe.name = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    lavapipe.source = "vulkan";
+    lavapipe.type = GpuType::Cpu;
+    lavapipe.maxStorageBufferRangeBytes = 128ULL << 20;
+    lavapipe.maxMemoryAllocationBytes = 2048ULL << 20;
+    GpuInfo radeon;
+    radeon.name = "AMD Radeon 8060S Graphics (RADV GFX1151)";
+    radeon.source = "vulkan";
+    radeon.type = GpuType::Integrated;
+    const std::vector<GpuInfo> probed{lavapipe, radeon};
+
+    const auto vulkan = listedLocalGpu({"Vulkan0", lavapipe.name, 2048ULL << 20, 2000ULL << 20}, probed);
+    ASSERT_TRUE(vulkan);
+    EXPECT_EQ(vulkan->name, "Vulkan0");
+    EXPECT_EQ(vulkan->backend, Backend::Vulkan);
+    EXPECT_EQ(vulkan->memoryBytes, 2000ULL << 20); // free, as the default split reads it
+    EXPECT_EQ(vulkan->limits.maxStorageBufferRangeBytes, std::optional<std::uint64_t>(128ULL << 20));
+    EXPECT_FALSE(vulkan->integrated);
+    const auto apu = listedLocalGpu({"Vulkan1", radeon.name, 1, 1}, probed);
+    ASSERT_TRUE(apu);
+    EXPECT_TRUE(apu->integrated);
+    // A device the driver does not show: no limits, not integrated.
+    const auto unknown = listedLocalGpu({"Vulkan2", "Another GPU", 1, 1}, probed);
+    ASSERT_TRUE(unknown);
+    EXPECT_FALSE(unknown->limits.largestOpTensorBytes());
+
+    EXPECT_EQ(listedLocalGpu({"CUDA0", "NVIDIA GeForce RTX 4060", 1, 1}, {})->backend, Backend::Cuda);
+    EXPECT_EQ(listedLocalGpu({"ROCm0", "AMD Radeon RX 7900 XTX", 1, 1}, {})->backend, Backend::Rocm);
+    EXPECT_EQ(listedLocalGpu({"MTL0", "Apple M2 Max", 1, 1}, {})->backend, Backend::Metal);
+    EXPECT_EQ(listedLocalGpu({"SYCL0", "Intel Arc A770", 1, 1}, {})->backend, Backend::Other);
+    EXPECT_FALSE(listedLocalGpu({"RPC0", "127.0.0.1:50052", 1, 1}, {})); // a server's, not this machine's
+}
+
 TEST(DeviceList, NamesTheRpcFailures) {
     const auto unreachable =
         rpcFailureOf("./src/ggml-rpc/ggml-rpc.cpp:650: Failed to connect to 127.0.0.1:50069\n"
