@@ -12,33 +12,28 @@
 
 #include "app/cli/fixtext.h"
 #include "app/cli/interruptnotifier.h"
+#include "app/cli/launchprediction.h"
 #include "app/cli/speedoutput.h"
 #include "core/flags/serverargs.h"
 #include "core/machine/machineprofile.h"
 #include "core/server/allocationlog.h"
-#include "core/server/devicelist.h"
 #include "core/server/failurefixes.h"
 #include "core/server/liverunrecord.h"
 #include "core/server/livespeed.h"
 #include "core/server/predictioncomparison.h"
 #include "core/server/rpchostusage.h"
 #include "core/sizing/estimator.h"
-#include "core/sizing/rpcdevices.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
-#include "core/system/rpchostquery.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprobe.h"
 #include "core/system/serverprocess.h"
-#include "core/system/vulkanprobe.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QTimer>
 
-#include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -118,15 +113,6 @@ std::string runTotalsText(const RunTotals& totals) {
     return text.str();
 }
 
-// What the estimate says for the flags the server runs with (the model read once, before
-// the start); nothing when the model cannot be read or sized -- the launch goes on without it.
-struct Prediction {
-    SizingModel model;
-    ServerSettings settings;
-    std::vector<GpuDevice> gpus;
-    MemoryEstimate estimate;
-};
-
 // What the live speed is compared with: the machine's bandwidth (nullopt: none given) and the
 // decode efficiency the expected rate uses.
 struct SpeedReference {
@@ -193,72 +179,6 @@ std::string statusLine(const ServerProcess& process, const ServerProbe* probe,
         line << " | rss " << formatMiB(probe->processRss().latest().value) << " MiB";
     }
     return line.str();
-}
-
-// Without --gpu (or a -dev choice) the prediction is for the GPUs the chosen llama-server lists
-// (--list-devices of that build, in the environment it will run in), each with the free memory it
-// reports; a Vulkan device gets its limits from the Vulkan driver. Before, a launch without --gpu
-// predicted a CPU-only run next to the GPU buffers the server logged.
-void addListedLocalGpus(ParsedServerArgs& parsed, const std::string& server, std::ostream& err) {
-    const bool localGiven = std::any_of(parsed.gpus.begin(), parsed.gpus.end(),
-                                        [](const GpuDevice& gpu) { return gpu.backend != Backend::Rpc; });
-    const bool devicesChosen =
-        std::any_of(parsed.flags.begin(), parsed.flags.end(), [](const ParsedFlag& flag) {
-            return flag.spelling == "-dev" || flag.spelling == "--device";
-        });
-    if (localGiven || devicesChosen) {
-        return;
-    }
-    RpcHostQuery query;
-    query.llamaServer = server;
-    query.timeout = std::chrono::seconds(15); // a backend's start-up: lavapipe 0.2 s
-    const Result<std::vector<ListedDevice>> listed = queryListedDevices(query);
-    if (!listed) {
-        err << "llamafit-cli: note: predicting without GPUs (" << listed.error().message
-            << "; --gpu names them)\n";
-        return;
-    }
-    std::vector<GpuInfo> probed;
-    if (std::any_of(listed->begin(), listed->end(),
-                    [](const ListedDevice& device) { return device.name.rfind("Vulkan", 0) == 0; })) {
-        if (Result<std::shared_ptr<VulkanProbe>> vulkan = VulkanProbe::open(); vulkan) {
-            probed = (*vulkan)->devices();
-        }
-    }
-    for (const ListedDevice& device : *listed) {
-        if (std::optional<GpuDevice> gpu = listedLocalGpu(device, probed)) {
-            err << "llamafit-cli: predicting for " << gpu->name << " (" << device.description << ", "
-                << device.freeBytes / (1024 * 1024) << " MiB free), as " << server << " lists it\n";
-            parsed.gpus.push_back(std::move(*gpu));
-        }
-    }
-    parsed.gpus = inLlamaDeviceOrder(parsed.settings, std::move(parsed.gpus));
-}
-
-// --rpc servers without their free memory are asked through `server` (the build that will run).
-std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& server, std::ostream& err) {
-    if (Result<bool> live = addLiveRpcDevices(parsed, server); !live) {
-        err << "llamafit-cli: no prediction (" << live.error().message << ")\n";
-        return std::nullopt;
-    }
-    addListedLocalGpus(parsed, server, err);
-    Result<LoadedModel> loaded = loadModel(parsed.model);
-    if (!loaded) {
-        err << "llamafit-cli: no prediction (" << loaded.error().message << ")\n";
-        return std::nullopt;
-    }
-    Result<CompanionModels> companions = loadCompanionModels(parsed.settings);
-    if (!companions) {
-        err << "llamafit-cli: no prediction (" << companions.error().message << ")\n";
-        return std::nullopt;
-    }
-    SizingModel model = prepareModel(std::move(loaded->info), std::move(*companions));
-    Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
-    if (!estimate) {
-        err << "llamafit-cli: no prediction (" << estimate.error().message << ")\n";
-        return std::nullopt;
-    }
-    return Prediction{std::move(model), parsed.settings, parsed.gpus, std::move(*estimate)};
 }
 
 // The predicted-versus-actual table, from the log the server printed while loading.

@@ -35,7 +35,8 @@ Result<SizingRequest> loadModelOnly(const CliOptions& options, std::string_view 
 // The --rpc servers given without their free memory (no `=FREE_MiB`, no --gpu rpc:...) are asked
 // live through the installed llama-server (rpchostquery.h), which reports what each really has
 // free; the plan then splits by it as llama.cpp will.
-Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer) {
+Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer,
+                               std::vector<ListedDevice>* listing) {
     std::vector<std::string> missing;
     for (const std::string& endpoint : args.settings.rpcServers) {
         const std::string name = rpcBufferName(endpoint);
@@ -72,6 +73,9 @@ Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaS
         args.gpus.push_back(rpcDevice(endpoint, device->freeBytes));
     }
     args.gpus = inLlamaDeviceOrder(args.settings, std::move(args.gpus));
+    if (listing != nullptr) {
+        *listing = std::move(*listed);
+    }
     return true;
 }
 

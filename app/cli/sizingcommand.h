@@ -11,6 +11,7 @@
 
 #include "app/cli/commandline.h"
 #include "app/cli/modelsource.h"
+#include "core/server/devicelist.h"
 
 #include <functional>
 #include <string>
@@ -47,8 +48,10 @@ struct SizingRun {
 
 // The --rpc servers of `args` given without their free memory (no `=FREE_MiB`, no --gpu rpc:...),
 // asked live through `llamaServer` (rpchostquery.h) and added to args.gpus in llama.cpp's order.
-// Also `launch`'s prediction. Error codes: those of queryListedDevices, rpc.not-listed.
-Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer);
+// Also `launch`'s prediction, which takes the whole listing (`listing`, when not null: left empty
+// when no server had to be asked). Error codes: those of queryListedDevices, rpc.not-listed.
+Result<bool> addLiveRpcDevices(ParsedServerArgs& args, const std::string& llamaServer,
+                               std::vector<ListedDevice>* listing = nullptr);
 
 // Runs the preamble, then `body` with the ready SizingRun; returns the exit status.
 int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, const SizingCommand& command,
