@@ -252,6 +252,11 @@ Result<AllocationLog> parseAllocationLog(std::string_view text) {
     return parser.take();
 }
 
+bool isWholeBreakdownTable(const std::vector<MemoryBreakdownRow>& table) {
+    return std::any_of(table.begin(), table.end(),
+                       [](const MemoryBreakdownRow& row) { return row.name == "Host"; });
+}
+
 bool allocationLogFinished(std::string_view text) {
     return contains(text, "sched_reserve: reserve took") || contains(text, "llama_server: listening on") ||
            contains(text, "server is listening on") || contains(text, "exiting due to model loading error");

@@ -110,6 +110,11 @@ struct MemoryBreakdownRow {
     bool operator==(const MemoryBreakdownRow&) const = default;
 };
 
+// The Host row comes after every device row (common/fit.cpp, common_memory_breakdown_print): a
+// table that has it is whole. A log cut short (llama.cpp writes it from a thread that a tool's exit
+// does not wait for) can end right after the header, or inside the device rows.
+bool isWholeBreakdownTable(const std::vector<MemoryBreakdownRow>& table);
+
 // Per-device sums of the buffer lines ("CPU" is the host: CPU*, *_Host and BLAS buffers).
 struct LoggedDevice {
     std::string name;

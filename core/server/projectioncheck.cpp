@@ -5,7 +5,6 @@
 #include "core/flags/serverargs.h"
 #include "core/sizing/fitreplica.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -27,14 +26,6 @@ ProjectionCheckRow checkRow(std::string device, std::int64_t llamaCppMiB, std::u
     }
     row.differs = std::abs(row.differencePercent) > kProjectionTolerancePercent;
     return row;
-}
-
-// The Host row comes after every device row (common/fit.cpp, common_memory_breakdown_print):
-// a table that has it is whole. A log cut short can end right after the header, or inside the
-// device rows.
-bool hasHostRow(const std::vector<MemoryBreakdownRow>& table) {
-    return std::any_of(table.begin(), table.end(),
-                       [](const MemoryBreakdownRow& row) { return row.name == "Host"; });
 }
 
 } // namespace
@@ -95,11 +86,11 @@ std::vector<MemoryBreakdownRow> parseProjectionPrint(std::string_view toolStdout
 Result<std::vector<ProjectionCheckRow>>
 checkProjection(std::string_view toolLog, const MemoryEstimate& estimate, std::string_view toolStdout) {
     Result<AllocationLog> log = parseAllocationLog(toolLog);
-    if (log && !log->breakdownTables.empty() && hasHostRow(log->breakdownTables.front())) {
+    if (log && !log->breakdownTables.empty() && isWholeBreakdownTable(log->breakdownTables.front())) {
         return compareProjections(log->breakdownTables.front(), fitProjection(estimate));
     }
     const std::vector<MemoryBreakdownRow> printed = parseProjectionPrint(toolStdout);
-    if (!hasHostRow(printed)) {
+    if (!isWholeBreakdownTable(printed)) {
         return makeError("verify.no-table", "the log holds no complete memory breakdown table");
     }
     return compareProjections(printed, fitProjection(estimate));

@@ -162,8 +162,7 @@ TEST_P(FitParamsLive, ReplicaPrintsWhatLlamaFitParamsPrints) {
         }
         const Result<AllocationLog> parsed = parseAllocationLog(text);
         return parsed && !parsed->breakdownTables.empty() &&
-               std::any_of(parsed->breakdownTables.front().begin(), parsed->breakdownTables.front().end(),
-                           [](const MemoryBreakdownRow& row) { return row.name == "Host"; });
+               isWholeBreakdownTable(parsed->breakdownTables.front());
     };
     CommandRun real;
     std::string log;
