@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/shapegeometry.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -214,6 +215,9 @@ std::vector<IntegrationCase> integrationCases() {
 
 Result<ModelSpec> loadIntegrationShape(const IntegrationShape& shape) {
     auto spec = loadModelSpecFile(shape.specPath);
+    if (spec && !shape.geometry.empty()) {
+        spec = reshapeToGeometry(*spec, shape.geometry);
+    }
     if (!spec || shape.cut.empty()) {
         return spec;
     }

@@ -17,9 +17,12 @@
 namespace llamafit::test {
 
 struct IntegrationShape {
-    std::string name;          // test-name part: letters, digits and underscores only
-    std::string specPath;      // its tests/data/shapes/*.json spec
-    ShapeCut cut;              // fewer blocks / a smaller vocabulary than the spec (none for the CPU matrix)
+    std::string name;     // test-name part: letters, digits and underscores only
+    std::string specPath; // its tests/data/shapes/*.json spec
+    ShapeCut cut;         // fewer blocks / a smaller vocabulary than the spec (none for the CPU matrix)
+    // "<table>/<geometry>" of tests/data/holdout (shapegeometry.h): the spec rewritten to another
+    // real model's widths before the cut (the seeded holdout, holdoutcases.h); empty: the spec's own.
+    std::string geometry;
     std::string architecture;  // general.architecture
     bool swa = false;          // has sliding-window layers: --swa-full cases apply
     bool smallWeights = false; // weights < 3 GiB: the repack case (a real copy of the weights) is affordable
@@ -36,7 +39,7 @@ struct IntegrationCase {
 std::vector<IntegrationShape> integrationShapes();
 std::vector<IntegrationCase> integrationCases();
 
-// The shape's spec with its cut applied: what the server is given and the estimate sizes.
+// The shape's spec with its geometry and its cut applied: what the server is given and the estimate sizes.
 Result<ModelSpec> loadIntegrationShape(const IntegrationShape& shape);
 
 // Writes the shape's sparse GGUF into `directory` (once per process; later calls return the

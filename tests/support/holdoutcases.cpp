@@ -1,0 +1,267 @@
+#include "tests/support/holdoutcases.h"
+
+#include "core/common/units.h"
+#include "core/model/modelinterpreter.h"
+#include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
+#include "tests/support/modelfiles.h"
+#include "tests/support/shapegeometry.h"
+#include "tests/support/vulkancases.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+namespace llamafit::test {
+namespace {
+
+// Cases per backend: about 3 s a CPU case, 4 s a Vulkan one and 7 s an RPC one on two cores,
+// so the whole holdout records in about 20 minutes.
+constexpr std::uint32_t kCpuCases = 150;
+constexpr std::uint32_t kVulkanCases = 100;
+constexpr std::uint32_t kRpcCases = 50;
+
+// What the recording machine affords (see the header).
+constexpr std::uint64_t kVulkanDeviceBudget = 1843 * kMiB; // 1.8 GiB of lavapipe's 2 GiB
+constexpr std::uint64_t kCacheBudget = 3 * kGiB;           // KV + RS, all devices
+constexpr std::uint64_t kRpcWeightBudget = 1536 * kMiB;    // per ggml-rpc-server
+// The free memory the estimate assumes for each RPC server when drawing (the recordings list
+// about 24 GiB); the recorded test uses what the log lists.
+constexpr std::uint64_t kRpcAssumedFreeBytes = 20 * kGiB;
+constexpr int kMaxDraws = 200;
+
+// Portable draws on std::mt19937_64, whose output the standard fixes.
+class Draw {
+  public:
+    explicit Draw(std::uint64_t seed) : m_engine(seed) {}
+    // Uniform in [low, high] (the modulo's bias is below 2^-40 for these ranges).
+    std::uint32_t between(std::uint32_t low, std::uint32_t high) {
+        return low + static_cast<std::uint32_t>(m_engine() % (static_cast<std::uint64_t>(high - low) + 1));
+    }
+    // True with probability percent / 100.
+    bool chance(std::uint32_t percent) { return between(0, 99) < percent; }
+    template <typename T> const T& pick(const std::vector<T>& values) {
+        return values[between(0, static_cast<std::uint32_t>(values.size() - 1))];
+    }
+
+  private:
+    std::mt19937_64 m_engine;
+};
+
+bool hasParameter(const GeometryTable& table, const std::string& name) {
+    return table.shapeParameters.count(name) != 0;
+}
+
+// The K/V cache types llama-server 0.7.0 takes for -ctk/-ctv (common/arg.cpp kv_cache_types).
+const std::vector<GgmlType>& cacheTypes() {
+    using T = GgmlType;
+    static const std::vector<GgmlType> types{T::F32,  T::F16,    T::BF16, T::Q8_0, T::Q4_0,
+                                             T::Q4_1, T::IQ4_NL, T::Q5_0, T::Q5_1};
+    return types;
+}
+
+ServerSettings drawSettings(Draw& draw, HoldoutBackend backend, const GeometryTable& table, bool swa,
+                            std::uint32_t blocks) {
+    using T = GgmlType;
+    ServerSettings s;
+    s.repack = false; // the CPU matrix's reason: repacking copies the weights into real memory
+    s.contextTokens =
+        draw.pick(std::vector<std::uint32_t>{1024, 2048, 3000, 4096, 6144, 8192, 12288, 16384, 32768});
+    if (draw.chance(80)) {
+        s.parallelSlots = draw.between(1, 8);
+        if (draw.chance(25)) {
+            s.kvUnified = draw.chance(50);
+        }
+    }
+    s.flashAttention =
+        draw.pick(std::vector<FlashAttention>{FlashAttention::Auto, FlashAttention::On, FlashAttention::Off});
+    s.cacheTypeK = draw.pick(cacheTypes());
+    // A quantized V without flash attention is refused (llama.cpp src/llama-context.cpp): a few
+    // such cases check that the estimate refuses too, most draw an unquantized V.
+    s.cacheTypeV = s.flashAttention == FlashAttention::Off && draw.chance(85)
+                       ? draw.pick(std::vector<GgmlType>{T::F16, T::BF16, T::F32})
+                       : draw.pick(cacheTypes());
+    s.ubatchTokens = draw.pick(std::vector<std::uint32_t>{32, 48, 64, 100, 128, 192, 256, 384, 512, 640, 768,
+                                                          1000, 1024, 1536, 2048, 3072, 4096});
+    s.batchTokens =
+        draw.chance(50) ? std::max<std::uint32_t>(s.ubatchTokens, 2048) : s.ubatchTokens * draw.between(1, 3);
+    s.swaFull = swa && draw.chance(30);
+    if (backend == HoldoutBackend::Cpu) {
+        return s;
+    }
+    const std::uint32_t layer = draw.between(0, 99);
+    s.gpuLayers = layer < 55                                     ? GpuLayers::all()
+                  : layer < 85 || backend == HoldoutBackend::Rpc ? GpuLayers::count(draw.between(1, blocks))
+                                                                 : GpuLayers::count(0);
+    s.kvOffload = !draw.chance(15);
+    if (hasParameter(table, "experts")) {
+        const std::uint32_t moe = draw.between(0, 99);
+        if (moe < 15) {
+            s.cpuMoe = true;
+        } else if (moe < 30) {
+            s.cpuMoeLayers = draw.between(1, blocks);
+        } else if (moe < 40) {
+            s.tensorOverrides = {{"ffn_up_exps", "CPU"}};
+        }
+    }
+    if (backend == HoldoutBackend::Rpc) {
+        const std::size_t servers = draw.chance(85) ? 2 : 1;
+        s.rpcServers.assign(recordedRpcEndpoints().begin(),
+                            recordedRpcEndpoints().begin() + static_cast<long>(servers));
+        if (servers == 2 && draw.chance(60)) {
+            s.tensorSplit =
+                draw.pick(std::vector<std::vector<double>>{{1, 1}, {3, 1}, {1, 3}, {2, 1}, {0, 1}});
+        }
+    }
+    return s;
+}
+
+std::vector<GpuDevice> devicesFor(HoldoutBackend backend, const ServerSettings& settings) {
+    if (backend == HoldoutBackend::Vulkan) {
+        return {lavapipeDevice()};
+    }
+    std::vector<GpuDevice> devices;
+    for (const std::string& endpoint : settings.rpcServers) {
+        devices.push_back(rpcDevice(endpoint, kRpcAssumedFreeBytes));
+    }
+    return devices;
+}
+
+// Whether the run stays within the recording machine's means (the header's budget). An estimate
+// that refuses the settings allocates nothing: the server must refuse too, a data point.
+bool affordable(const ModelSpec& spec, HoldoutBackend backend, const ServerSettings& settings) {
+    const auto model = interpretModel(spec.file);
+    if (!model) {
+        return false;
+    }
+    const auto estimate = estimateMemory(*model, settings, devicesFor(backend, settings));
+    if (!estimate) {
+        return true;
+    }
+    std::uint64_t caches = 0;
+    for (const DeviceEstimate& device : estimate->devices) {
+        caches += device.bytes.kvBytes + device.bytes.rsBytes;
+        if (device.host) {
+            continue;
+        }
+        if (backend == HoldoutBackend::Vulkan && device.bytes.totalBytes() > kVulkanDeviceBudget) {
+            return false;
+        }
+        if (backend == HoldoutBackend::Rpc && device.bytes.modelBytes > kRpcWeightBudget) {
+            return false;
+        }
+    }
+    return caches <= kCacheBudget;
+}
+
+HoldoutCase drawCase(std::uint32_t index, HoldoutBackend backend, std::uint32_t position,
+                     const std::vector<GeometryTable>& tables) {
+    const GeometryTable& table = tables[position % tables.size()];
+    Draw draw(kHoldoutSeed + index);
+    const auto base = loadShape(table.shapeStem);
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "h%03u_", index);
+
+    HoldoutCase result;
+    result.index = index;
+    result.backend = backend;
+    IntegrationShape& shape = result.matrixCase.shape;
+    shape.name = prefix + testNamePart(table.architecture);
+    shape.specPath = (std::filesystem::path(shapesDirectory()) / (table.shapeStem + ".json")).string();
+    result.matrixCase.settingsName = holdoutBackendName(backend);
+    const std::uint32_t baseBlocks =
+        base ? static_cast<std::uint32_t>(
+                   base->file
+                       .getUint(base->file.getString("general.architecture").value_or("") + ".block_count")
+                       .value_or(1))
+             : 1;
+    for (int attempt = 0; attempt < kMaxDraws; ++attempt) {
+        const ShapeGeometry& geometry = draw.pick(table.geometries);
+        const std::uint32_t most = std::max(table.minBlocks, std::min(geometry.blocks, baseBlocks));
+        const std::uint32_t blocks = draw.between(table.minBlocks, most);
+        auto spec = base ? reshapeSpec(*base, table, geometry) : Result<ModelSpec>(base.error());
+        if (spec) {
+            spec = cutShape(*spec, {blocks, std::nullopt});
+        }
+        const std::string architecture =
+            spec ? spec->file.getString("general.architecture").value_or("") : "";
+        const bool swa =
+            spec && spec->file.getUint(architecture + ".attention.sliding_window").value_or(0) > 0;
+        ServerSettings settings = drawSettings(draw, backend, table, swa, blocks);
+        // The last draw is kept whatever it costs, so that a generator that cannot fit shows as
+        // a failing run rather than a missing case.
+        if (spec && !affordable(*spec, backend, settings) && attempt + 1 < kMaxDraws) {
+            continue;
+        }
+        result.geometry = table.architecture + "/" + geometry.name;
+        shape.geometry = result.geometry;
+        shape.cut = {blocks, std::nullopt};
+        shape.architecture = architecture;
+        shape.swa = swa;
+        shape.smallWeights = spec && spec->file.tensorBytes() < 3 * kGiB;
+        result.matrixCase.settings = std::move(settings);
+        if (backend == HoldoutBackend::Vulkan) {
+            result.matrixCase.gpus = {lavapipeDevice()};
+        }
+        break;
+    }
+    return result;
+}
+
+} // namespace
+
+std::string holdoutBackendName(HoldoutBackend backend) {
+    switch (backend) {
+    case HoldoutBackend::Cpu:
+        return "cpu";
+    case HoldoutBackend::Vulkan:
+        return "vulkan";
+    case HoldoutBackend::Rpc:
+        return "rpc";
+    }
+    return "?";
+}
+
+const std::vector<HoldoutCase>& holdoutCases() {
+    static const std::vector<HoldoutCase> cases = [] {
+        std::vector<HoldoutCase> drawn;
+        const auto& tables = geometryTables();
+        if (!tables) {
+            return drawn; // the recorded test's table check names the error
+        }
+        std::uint32_t index = 0;
+        for (const auto& [backend, count] :
+             {std::pair{HoldoutBackend::Cpu, kCpuCases}, std::pair{HoldoutBackend::Vulkan, kVulkanCases},
+              std::pair{HoldoutBackend::Rpc, kRpcCases}}) {
+            for (std::uint32_t position = 0; position < count; ++position, ++index) {
+                drawn.push_back(drawCase(index, backend, position, *tables));
+            }
+        }
+        return drawn;
+    }();
+    return cases;
+}
+
+std::vector<IntegrationCase> holdoutIntegrationCases(HoldoutBackend backend) {
+    std::vector<IntegrationCase> cases;
+    for (const HoldoutCase& holdout : holdoutCases()) {
+        if (holdout.backend == backend) {
+            cases.push_back(holdout.matrixCase);
+        }
+    }
+    return cases;
+}
+
+std::vector<RpcCase> holdoutRpcCases() {
+    std::vector<RpcCase> cases;
+    for (const HoldoutCase& holdout : holdoutCases()) {
+        if (holdout.backend == HoldoutBackend::Rpc) {
+            cases.push_back({holdout.matrixCase.shape, holdout.matrixCase.settingsName,
+                             holdout.matrixCase.settings, false});
+        }
+    }
+    return cases;
+}
+
+} // namespace llamafit::test
