@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# record-server-runs.sh [--backend cpu|vulkan] [--server WRAPPER] [--out DIR] [--build-dir DIR]
+# record-server-runs.sh [--backend cpu|vulkan|holdout-cpu|holdout-vulkan|holdout-rpc] [--server WRAPPER]
+#                       [--out DIR] [--build-dir DIR]
 #
 # Runs an integration matrix against a real llama-server and records, per case, what the server
 # printed that LlamaFit's allocation-log parser reads (core/server/allocationlog.h), with the
@@ -12,6 +13,13 @@
 #   --backend vulkan  the Vulkan matrix (tests/support/vulkancases.cpp: cut shapes x GPU settings,
 #                     run on lavapipe as Vulkan0; tests/integration/vulkanserver_test.cpp); the
 #                     device list line ("- Vulkan0 : llvmpipe ...") is recorded too
+#   --backend holdout-cpu | holdout-vulkan | holdout-rpc
+#                     one backend's part of the seeded random holdout (tests/support/holdoutcases.cpp:
+#                     real model widths of tests/data/holdout, random settings;
+#                     tests/integration/holdoutserver_test.cpp) into tests/data/recorded/holdout-b<build>,
+#                     replacing only that backend's <case>.txt (*_cpu, *_vulkan, *_rpc); the device
+#                     list with its free memory and the pipeline-parallel line are recorded too (the
+#                     RPC part's default split follows them, as in scripts/record-rpc-runs.sh)
 #   --server WRAPPER  the llama-server to record (default: $LLAMAFIT_LLAMA_SERVER, else
 #                     <repo>/.llama-server/llama-server from scripts/fetch-llama-server.sh; for
 #                     vulkan $LLAMAFIT_GPU_LLAMA_SERVER, else <repo>/.llama-server/gpu/llama-server)
@@ -19,8 +27,8 @@
 #                     vulkan-lavapipe-b<build>, the build number from `llama-server --version`);
 #                     its old *.txt are replaced
 #   --build-dir DIR   the CMake build folder holding tests/integration/llamafit_integration
-#                     (llamafit_integration_vulkan for vulkan; default: $LLAMAFIT_BUILD_DIR, else
-#                     build); the target is built first
+#                     (llamafit_integration_vulkan for vulkan, llamafit_integration_holdout for the
+#                     holdout; default: $LLAMAFIT_BUILD_DIR, else build); the target is built first
 #   --from-logs DIR   do not run the matrix: convert what an earlier
 #                     `LLAMAFIT_KEEP_LOGS=DIR llamafit_integration[_vulkan]` run left in DIR
 #
@@ -51,10 +59,14 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2" && shift 2 ;;
     --build-dir) build_dir="$2" && shift 2 ;;
     --from-logs) from_logs="$(cd "$2" && pwd)" && shift 2 ;;
-    *) die "unknown argument '$1' (usage: $0 [--backend cpu|vulkan] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--from-logs DIR])" ;;
+    *) die "unknown argument '$1' (usage: $0 [--backend cpu|vulkan|holdout-cpu|holdout-vulkan|holdout-rpc] [--server WRAPPER] [--out DIR] [--build-dir DIR] [--from-logs DIR])" ;;
     esac
 done
 
+# Holdout parts share one folder: each replaces only its own cases (names end in _<part>).
+replace_glob="*.txt"
+stats_target="llamafit-matrix-stats"
+env_line="LLAMAFIT_NO_POPULATE=1"
 case "${backend}" in
 cpu)
     server="${server:-${LLAMAFIT_LLAMA_SERVER:-${repo_dir}/.llama-server/llama-server}}"
@@ -70,7 +82,27 @@ vulkan)
     server_variable="LLAMAFIT_GPU_LLAMA_SERVER"
     folder_prefix="vulkan-lavapipe"
     ;;
-*) die "--backend must be cpu or vulkan, not '${backend}'" ;;
+holdout-cpu | holdout-vulkan | holdout-rpc)
+    part="${backend#holdout-}"
+    if [[ "${part}" == cpu ]]; then
+        server="${server:-${LLAMAFIT_LLAMA_SERVER:-${repo_dir}/.llama-server/llama-server}}"
+        server_variable="LLAMAFIT_LLAMA_SERVER"
+        filter='HoldoutCpu/*'
+    else
+        server="${server:-${LLAMAFIT_GPU_LLAMA_SERVER:-${repo_dir}/.llama-server/gpu/llama-server}}"
+        server_variable="LLAMAFIT_GPU_LLAMA_SERVER"
+        filter='HoldoutVulkan/*'
+        if [[ "${part}" == rpc ]]; then
+            filter='HoldoutRpc/*'
+            env_line="LLAMAFIT_NO_POPULATE=1 GGML_VK_VISIBLE_DEVICES="
+        fi
+    fi
+    target="llamafit_integration_holdout"
+    folder_prefix="holdout"
+    replace_glob="*_${part}.txt"
+    stats_target="llamafit_unit_recorded_holdout"
+    ;;
+*) die "--backend must be cpu, vulkan, holdout-cpu, holdout-vulkan or holdout-rpc, not '${backend}'" ;;
 esac
 
 [[ -x "${server}" ]] || die "${server} is not executable: run scripts/fetch-llama-server.sh (or pass --server)"
@@ -88,7 +120,7 @@ out="${out:-${default_out}}"
 if [[ -n "${from_logs}" ]]; then
     logs="${from_logs}"
 else
-    cmake --build "${build_dir}" --target "${target}" llamafit-matrix-stats >/dev/null ||
+    cmake --build "${build_dir}" --target "${target}" "${stats_target}" >/dev/null ||
         die "building ${target} in ${build_dir} failed (configure it first: see README.md)"
     logs="$(mktemp -d "${TMPDIR:-/tmp}/llamafit-record-XXXXXX")"
     trap 'rm -rf "${logs}"' EXIT
@@ -104,9 +136,13 @@ fi
 # scratch folder and the port are replaced by $SCRATCH and $PORT, the reserve time by <ms>,
 # so that two recordings of the same build differ in nothing.
 keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took)|^E |exiting due to model loading error|listening on|common_params_print_info: build|common_param: +- [A-Za-z0-9_]+ : |ggml_vulkan: Failed'
+# The holdout also keeps every listed device with its free memory (RPC0 pads its name) and the
+# pipeline-parallel line, as scripts/record-rpc-runs.sh does.
+[[ "${folder_prefix}" == holdout ]] && keep="${keep}|common_param: +- |llama_context: pipeline parallelism"
 
 mkdir -p "${out}"
-rm -f "${out}"/*.txt
+# shellcheck disable=SC2086 # the glob is meant to expand
+rm -f "${out}"/${replace_glob}
 recorded=0
 skipped=0
 for file in "${logs}"/*.log "${logs}"/*.skipped; do
@@ -125,7 +161,7 @@ for file in "${logs}"/*.log "${logs}"/*.skipped; do
             grep -q '[[:space:]]' <<<"$(tr '\n' '_' <<<"${argv}" | tr -d '\n')" &&
                 die "${name}: an argument holds white space; the one-line argv format cannot record it"
             echo "argv: llama-server $(tr '\n' ' ' <<<"${argv}" | sed 's/ $//')"
-            echo "env: LLAMAFIT_NO_POPULATE=1"
+            echo "env: ${env_line}"
             echo "log:"
             # shellcheck disable=SC2016 # $SCRATCH is a literal placeholder
             sed -E 's/^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+ //' "${file}" | { grep -E "${keep}" || true; } |
@@ -142,7 +178,11 @@ done
 $(tail -n 30 "${logs}/gtest.out" 2>/dev/null)"
 echo "record-server-runs: ${recorded} runs recorded, ${skipped} not recorded (too large here), in ${out} ($(du -sh "${out}" | cut -f1))"
 # The figures read the folder the tests read: only when this run wrote it.
-if [[ "${out}" == "${default_out}" && -x "${build_dir}/tests/unit/recorded/llamafit-matrix-stats" ]]; then
+if [[ "${folder_prefix}" == holdout && "${out}" == "${default_out}" ]]; then
+    echo "record-server-runs: the sizing core against the holdout's recordings (tests/unit/recorded):"
+    "${build_dir}/tests/unit/recorded/llamafit_unit_recorded_holdout" --gtest_filter='HoldoutComputeFigures.*' |
+        grep -E '^\[ holdout' || true
+elif [[ "${out}" == "${default_out}" && -x "${build_dir}/tests/unit/recorded/llamafit-matrix-stats" ]]; then
     echo "record-server-runs: the sizing core against these recordings (tests/unit/recorded):"
     "${build_dir}/tests/unit/recorded/llamafit-matrix-stats" --matrix "${backend}"
 fi
