@@ -12,12 +12,12 @@ def parse(path):
         p = line.split()
         if p[0] == "BUF": bufs[int(p[1])] = int(p[2])
         elif p[0] == "L":
-            m = re.match(r"L (\d+) (\S+) (-?\d+) (.+?) (\S+) (\d+) (\d+) 0 data=(\d) (\S+)", line)
+            m = re.match(r"L (\d+) (\S+) (-?\d+) (.+?) (\S+) (\d+) (\d+) 0 data=(\d) (\S+)(?: pre#-?\d+)?", line)
             i, ptr, b, name, ty, nbytes, flags, pre, ne = m.groups()
             t = dict(kind="L", ptr=ptr, buf=int(b), name=name, type=ty, nbytes=int(nbytes), flags=int(flags), pre=pre=="1", view=None, src=[], op="NONE", ne=ne, nb="")
             leafs.append(t); T[t["ptr"]] = t
         elif p[0] == "N":
-            m = re.match(r"N (\d+) (\S+) (-?\d+) (.+?) (\S+) (\S+) (\d+) (\d+) view=(\S+) pre=(\d) (\[\S+\]) nb=(\[\S+\]) src:(.*)", line)
+            m = re.match(r"N (\d+) (\S+) (-?\d+) (.+?) (\S+) (\S+) (\d+) (\d+) view=(\S+) pre=(\d) (\[\S+\]) nb=(\[\S+\]) src:(.*?)(?: pre#-?\d+)?$", line.rstrip("\n"))
             i, ptr, b, name, op, ty, nbytes, flags, view, pre, ne, nb, srcs = m.groups()
             t = dict(kind="N", ptr=ptr, buf=int(b), name=name, op=op, type=ty, nbytes=int(nbytes), flags=int(flags), view=None if view in ("(nil)", "0") else view, pre=pre=="1", ne=ne, nb=nb, src=srcs.split())
             nodes.append(t); T[ptr] = t

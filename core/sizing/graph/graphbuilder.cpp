@@ -1,0 +1,229 @@
+// ggml's graph-building API over a ComputeGraph; see graphbuilder.h. Shapes, strides and sources
+// restate ggml/src/ggml.c (ggml_new_tensor_impl, ggml_view_impl and each op's constructor).
+#include "core/sizing/graph/graphbuilder.h"
+
+#include <utility>
+
+namespace llamafit::graph {
+
+std::array<std::uint64_t, 4> contiguousStrides(GgmlType type, const GraphBuilder::Shape& ne) {
+    // ggml_new_tensor_impl: nb[0] is the type's block bytes, nb[1] a row of blocks, then products.
+    const GgmlTypeTraits& traits = ggmlTypeTraits(type);
+    std::array<std::uint64_t, 4> nb{};
+    nb[0] = traits.bytesPerBlock;
+    nb[1] = nb[0] * (static_cast<std::uint64_t>(ne[0]) / traits.blockSize);
+    nb[2] = nb[1] * static_cast<std::uint64_t>(ne[1]);
+    nb[3] = nb[2] * static_cast<std::uint64_t>(ne[2]);
+    return nb;
+}
+
+TensorId GraphBuilder::add(Tensor tensor) {
+    m_graph.tensors.push_back(std::move(tensor));
+    m_visited.push_back(false);
+    return static_cast<TensorId>(m_graph.tensors.size() - 1);
+}
+
+BufferId GraphBuilder::addBuffer(Buffer buffer) {
+    for (BufferId id = 0; id < m_graph.buffers.size(); ++id) {
+        if (m_graph.buffers[id] == buffer) {
+            return id;
+        }
+    }
+    m_graph.buffers.push_back(std::move(buffer));
+    return static_cast<BufferId>(m_graph.buffers.size() - 1);
+}
+
+TensorId GraphBuilder::leaf(GgmlType type, Shape ne, std::string name, BufferId buffer) {
+    Tensor tensor;
+    tensor.type = type;
+    tensor.ne = ne;
+    tensor.nb = contiguousStrides(type, ne);
+    tensor.name = std::move(name);
+    tensor.buffer = buffer;
+    return add(std::move(tensor));
+}
+
+TensorId GraphBuilder::input(GgmlType type, Shape ne, std::string name) {
+    const TensorId id = leaf(type, ne, std::move(name));
+    m_graph[id].flags |= kFlagInput;
+    return id;
+}
+
+TensorId GraphBuilder::newTensor(GgmlOp op, GgmlType type, Shape ne, std::vector<TensorId> sources) {
+    Tensor tensor;
+    tensor.op = op;
+    tensor.type = type;
+    tensor.ne = ne;
+    tensor.nb = contiguousStrides(type, ne);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        tensor.sources[i] = sources[i];
+    }
+    return add(std::move(tensor));
+}
+
+TensorId GraphBuilder::newView(GgmlOp op, TensorId source, Shape ne, std::array<std::uint64_t, 4> nb,
+                               std::uint64_t offset) {
+    // ggml_view_impl: a view of a view points at the tensor that owns the memory.
+    const Tensor& parent = m_graph[source];
+    Tensor tensor;
+    tensor.op = op;
+    tensor.type = parent.type;
+    tensor.ne = ne;
+    tensor.nb = nb;
+    tensor.viewSource = parent.isView() ? parent.viewSource : source;
+    tensor.viewOffset = offset + (parent.isView() ? parent.viewOffset : 0);
+    tensor.sources[0] = source;
+    tensor.name = parent.name;
+    return add(std::move(tensor));
+}
+
+TensorId GraphBuilder::getRows(TensorId a, TensorId rows) {
+    // ggml_get_rows: F32 rows (I32 from an I32 table), one per index.
+    const Tensor& table = m_graph[a];
+    const Tensor& index = m_graph[rows];
+    const GgmlType type = table.type == GgmlType::I32 ? GgmlType::I32 : GgmlType::F32;
+    return newTensor(GgmlOp::GetRows, type, {table.ne[0], index.ne[0], index.ne[1], index.ne[2]}, {a, rows});
+}
+
+TensorId GraphBuilder::dup(TensorId a) {
+    return newTensor(GgmlOp::Dup, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::setRows(TensorId destination, TensorId values, TensorId rows) {
+    // ggml_set_rows: a view of the destination, written in place; b11669 lists the destination as
+    // its third source.
+    const Tensor& target = m_graph[destination];
+    const TensorId id = newView(GgmlOp::SetRows, destination, target.ne, target.nb, 0);
+    Tensor& tensor = m_graph[id];
+    tensor.sources = {values,    rows,      destination, kNoTensor, kNoTensor,
+                      kNoTensor, kNoTensor, kNoTensor,   kNoTensor, kNoTensor};
+    return id;
+}
+
+TensorId GraphBuilder::rmsNorm(TensorId a) {
+    return newTensor(GgmlOp::RmsNorm, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::norm(TensorId a) {
+    return newTensor(GgmlOp::Norm, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::add(TensorId a, TensorId b) {
+    return newTensor(GgmlOp::Add, m_graph[a].type, m_graph[a].ne, {a, b});
+}
+
+TensorId GraphBuilder::mul(TensorId a, TensorId b) {
+    return newTensor(GgmlOp::Mul, m_graph[a].type, m_graph[a].ne, {a, b});
+}
+
+TensorId GraphBuilder::scale(TensorId a) {
+    return newTensor(GgmlOp::Scale, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::mulMat(TensorId a, TensorId b) {
+    // ggml_mul_mat: F32 [a.ne1, b.ne1, b.ne2, b.ne3].
+    const Tensor& left = m_graph[a];
+    const Tensor& right = m_graph[b];
+    return newTensor(GgmlOp::MulMat, GgmlType::F32, {left.ne[1], right.ne[1], right.ne[2], right.ne[3]},
+                     {a, b});
+}
+
+TensorId GraphBuilder::rope(TensorId a, TensorId positions, TensorId factors) {
+    std::vector<TensorId> sources{a, positions};
+    if (factors != kNoTensor) {
+        sources.push_back(factors);
+    }
+    return newTensor(GgmlOp::Rope, m_graph[a].type, m_graph[a].ne, sources);
+}
+
+TensorId GraphBuilder::reshape(TensorId a, Shape ne) {
+    const GgmlType type = m_graph[a].type;
+    return newView(GgmlOp::Reshape, a, ne, contiguousStrides(type, ne), 0);
+}
+
+TensorId GraphBuilder::view(TensorId a, Shape ne, std::array<std::uint64_t, 3> nb, std::uint64_t offset) {
+    const std::uint64_t elementBytes = ggmlTypeTraits(m_graph[a].type).bytesPerBlock;
+    return newView(GgmlOp::View, a, ne, {elementBytes, nb[0], nb[1], nb[2]}, offset);
+}
+
+TensorId GraphBuilder::permute(TensorId a, std::array<int, 4> axes) {
+    // ggml_permute: dimension i of the source becomes dimension axes[i].
+    const Tensor& source = m_graph[a];
+    Shape ne{};
+    std::array<std::uint64_t, 4> nb{};
+    for (std::size_t i = 0; i < 4; ++i) {
+        ne[static_cast<std::size_t>(axes[i])] = source.ne[i];
+        nb[static_cast<std::size_t>(axes[i])] = source.nb[i];
+    }
+    const TensorId id = newView(GgmlOp::Permute, a, ne, nb, 0);
+    for (std::size_t i = 0; i < 4; ++i) {
+        m_graph[id].opParams[i] = axes[i];
+    }
+    return id;
+}
+
+TensorId GraphBuilder::transpose(TensorId a) {
+    const Tensor& source = m_graph[a];
+    return newView(GgmlOp::Transpose, a, {source.ne[1], source.ne[0], source.ne[2], source.ne[3]},
+                   {source.nb[1], source.nb[0], source.nb[2], source.nb[3]}, 0);
+}
+
+TensorId GraphBuilder::cont(TensorId a, Shape ne) {
+    return newTensor(GgmlOp::Cont, m_graph[a].type, ne, {a});
+}
+
+TensorId GraphBuilder::cast(TensorId a, GgmlType type) {
+    // ggml_cast: a CPY into a new tensor that is its own second source.
+    const TensorId id = newTensor(GgmlOp::Cpy, type, m_graph[a].ne, {a});
+    m_graph[id].sources[1] = id;
+    return id;
+}
+
+TensorId GraphBuilder::softMax(TensorId a, TensorId mask) {
+    return newTensor(GgmlOp::SoftMax, m_graph[a].type, m_graph[a].ne, {a, mask});
+}
+
+TensorId GraphBuilder::flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks) {
+    // ggml_flash_attn_ext: F32 [v.ne0, q.ne2, q.ne1, q.ne3], the heads before the tokens.
+    const Tensor& query = m_graph[q];
+    std::vector<TensorId> sources{q, k, v, mask};
+    if (sinks != kNoTensor) {
+        sources.push_back(sinks);
+    }
+    return newTensor(GgmlOp::FlashAttnExt, GgmlType::F32,
+                     {m_graph[v].ne[0], query.ne[2], query.ne[1], query.ne[3]}, sources);
+}
+
+TensorId GraphBuilder::glu(TensorId a, TensorId b, GluOp op) {
+    // ggml_glu_impl with a second operand: the result has a's shape.
+    const TensorId id = newTensor(GgmlOp::Glu, m_graph[a].type, m_graph[a].ne, {a, b});
+    m_graph[id].opParams[0] = static_cast<std::int32_t>(op);
+    return id;
+}
+
+TensorId GraphBuilder::unary(TensorId a, UnaryOp op) {
+    const TensorId id = newTensor(GgmlOp::Unary, m_graph[a].type, m_graph[a].ne, {a});
+    m_graph[id].opParams[0] = static_cast<std::int32_t>(op);
+    return id;
+}
+
+void GraphBuilder::expand(TensorId id) {
+    // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
+    if (m_visited[id]) {
+        return;
+    }
+    m_visited[id] = true;
+    for (const TensorId source : m_graph[id].sources) {
+        if (source != kNoTensor) {
+            expand(source);
+        }
+    }
+    const Tensor& tensor = m_graph[id];
+    if (tensor.op == GgmlOp::None && !tensor.hasFlag(kFlagParam)) {
+        m_graph.leafs.push_back(id);
+    } else {
+        m_graph.nodes.push_back(id);
+    }
+}
+
+} // namespace llamafit::graph

@@ -1,0 +1,74 @@
+#pragma once
+// GraphBuilder: ggml's graph-building API (ggml/src/ggml.c) as far as llama.cpp's inference graphs
+// use it, over a ComputeGraph. Each op gives its result the type, shape and strides ggml gives it,
+// and expand() orders nodes and leafs as ggml_build_forward_expand does (a depth-first walk of the
+// sources, left to right; a tensor with no op is a leaf). The per-architecture builders
+// (builders/*.cpp) mirror llama.cpp src/models/<arch>.cpp with it. Holds no data: shapes only.
+// Sizes in bytes, shapes in elements.
+
+#include "core/sizing/graph/computegraph.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llamafit::graph {
+
+class GraphBuilder {
+  public:
+    using Shape = std::array<std::int64_t, 4>;
+
+    // A tensor with no op: a weight or cache in `buffer`, or an input (ggml_set_input).
+    TensorId leaf(GgmlType type, Shape ne, std::string name, BufferId buffer = kNoBuffer);
+    TensorId input(GgmlType type, Shape ne, std::string name);
+    BufferId addBuffer(Buffer buffer);
+
+    // ggml ops; ne as ggml computes it.
+    TensorId getRows(TensorId a, TensorId rows);
+    TensorId dup(TensorId a);
+    TensorId setRows(TensorId destination, TensorId values, TensorId rows);
+    TensorId rmsNorm(TensorId a);
+    TensorId norm(TensorId a);
+    TensorId add(TensorId a, TensorId b);
+    TensorId mul(TensorId a, TensorId b);
+    TensorId scale(TensorId a);
+    TensorId mulMat(TensorId a, TensorId b);
+    TensorId rope(TensorId a, TensorId positions, TensorId factors = kNoTensor);
+    TensorId reshape(TensorId a, Shape ne);
+    TensorId view(TensorId a, Shape ne, std::array<std::uint64_t, 3> nb, std::uint64_t offset);
+    TensorId permute(TensorId a, std::array<int, 4> axes);
+    TensorId transpose(TensorId a);
+    TensorId cont(TensorId a, Shape ne);
+    TensorId cast(TensorId a, GgmlType type);
+    TensorId softMax(TensorId a, TensorId mask);
+    TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
+    TensorId glu(TensorId a, TensorId b, GluOp op);
+    TensorId unary(TensorId a, UnaryOp op);
+
+    // ggml_set_output, a name (ggml_set_name), and a pin to a scheduler backend.
+    void setOutput(TensorId id) { m_graph[id].flags |= kFlagOutput; }
+    void setName(TensorId id, std::string name) { m_graph[id].name = std::move(name); }
+    void pin(TensorId id, int backend) { m_graph[id].pinnedBackend = backend; }
+
+    // ggml_build_forward_expand: appends what `id` needs, and `id`, to the graph's leafs and nodes.
+    void expand(TensorId id);
+
+    const Tensor& operator[](TensorId id) const { return m_graph[id]; }
+    const ComputeGraph& graph() const { return m_graph; }
+    ComputeGraph take() { return std::move(m_graph); }
+
+  private:
+    TensorId add(Tensor tensor);
+    TensorId newTensor(GgmlOp op, GgmlType type, Shape ne, std::vector<TensorId> sources);
+    TensorId newView(GgmlOp op, TensorId source, Shape ne, std::array<std::uint64_t, 4> nb,
+                     std::uint64_t offset);
+
+    ComputeGraph m_graph;
+    std::vector<bool> m_visited;
+};
+
+// ggml_row_size-based strides of a contiguous tensor (ggml_new_tensor_impl).
+std::array<std::uint64_t, 4> contiguousStrides(GgmlType type, const GraphBuilder::Shape& ne);
+
+} // namespace llamafit::graph
