@@ -189,6 +189,7 @@ std::vector<std::uint64_t> GraphAllocator::run() {
     for (std::size_t b = 0; b < m_types.size(); ++b) {
         if (m_owner[b] == b) {
             bytes[b] = m_allocators[b]->reservedBytes();
+            bytes[b] += bytes[b] > 0 ? m_types[b].allocBufferPadding * m_allocators[b]->chunkCount() : 0;
         }
     }
     return bytes;

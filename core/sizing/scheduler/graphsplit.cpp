@@ -308,7 +308,6 @@ void Splitter::split(ScheduledGraph& out) {
             current.nodeBegin = i;
             capacity = kSplitInputsCapacity;
         }
-        Tensor& rewired = m_copyGraph[id];
         for (std::size_t j = 0; j < graph::kMaxSources; ++j) {
             const TensorId source = node.sources[j];
             if (source == kNoTensor) {
@@ -337,7 +336,7 @@ void Splitter::split(ScheduledGraph& out) {
                         capacity *= 2;
                     }
                 }
-                rewired.sources[j] = copyOf(source, current.backend, m_options.currentCopy);
+                m_copyGraph[id].sources[j] = copyOf(source, current.backend, m_options.currentCopy);
             }
         }
     }
