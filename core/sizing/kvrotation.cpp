@@ -34,20 +34,25 @@ KvRotationShape kvRotationShape(const ModelInfo& model, bool swaCache) {
     return {commonHeadDim(model, swaCache, false), commonHeadDim(model, swaCache, true)};
 }
 
+std::uint32_t keyRotationSize(std::uint32_t keyHeadDim, GgmlType cacheTypeK) {
+    if (!ggmlTypeTraits(cacheTypeK).quantized || keyHeadDim == 0 || keyHeadDim % 64 != 0) {
+        return 0;
+    }
+    std::uint32_t rotation = 64;
+    while (keyHeadDim % (rotation * 2) == 0) {
+        rotation *= 2;
+    }
+    return rotation;
+}
+
+std::uint32_t valueRotationSize(std::uint32_t valueHeadDim, GgmlType cacheTypeV) {
+    return ggmlTypeTraits(cacheTypeV).quantized && valueHeadDim > 0 && valueHeadDim % 64 == 0 ? 64 : 0;
+}
+
 std::uint64_t kvRotationBytes(const KvRotationShape& shape, const ServerSettings& settings) {
-    std::uint64_t bytes = 0;
-    if (ggmlTypeTraits(settings.cacheTypeK).quantized && shape.keyHeadDim > 0 && shape.keyHeadDim % 64 == 0) {
-        std::uint64_t rotation = 64;
-        while (shape.keyHeadDim % (rotation * 2) == 0) {
-            rotation *= 2;
-        }
-        bytes += rotation * rotation * 4;
-    }
-    if (ggmlTypeTraits(settings.cacheTypeV).quantized && shape.valueHeadDim > 0 &&
-        shape.valueHeadDim % 64 == 0) {
-        bytes += 64 * 64 * 4;
-    }
-    return bytes;
+    const std::uint64_t keys = keyRotationSize(shape.keyHeadDim, settings.cacheTypeK);
+    const std::uint64_t values = valueRotationSize(shape.valueHeadDim, settings.cacheTypeV);
+    return (keys * keys + values * values) * 4;
 }
 
 KvRotations kvRotations(const KvRotationShape& shape, const ServerSettings& settings) {

@@ -20,6 +20,12 @@ struct KvRotationShape {
 
 KvRotationShape kvRotationShape(const ModelInfo& model, bool swaCache);
 
+// llama-kv-cache.cpp build_input_k_rot / build_input_v_rot: the side of the f32 rotation matrix
+// for a quantized cache of this head size (0: no rotation). K: the largest power of two that
+// divides the head size, from 64; V: 64. The graph builders (core/sizing/graph) add them as inputs.
+std::uint32_t keyRotationSize(std::uint32_t keyHeadDim, GgmlType cacheTypeK);
+std::uint32_t valueRotationSize(std::uint32_t valueHeadDim, GgmlType cacheTypeV);
+
 // The rotation inputs of one cache for the cache types in `settings`.
 std::uint64_t kvRotationBytes(const KvRotationShape& shape, const ServerSettings& settings);
 

@@ -248,6 +248,21 @@ SizeRuleId ruleFor(int device, std::string_view bufferType) {
     return SizeRuleId::PinnedHostWeights;
 }
 
+// llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
+// placed by the output layer's rules; when that lands in the buffer type token_embd already
+// uses, the existing tensor is reused and there is no copy (nullopt).
+std::optional<Placement> tiedOutputCopy(const Placer& placer, const TensorSummary& tokenEmbedding,
+                                        const WeightClass& weight, bool vulkanRefuses) {
+    const Placement input =
+        placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
+    const Placement output =
+        placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
+    if (input == output || (vulkanRefuses && placer.isVulkan(output))) {
+        return std::nullopt;
+    }
+    return output;
+}
+
 // Sums bytes per buffer in first-use order; names them once at the end.
 class PlanBuilder {
   public:
@@ -261,16 +276,11 @@ class PlanBuilder {
         }
     }
 
-    // llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
-    // placed by the output layer's rules; when that lands in the buffer type token_embd already
-    // uses, the existing tensor is reused and nothing is added.
+    // The tied output's copy of token_embd, where it has one (tiedOutputCopy).
     void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight, bool vulkanRefuses) {
-        const Placement input =
-            m_placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
-        const Placement output =
-            m_placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
-        if (input != output && !(vulkanRefuses && m_placer.isVulkan(output))) {
-            Slot& slot = slotFor(output);
+        if (const std::optional<Placement> output =
+                tiedOutputCopy(m_placer, tokenEmbedding, weight, vulkanRefuses)) {
+            Slot& slot = slotFor(*output);
             slot.bytes += tokenEmbedding.bytes;
             slot.tiedOutput = true;
         }
@@ -369,6 +379,35 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const ServerSettings& se
     }
     const Placer placer(model, settings, gpus, layers, std::move(patterns.value()));
     return placeEachTensor(model, placer, !gpus.empty());
+}
+
+Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSettings& settings,
+                                         const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
+    auto patterns = compilePatterns(settings, gpus);
+    if (!patterns.ok()) {
+        return patterns.error();
+    }
+    const Placer placer(model, settings, gpus, layers, std::move(patterns.value()));
+    const auto bufferOf = [&](const Placement& placement) {
+        return TensorBuffer{placement.device, std::string(placer.logName(placement))};
+    };
+    TensorPlacements out;
+    out.tensors.reserve(model.tensors.size());
+    const TensorSummary* tokenEmbedding = nullptr;
+    for (const auto& tensor : model.tensors) {
+        const WeightClass weight = classifyFor(tensor, placer.readsRepack(), placer.readsExperts());
+        out.tensors.push_back(bufferOf(placer.place(weight, tensor.name, tensor.role, tensor.bytes)));
+        if (tensor.name == kTokenEmbeddingName) {
+            tokenEmbedding = &tensor;
+        }
+    }
+    if (model.tiedOutput && tokenEmbedding != nullptr) {
+        if (const std::optional<Placement> output = tiedOutputCopy(
+                placer, *tokenEmbedding, classifyWeight(*tokenEmbedding), vulkanRefusesTiedOutput(model))) {
+            out.tiedOutput = bufferOf(*output);
+        }
+    }
+    return out;
 }
 
 Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& groups,

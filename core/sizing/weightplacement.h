@@ -13,6 +13,7 @@
 #include "core/sizing/weightclass.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,23 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const ServerSettings& se
 Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& groups,
                                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
                                 const LayerPlacement& layers);
+
+// One weight's buffer, as the graph builders need it for their leafs (core/sizing/graph).
+struct TensorBuffer {
+    int device = kHostDevice;
+    std::string bufferType; // as the log names it
+    bool operator==(const TensorBuffer&) const = default;
+};
+
+// Where each weight lives, tensor by tensor: `tensors[i]` is model.tensors[i]'s buffer, and
+// `tiedOutput` the buffer of the tied output's own copy of token_embd (nullopt where the output
+// reads token_embd itself). The same rules as placeWeights; the same errors.
+struct TensorPlacements {
+    std::vector<TensorBuffer> tensors;
+    std::optional<TensorBuffer> tiedOutput;
+    bool operator==(const TensorPlacements&) const = default;
+};
+Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSettings& settings,
+                                         const std::vector<GpuDevice>& gpus, const LayerPlacement& layers);
 
 } // namespace llamafit

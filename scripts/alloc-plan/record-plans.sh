@@ -60,5 +60,6 @@ for recording in "$@"; do
             grep -E '^(BUF|L|N) ' >"$dest/$name/$n.post"
     done
     grep "compute buffer size" "$scratch/$case.log" | sed 's/.*sched_reserve: *//' >"$dest/$name/log.txt"
+    grep "^argv:" "$recording" >"$dest/$name/argv.txt"
     echo "record-plans: $name: ${#pres[@]} reserves, $kept kept"
 done

@@ -1,0 +1,49 @@
+#pragma once
+// GraphParams: what a model's graph depends on besides the model, at one of llama.cpp's reserves
+// (src/llama-context.cpp sched_reserve / graph_reserve: the prompt graph, then the token graph):
+// the ubatch's tokens, sequences and outputs, the KV cache's cells and streams and types, flash
+// attention, and the buffer each weight and each layer's cache lives in. The builders
+// (llmgraph.h, models/) read it; reserveShapes() says which reserves llama-server makes.
+// A value type; counts in tokens and cells.
+
+#include "core/gguf/ggmltype.h"
+#include "core/sizing/graph/computegraph.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace llamafit::graph {
+
+// One reserve's ubatch (llama_ubatch as graph_reserve makes it).
+struct ReserveShape {
+    std::uint32_t tokens = 1;
+    std::uint32_t sequences = 1;
+    std::uint32_t outputs = 1;
+    bool operator==(const ReserveShape&) const = default;
+};
+
+// llama-context.cpp sched_reserve: the prompt graph (n_ubatch tokens, rounded up to a multiple of
+// the sequences, "making n_tokens a multiple of n_seqs"), then the token graph (one token per
+// sequence); both with llama-server's outputs, one per slot. The prompt graph is reserved again
+// after the token graph, with the same result.
+std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_t sequences,
+                                        std::uint32_t outputs);
+
+struct GraphParams {
+    ReserveShape reserve;
+    std::uint32_t kvCells = 0;    // per stream; a reserve attends to the whole cache
+    std::uint32_t kvSwaCells = 0; // the sliding-window cache's cells per stream
+    std::uint32_t kvStreams = 1;  // 1 with a unified cache, else one per sequence
+    bool flashAttention = true;
+    GgmlType cacheTypeK = GgmlType::F16;
+    GgmlType cacheTypeV = GgmlType::F16;
+    // Where the weights and caches live: `weightBuffers[i]` for model.tensors[i], the tied output's
+    // own copy of token_embd (none: the output reads token_embd itself), each layer's KV cache.
+    std::vector<Buffer> weightBuffers;
+    std::optional<Buffer> tiedOutputBuffer;
+    std::vector<Buffer> kvBuffers;
+    bool operator==(const GraphParams&) const = default;
+};
+
+} // namespace llamafit::graph

@@ -1,0 +1,302 @@
+// The shared parts of llama.cpp's model graphs; see llmgraph.h. Each function restates the
+// llama.cpp b11669 function named beside it (src/llama-graph.cpp, src/llama-kv-cache.cpp).
+#include "core/sizing/graph/llmgraph.h"
+
+#include "core/sizing/kvrotation.h"
+
+namespace llamafit::graph {
+namespace {
+
+std::uint64_t rowBytes(GgmlType type, std::int64_t values) {
+    return ggmlRowBytes(type, static_cast<std::uint64_t>(values));
+}
+
+} // namespace
+
+std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_t sequences,
+                                        std::uint32_t outputs) {
+    const std::uint32_t seqs = std::max<std::uint32_t>(sequences, 1);
+    const std::uint32_t promptTokens = (ubatchTokens + seqs - 1) / seqs * seqs;
+    return {{promptTokens, seqs, outputs}, {seqs, seqs, outputs}};
+}
+
+LlmGraph::LlmGraph(const ModelInfo& model, const GraphParams& params) : m_model(model), m_params(params) {}
+
+TensorId LlmGraph::weight(std::string_view name) {
+    if (const auto found = m_weights.find(name); found != m_weights.end()) {
+        return found->second;
+    }
+    for (std::size_t i = 0; i < m_model.tensors.size(); ++i) {
+        const TensorSummary& tensor = m_model.tensors[i];
+        if (tensor.name != name) {
+            continue;
+        }
+        // The summary keeps ne[0] and the rows; experts are [ne0, ne1, n_expert].
+        const auto values = static_cast<std::int64_t>(tensor.rowValues);
+        const auto rows = static_cast<std::int64_t>(tensor.rows());
+        GraphBuilder::Shape ne{values, rows, 1, 1};
+        if (tensor.expert && m_model.expertCount > 0) {
+            ne = {values, rows / m_model.expertCount, m_model.expertCount, 1};
+        }
+        const BufferId buffer = m_builder.addBuffer(m_params.weightBuffers.at(i));
+        const TensorId id = m_builder.leaf(tensor.type, ne, tensor.name, buffer);
+        m_weights.emplace(std::string(name), id);
+        return id;
+    }
+    return kNoTensor;
+}
+
+TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
+    return weight("blk." + std::to_string(layer) + "." + std::string(suffix));
+}
+
+TensorId LlmGraph::outputWeight() {
+    // llama-model.cpp: a model without output.weight reads token_embd, duplicated on the output
+    // device when that is not token_embd's (TENSOR_DUPLICATED).
+    if (const TensorId output = weight("output.weight"); output != kNoTensor) {
+        return output;
+    }
+    const TensorId tokens = weight("token_embd.weight");
+    if (!m_params.tiedOutputBuffer || tokens == kNoTensor) {
+        return tokens;
+    }
+    if (m_tiedOutput == kNoTensor) {
+        const Tensor& embedding = m_builder[tokens];
+        m_tiedOutput = m_builder.leaf(embedding.type, embedding.ne, embedding.name,
+                                      m_builder.addBuffer(*m_params.tiedOutputBuffer));
+    }
+    return m_tiedOutput;
+}
+
+TensorId LlmGraph::inputEmbeddings() {
+    // llm_graph_context::build_inp_embd of b11669: the token rows ("embd"), the embeddings input,
+    // and the mixed input (token rows scattered into a copy of the embeddings), each expanded in
+    // that order; the first is the one computed for a text batch.
+    GraphBuilder& b = m_builder;
+    const auto T = static_cast<std::int64_t>(tokens());
+    const auto embd = static_cast<std::int64_t>(m_model.embeddingLength);
+    const TensorId table = weight("token_embd.weight");
+    const TensorId tokenIds = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_tokens");
+    const TensorId rows = b.getRows(table, tokenIds);
+    b.setName(rows, "embd");
+    b.expand(rows);
+    const TensorId mixedTokens = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_mixed_tokens");
+    const TensorId mixedRows = b.getRows(table, mixedTokens);
+    b.expand(mixedRows);
+    b.expand(b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_embd"));
+    const TensorId slots = b.input(GgmlType::I64, {T, 1, 1, 1}, "inp_mixed_slots");
+    const TensorId mixedEmbeddings = b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_mixed_embd");
+    b.expand(b.setRows(b.dup(mixedEmbeddings), mixedRows, slots));
+    return rows;
+}
+
+TensorId LlmGraph::inputPositions() {
+    if (m_positions == kNoTensor) {
+        m_positions =
+            m_builder.input(GgmlType::I32, {static_cast<std::int64_t>(tokens()), 1, 1, 1}, "inp_pos");
+    }
+    return m_positions;
+}
+
+TensorId LlmGraph::outputIds() {
+    if (m_outputIds == kNoTensor) {
+        m_outputIds = m_builder.input(
+            GgmlType::I32, {static_cast<std::int64_t>(m_params.reserve.outputs), 1, 1, 1}, "out_ids");
+    }
+    return m_outputIds;
+}
+
+TensorId LlmGraph::norm(TensorId x, TensorId weight, TensorId bias, bool rms) {
+    TensorId cur = rms ? m_builder.rmsNorm(x) : m_builder.norm(x);
+    if (weight != kNoTensor) {
+        cur = m_builder.mul(cur, weight);
+    }
+    if (bias != kNoTensor) {
+        cur = m_builder.add(cur, bias);
+    }
+    return cur;
+}
+
+TensorId LlmGraph::addBias(TensorId x, std::uint32_t layer, std::string_view suffix) {
+    const TensorId bias = blockWeight(layer, suffix);
+    return bias == kNoTensor ? x : m_builder.add(x, bias);
+}
+
+TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer) {
+    // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
+    GraphBuilder& b = m_builder;
+    const TensorId up = addBias(b.mulMat(blockWeight(layer, "ffn_up.weight"), x), layer, "ffn_up.bias");
+    const TensorId gate = addBias(b.mulMat(blockWeight(layer, "ffn_gate.weight"), x), layer, "ffn_gate.bias");
+    const TensorId product = b.glu(gate, up, GluOp::Swiglu);
+    return addBias(b.mulMat(blockWeight(layer, "ffn_down.weight"), product), layer, "ffn_down.bias");
+}
+
+bool LlmGraph::layerIsSwa(std::uint32_t layer) const {
+    const AttentionKind kind = m_model.layers.at(layer).attention;
+    return kind == AttentionKind::SlidingWindow || kind == AttentionKind::Chunked;
+}
+
+const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
+    if (const auto found = m_kvInputs.find(swa); found != m_kvInputs.end()) {
+        return found->second;
+    }
+    // llm_graph_context::build_attn_inp_kv and the KV cache's build_input_*: the store indices (one
+    // per value of a transposed V), the mask over the whole cache per stream (f16 under flash
+    // attention), and a quantized cache's rotations.
+    GraphBuilder& b = m_builder;
+    const auto T = static_cast<std::int64_t>(tokens());
+    const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
+    KvInputs inputs;
+    inputs.cells = swa ? m_params.kvSwaCells : m_params.kvCells;
+    const KvRotationShape heads = kvRotationShape(m_model, swa);
+    std::int64_t valueWidth = 0;
+    for (const LayerInfo& layer : m_model.layers) {
+        if (layer.hasKv && layerIsSwa(static_cast<std::uint32_t>(&layer - m_model.layers.data())) == swa) {
+            valueWidth = static_cast<std::int64_t>(layer.valueHeadDim) * layer.headCountKv;
+            break;
+        }
+    }
+    if (const std::uint32_t size = keyRotationSize(heads.keyHeadDim, m_params.cacheTypeK); size > 0) {
+        inputs.kRotation = b.input(GgmlType::F32, {size, size, 1, 1}, "attn_inp_k_rot");
+    }
+    if (const std::uint32_t size = valueRotationSize(heads.valueHeadDim, m_params.cacheTypeV); size > 0) {
+        inputs.vRotation = b.input(GgmlType::F32, {size, size, 1, 1}, "attn_inp_v_rot");
+    }
+    inputs.kIndices = b.input(GgmlType::I64, {T, 1, 1, 1}, "attn_inp_k_idxs");
+    inputs.vIndices =
+        b.input(GgmlType::I64, {m_params.flashAttention ? T : T * valueWidth, 1, 1, 1}, "attn_inp_v_idxs");
+    inputs.mask = b.input(m_params.flashAttention ? GgmlType::F16 : GgmlType::F32,
+                          {inputs.cells, T / streams, 1, streams}, "attn_inp_kq_mask");
+    return m_kvInputs.emplace(swa, inputs).first->second;
+}
+
+TensorId LlmGraph::kvCache(std::uint32_t layer, bool keys) {
+    const auto key = std::make_pair(layer, keys);
+    if (const auto found = m_caches.find(key); found != m_caches.end()) {
+        return found->second;
+    }
+    // llama-kv-cache.cpp: one [n_embd_gqa, cells, streams] tensor per layer and kind.
+    const LayerInfo& info = m_model.layers.at(layer);
+    const std::int64_t width =
+        static_cast<std::int64_t>(keys ? info.keyHeadDim : info.valueHeadDim) * info.headCountKv;
+    const std::uint32_t cells = layerIsSwa(layer) ? m_params.kvSwaCells : m_params.kvCells;
+    const BufferId buffer = m_builder.addBuffer(m_params.kvBuffers.at(layer));
+    const TensorId id = m_builder.leaf(keys ? m_params.cacheTypeK : m_params.cacheTypeV,
+                                       {width, cells, static_cast<std::int64_t>(m_params.kvStreams), 1},
+                                       (keys ? "cache_k_l" : "cache_v_l") + std::to_string(layer), buffer);
+    m_caches.emplace(key, id);
+    return id;
+}
+
+TensorId LlmGraph::rotate(TensorId x, TensorId rotation) {
+    // llama-graph.cpp: a rotation multiplies rows of its own size, whatever x's shape.
+    GraphBuilder& b = m_builder;
+    const GraphBuilder::Shape shape = b[x].ne;
+    const std::int64_t size = b[rotation].ne[0];
+    const std::int64_t elements = shape[0] * shape[1] * shape[2] * shape[3];
+    const TensorId rows = b.reshape(x, {size, elements / size, 1, 1});
+    return b.reshape(b.mulMat(rotation, rows), shape);
+}
+
+TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v) {
+    GraphBuilder& b = m_builder;
+    const bool swa = layerIsSwa(layer);
+    const KvInputs inputs = kvInputs(swa);
+    const LayerInfo& info = m_model.layers.at(layer);
+    const auto T = static_cast<std::int64_t>(tokens());
+    const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
+    const auto cells = static_cast<std::int64_t>(inputs.cells);
+    const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
+    const auto keyDim = static_cast<std::int64_t>(info.keyHeadDim);
+    const auto valueDim = static_cast<std::int64_t>(info.valueHeadDim);
+    const bool flash = m_params.flashAttention;
+    const GgmlType typeK = m_params.cacheTypeK;
+    const GgmlType typeV = m_params.cacheTypeV;
+
+    // A quantized K rotates Q and K, a quantized V rotates V (and, below, the output).
+    if (inputs.kRotation != kNoTensor) {
+        q = rotate(q, inputs.kRotation);
+        k = rotate(k, inputs.kRotation);
+    }
+    if (inputs.vRotation != kNoTensor) {
+        v = rotate(v, inputs.vRotation);
+    }
+    // build_attn: "these nodes are added to the graph together so that they are not reordered".
+    b.expand(q);
+    b.expand(v);
+    b.expand(k);
+
+    // llama_kv_cache::cpy_k / cpy_v: the ubatch's rows written into the cache (a streamed cache
+    // seen as one matrix; a transposed V element by element).
+    const TensorId keyCache = kvCache(layer, true);
+    const TensorId valueCache = kvCache(layer, false);
+    const TensorId keyRows =
+        b.view(k, {keyDim * headsKv, T, 1, 1}, {b[k].nb[2], b[k].nb[2] * T, b[k].nb[2] * T}, 0);
+    const TensorId keyTarget =
+        streams > 1 ? b.reshape(keyCache, {keyDim * headsKv, cells * streams, 1, 1}) : keyCache;
+    b.expand(b.setRows(keyTarget, keyRows, inputs.kIndices));
+    TensorId valueStore = kNoTensor;
+    if (flash) {
+        const TensorId valueRows =
+            b.view(v, {valueDim * headsKv, T, 1, 1}, {b[v].nb[2], b[v].nb[2] * T, b[v].nb[2] * T}, 0);
+        const TensorId valueTarget =
+            streams > 1 ? b.reshape(valueCache, {valueDim * headsKv, cells * streams, 1, 1}) : valueCache;
+        valueStore = b.setRows(valueTarget, valueRows, inputs.vIndices);
+    } else {
+        const TensorId valueRows =
+            b.reshape(b.reshape(v, {valueDim * headsKv, T, 1, 1}), {1, valueDim * headsKv * T, 1, 1});
+        const TensorId valueTarget = b.reshape(valueCache, {1, cells * streams * valueDim * headsKv, 1, 1});
+        valueStore = b.setRows(valueTarget, valueRows, inputs.vIndices);
+    }
+    b.expand(valueStore);
+
+    // build_attn_mha over the whole cache: Q split into streams, K and V as the cache's views.
+    const Tensor& query = b[q];
+    const TensorId queryView =
+        b.view(q, {query.ne[0], query.ne[1], query.ne[2] / streams, streams},
+               {query.nb[1], query.nb[2], query.nb[3] / static_cast<std::uint64_t>(streams)}, 0);
+    const TensorId queries = b.permute(queryView, {0, 2, 1, 3});
+    const std::uint64_t keyRow = rowBytes(typeK, keyDim * headsKv);
+    const TensorId keys = b.permute(b.view(keyCache, {keyDim, headsKv, cells, streams},
+                                           {rowBytes(typeK, keyDim), keyRow, keyRow * cells}, 0),
+                                    {0, 2, 1, 3});
+    TensorId cur = kNoTensor;
+    if (flash) {
+        const std::uint64_t valueRow = rowBytes(typeV, valueDim * headsKv);
+        const TensorId values = b.permute(b.view(valueCache, {valueDim, headsKv, cells, streams},
+                                                 {rowBytes(typeV, valueDim), valueRow, valueRow * cells}, 0),
+                                          {0, 2, 1, 3});
+        const TensorId attended = b.flashAttention(queries, keys, values, inputs.mask);
+        const Tensor& out = b[attended];
+        cur = b.reshape(attended, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
+    } else {
+        // llama_kv_cache::get_v of a transposed V: [cells, heads, head_dim, streams].
+        const TensorId values = b.permute(b.view(valueCache, {cells, headsKv, valueDim, streams},
+                                                 {rowBytes(typeV, cells * valueDim), rowBytes(typeV, cells),
+                                                  rowBytes(typeV, cells * valueDim * headsKv)},
+                                                 0),
+                                          {0, 2, 1, 3});
+        const TensorId scores = b.softMax(b.mulMat(keys, queries), inputs.mask);
+        const TensorId mixed = b.permute(b.mulMat(values, scores), {0, 2, 1, 3});
+        const Tensor& out = b[mixed];
+        cur = b.cont(mixed, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
+    }
+    if (inputs.vRotation != kNoTensor) {
+        cur = rotate(cur, inputs.vRotation);
+    }
+    b.expand(cur);
+    cur = b.mulMat(blockWeight(layer, "attn_output.weight"), cur);
+    return addBias(cur, layer, "attn_output.bias");
+}
+
+TensorId LlmGraph::outputHead(TensorId x) {
+    GraphBuilder& b = m_builder;
+    const TensorId normed = norm(x, weight("output_norm.weight"), weight("output_norm.bias"), true);
+    b.setOutput(normed);
+    const TensorId logits = b.mulMat(outputWeight(), normed);
+    b.setOutput(logits);
+    b.expand(logits);
+    return logits;
+}
+
+} // namespace llamafit::graph

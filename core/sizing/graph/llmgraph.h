@@ -1,0 +1,81 @@
+#pragma once
+// LlmGraph: the shared parts of llama.cpp's model graphs (src/llama-graph.cpp llm_graph_context and
+// the KV cache's graph hooks in src/llama-kv-cache.cpp), over a GraphBuilder: the model's weights
+// as leafs in their buffers, the graph inputs (token embeddings, positions, the KV cache's mask,
+// indices and rotations, the output rows), build_norm, build_ffn, build_attn with its K/V stores
+// and both attention paths, and the output head. The per-architecture builders (models/*.cpp)
+// compose these as src/models/<arch>.cpp does. Shapes only; one instance per graph.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/graph/graphbuilder.h"
+#include "core/sizing/graph/graphparams.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace llamafit::graph {
+
+class LlmGraph {
+  public:
+    LlmGraph(const ModelInfo& model, const GraphParams& params);
+
+    GraphBuilder& builder() { return m_builder; }
+    const ModelInfo& model() const { return m_model; }
+    const GraphParams& params() const { return m_params; }
+    std::uint32_t tokens() const { return m_params.reserve.tokens; }
+
+    // A weight of the model as a leaf in its buffer (created once); kNoTensor when the model has none.
+    TensorId weight(std::string_view name);
+    TensorId blockWeight(std::uint32_t layer, std::string_view suffix);
+    // The output matrix: output.weight, or the tied copy of token_embd.
+    TensorId outputWeight();
+
+    // build_inp_embd: token rows of token_embd; b11669 also builds the embeddings input and the
+    // mixed token/embedding input beside it (only one of the three is computed, all are planned).
+    TensorId inputEmbeddings();
+    TensorId inputPositions();
+    // build_inp_out_ids: the rows that produce outputs (llama-server: one per slot, always).
+    TensorId outputIds();
+
+    // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias.
+    TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms);
+    // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional biases.
+    TensorId feedForward(TensorId x, std::uint32_t layer);
+    // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
+    TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
+
+    // build_attn with the KV cache: stores K and V of this ubatch, attends over the whole cache
+    // (flash attention or K*Q, soft_max, V*KQ), projects with wo (and its bias). `q`, `k`, `v` are
+    // [head_dim, heads, tokens].
+    TensorId attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v);
+
+    // The output norm and the logits (both graph outputs).
+    TensorId outputHead(TensorId x);
+
+  private:
+    struct KvInputs {
+        TensorId mask = kNoTensor;
+        TensorId kIndices = kNoTensor;
+        TensorId vIndices = kNoTensor;
+        TensorId kRotation = kNoTensor; // a quantized K: Q and K are rotated
+        TensorId vRotation = kNoTensor; // a quantized V: V and the attention's output are rotated
+        std::uint32_t cells = 0;
+    };
+    const KvInputs& kvInputs(bool swa);
+    TensorId kvCache(std::uint32_t layer, bool keys);
+    TensorId rotate(TensorId x, TensorId rotation);
+    bool layerIsSwa(std::uint32_t layer) const;
+
+    const ModelInfo& m_model;
+    const GraphParams& m_params;
+    GraphBuilder m_builder;
+    std::map<std::string, TensorId, std::less<>> m_weights;
+    std::map<bool, KvInputs> m_kvInputs;
+    std::map<std::pair<std::uint32_t, bool>, TensorId> m_caches;
+    TensorId m_positions = kNoTensor;
+    TensorId m_outputIds = kNoTensor;
+    TensorId m_tiedOutput = kNoTensor;
+};
+
+} // namespace llamafit::graph

@@ -1,0 +1,53 @@
+// The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases) and
+// qwen3.cpp (Q/K RMS norms), which differ only in the tensors a layer has: pre-norm attention with
+// RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer keeps only
+// the output rows.
+#include "core/sizing/graph/models/modelbuilders.h"
+
+namespace llamafit::graph {
+
+TensorId buildLlamaGraph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    const auto T = static_cast<std::int64_t>(g.tokens());
+    TensorId inpL = g.inputEmbeddings();
+    const std::uint32_t layers = model.trunkLayerCount();
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        const auto heads = static_cast<std::int64_t>(info.headCount);
+        const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
+        TensorId inpSA = inpL;
+        TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true);
+
+        // Q, K and V: projected (with their biases, where the model has them), split into heads,
+        // normed per head where the model has Q/K norms, and rotated (RoPE) but V.
+        const auto project = [&](std::string_view name, std::int64_t count, std::int64_t headDim) {
+            const std::string stem(name);
+            const TensorId projected =
+                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
+            return b.reshape(projected, {headDim, count, T, 1});
+        };
+        const auto headNorm = [&](TensorId x, std::string_view name) {
+            const TensorId weight = g.blockWeight(il, name);
+            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true);
+        };
+        TensorId q = project("attn_q", heads, info.keyHeadDim);
+        q = b.rope(headNorm(q, "attn_q_norm.weight"), g.inputPositions());
+        TensorId k = project("attn_k", headsKv, info.keyHeadDim);
+        k = b.rope(headNorm(k, "attn_k_norm.weight"), g.inputPositions());
+        const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
+        cur = g.attention(il, q, k, v);
+
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpSA = b.getRows(inpSA, g.outputIds());
+        }
+        const TensorId ffnInput = b.add(cur, inpSA);
+        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true);
+        cur = g.feedForward(cur, il);
+        inpL = b.add(cur, ffnInput);
+    }
+    return g.outputHead(inpL);
+}
+
+} // namespace llamafit::graph

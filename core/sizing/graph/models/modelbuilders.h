@@ -1,0 +1,12 @@
+#pragma once
+// The per-architecture graph builders, one per llama.cpp src/models/<arch>.cpp family; each takes
+// an LlmGraph and builds the whole graph, returning the logits. modelgraph.cpp picks one by
+// general.architecture. Internal to core/sizing/graph.
+
+#include "core/sizing/graph/llmgraph.h"
+
+namespace llamafit::graph {
+
+TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3
+
+} // namespace llamafit::graph

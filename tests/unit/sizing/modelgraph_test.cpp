@@ -1,0 +1,218 @@
+// The graph builders against the graphs the real llama-server built (tests/data/plans): for every
+// CPU plan of an architecture with a builder, the model is read from its shape, the settings from
+// the plan's argv, and the built graph must equal the server's node by node (op, type, shape,
+// sources, leaf and node order); the scheduler and allocator ports then give the same compute
+// buffer. No server runs here.
+#include "core/flags/serverargs.h"
+#include "core/model/modelinterpreter.h"
+#include "core/sizing/allocator/graphallocator.h"
+#include "core/sizing/estimator.h"
+#include "core/sizing/graph/modelgraph.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/layerplacement.h"
+#include "core/sizing/scheduler/cpubackend.h"
+#include "core/sizing/scheduler/graphsplit.h"
+#include "core/sizing/weightplacement.h"
+#include "tests/support/integrationcases.h"
+#include "tests/support/modelfiles.h"
+#include "tests/unit/sizing/plandump.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace llamafit {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PlanCase {
+    std::string folder;
+    test::IntegrationShape shape;
+    std::vector<std::string> args;
+};
+
+// "argv: llama-server -m $SCRATCH/llama_l4.gguf ..." -> the shape (llama, cut to 4 blocks) and the flags.
+std::optional<PlanCase> readPlanCase(const fs::path& folder) {
+    std::ifstream in(folder / "argv.txt");
+    std::string line;
+    if (!std::getline(in, line)) {
+        return std::nullopt;
+    }
+    std::istringstream words(line.substr(line.find("llama-server") + std::string("llama-server").size()));
+    PlanCase out;
+    out.folder = folder.string();
+    for (std::string word; words >> word;) {
+        out.args.push_back(word);
+    }
+    std::smatch match;
+    static const std::regex modelPattern(R"(\$SCRATCH/([a-z0-9_]+?)(_l([0-9]+))?(_v([0-9]+))?\.gguf)");
+    if (!std::regex_search(line, match, modelPattern)) {
+        return std::nullopt;
+    }
+    std::string stem = match[1];
+    out.shape.name = stem;
+    out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + stem + ".json";
+    if (!fs::exists(out.shape.specPath)) {
+        std::replace(stem.begin(), stem.end(), '_', '-');
+        out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + stem + ".json";
+    }
+    if (match[3].matched) {
+        out.shape.cut.blockCount = static_cast<std::uint32_t>(std::stoul(match[3]));
+    }
+    if (match[5].matched) {
+        out.shape.cut.vocabularySize = static_cast<std::uint32_t>(std::stoul(match[5]));
+    }
+    return out;
+}
+
+Result<ModelInfo> shapeModel(const test::IntegrationShape& shape) {
+    const auto spec = test::loadIntegrationShape(shape);
+    if (!spec) {
+        return spec.error();
+    }
+    const auto file = test::ggufFileForSpec(*spec);
+    if (!file) {
+        return file.error();
+    }
+    return interpretModel(*file);
+}
+
+// The CPU plans whose architecture has a builder.
+std::vector<std::string> builtPlanCases() {
+    std::vector<std::string> cases;
+    for (const fs::directory_entry& entry : fs::directory_iterator(LLAMAFIT_PLANS_DIR)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() || name.rfind("cpu_", 0) != 0) {
+            continue;
+        }
+        const std::optional<PlanCase> planCase = readPlanCase(entry.path());
+        if (!planCase) {
+            continue;
+        }
+        const Result<ModelInfo> model = shapeModel(planCase->shape);
+        if (model.ok() && graph::hasGraphBuilder(*model)) {
+            cases.push_back(name);
+        }
+    }
+    std::sort(cases.begin(), cases.end());
+    return cases;
+}
+
+// A tensor's place in its graph: "L3", "N17", or "T40" for one in neither list.
+std::string placeOf(const graph::ComputeGraph& g, graph::TensorId id) {
+    for (std::size_t i = 0; i < g.leafs.size(); ++i) {
+        if (g.leafs[i] == id) {
+            return "L" + std::to_string(i);
+        }
+    }
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        if (g.nodes[i] == id) {
+            return "N" + std::to_string(i);
+        }
+    }
+    return "T?";
+}
+
+std::string describe(const graph::ComputeGraph& g, graph::TensorId id) {
+    const graph::Tensor& t = g[id];
+    std::ostringstream out;
+    out << graph::ggmlOpName(t.op) << " " << ggmlTypeName(t.type) << " [" << t.ne[0] << "," << t.ne[1] << ","
+        << t.ne[2] << "," << t.ne[3] << "] nb[" << t.nb[0] << "," << t.nb[1] << "," << t.nb[2] << ","
+        << t.nb[3] << "] flags " << (t.flags & (graph::kFlagInput | graph::kFlagOutput)) << " src";
+    for (const graph::TensorId source : t.sources) {
+        if (source != graph::kNoTensor) {
+            out << " " << (source == id ? "self" : placeOf(g, source));
+        }
+    }
+    if (t.isView()) {
+        out << " view " << placeOf(g, t.viewSource) << "+" << t.viewOffset;
+    }
+    return out.str();
+}
+
+// The first place the two graphs differ, or "" when they are the same graph.
+std::string firstDifference(const graph::ComputeGraph& built, const graph::ComputeGraph& real) {
+    const auto compare = [&](const std::vector<graph::TensorId>& ours,
+                             const std::vector<graph::TensorId>& theirs, const char* kind) -> std::string {
+        for (std::size_t i = 0; i < std::min(ours.size(), theirs.size()); ++i) {
+            const std::string a = describe(built, ours[i]);
+            const std::string b = describe(real, theirs[i]);
+            if (a != b) {
+                return std::string(kind) + " " + std::to_string(i) + ": built " + built[ours[i]].name + " " +
+                       a + "\n                 real  " + real[theirs[i]].name + " " + b;
+            }
+        }
+        if (ours.size() != theirs.size()) {
+            return std::string(kind) + "s: built " + std::to_string(ours.size()) + ", real " +
+                   std::to_string(theirs.size());
+        }
+        return "";
+    };
+    std::string difference = compare(built.nodes, real.nodes, "node");
+    return difference.empty() ? compare(built.leafs, real.leafs, "leaf") : difference;
+}
+
+class ModelGraphTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
+    const fs::path folder = fs::path(LLAMAFIT_PLANS_DIR) / GetParam();
+    const std::optional<PlanCase> planCase = readPlanCase(folder);
+    ASSERT_TRUE(planCase.has_value());
+    const Result<ModelInfo> model = shapeModel(planCase->shape);
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    const Result<ParsedServerArgs> parsed = parseServerArgs(planCase->args);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    const ServerSettings& settings = parsed->settings;
+    const Result<ResolvedContext> context = resolveContext(*model, settings);
+    ASSERT_TRUE(context.ok()) << context.error().message;
+    const KvPlan kv = sizeKvCaches(*model, settings, *context);
+    const Result<LayerPlacement> layers = placeLayers(*model, settings, {});
+    ASSERT_TRUE(layers.ok());
+    const Result<TensorPlacements> weights = placeEachWeight(*model, settings, {}, *layers);
+    ASSERT_TRUE(weights.ok());
+
+    graph::GraphParams params;
+    params.kvCells = kv.caches.empty() ? 0 : kv.caches.front().cells;
+    params.kvStreams = kv.caches.empty() ? 1 : kv.caches.front().streams;
+    params.flashAttention = context->flashAttention;
+    params.cacheTypeK = settings.cacheTypeK;
+    params.cacheTypeV = settings.cacheTypeV;
+    for (const TensorBuffer& buffer : weights->tensors) {
+        // ggml-cpu: the repacked type is an extra buffer type, not a host buffer.
+        params.weightBuffers.push_back(
+            {buffer.bufferType, graph::BufferUsage::Weights, buffer.bufferType != "CPU_REPACK"});
+    }
+    params.kvBuffers.assign(model->layers.size(), {"CPU", graph::BufferUsage::Any, true});
+
+    const std::vector<graph::ReserveShape> reserves =
+        graph::reserveShapes(context->nUbatch, context->nSeqMax, context->nOutputs);
+    std::uint64_t reserved = 0;
+    for (std::size_t r = 0; r < reserves.size(); ++r) {
+        SCOPED_TRACE("reserve " + std::to_string(r));
+        const Result<test::PlanDump> real = test::readPlanDump((folder / std::to_string(r)).string());
+        ASSERT_TRUE(real.ok()) << real.error().message;
+        params.reserve = reserves[r];
+        const Result<graph::ComputeGraph> built = graph::buildModelGraph(*model, params);
+        ASSERT_TRUE(built.ok()) << built.error().message;
+        const std::string difference = firstDifference(*built, real->graph);
+        EXPECT_EQ(difference, "");
+
+        const std::vector<scheduler::SchedulerBackend> backends{scheduler::cpuBackend()};
+        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, backends);
+        ASSERT_TRUE(scheduled.ok()) << scheduled.error().message;
+        const std::vector<std::uint64_t> bytes =
+            allocator::planComputeBuffers(scheduled->plan, {backends.front().computeBufferType});
+        reserved = std::max(reserved, bytes.front());
+        EXPECT_EQ(reserved, real->expectedBufferBytes.front()) << "CPU compute buffer";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Plans, ModelGraphTest, ::testing::ValuesIn(builtPlanCases()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+} // namespace
+} // namespace llamafit
