@@ -11,21 +11,28 @@ namespace {
 
 using Builder = TensorId (*)(LlmGraph&);
 
+// The llama family has no experts, no recurrent and no sliding-window layers.
+bool denseAttentionOnly(const ModelInfo& model) {
+    return !model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers();
+}
+
 struct ArchitectureBuilder {
     std::string_view architecture;
     Builder build;
+    bool (*covers)(const ModelInfo&); // the variants of the architecture the builder knows
 };
 
-// general.architecture -> the builder mirroring its src/models/<arch>.cpp.
+// general.architecture -> the builder mirroring its src/models/<arch>.cpp. One line per
+// architecture: adding one is its builder file and a line here.
 constexpr std::array kBuilders = {
-    ArchitectureBuilder{"llama", buildLlamaGraph},
-    ArchitectureBuilder{"qwen2", buildLlamaGraph},
-    ArchitectureBuilder{"qwen3", buildLlamaGraph},
+    ArchitectureBuilder{"llama", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
 };
 
 Builder builderFor(const ModelInfo& model) {
     for (const ArchitectureBuilder& entry : kBuilders) {
-        if (entry.architecture == model.architecture) {
+        if (entry.architecture == model.architecture && entry.covers(model)) {
             return entry.build;
         }
     }
@@ -35,9 +42,7 @@ Builder builderFor(const ModelInfo& model) {
 } // namespace
 
 bool hasGraphBuilder(const ModelInfo& model) {
-    // Experts and recurrent or sliding-window layers are not in these builders yet.
-    return builderFor(model) != nullptr && !model.isMoe() && !model.hasRecurrentLayers() &&
-           !model.hasSlidingWindowLayers();
+    return builderFor(model) != nullptr;
 }
 
 Result<ComputeGraph> buildModelGraph(const ModelInfo& model, const GraphParams& params) {
