@@ -6,6 +6,7 @@
 
 #include "core/common/units.h"
 #include "core/sizing/computebuffer.h"
+#include "core/sizing/computeengine.h"
 #include "core/sizing/draftmodel.h"
 #include "core/sizing/gpucompute.h"
 #include "core/sizing/kvcachesize.h"
@@ -97,6 +98,20 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
                 const LayerPlacement& layers, const WeightPlan& weights, const KvPlan& kv) {
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
+    // llama.cpp's own graph, scheduler and allocator where the engine covers the case
+    // (computeengine.h); the closed forms below elsewhere.
+    if (const std::optional<GpuComputeBuffers> engine =
+            engineComputeBuffers(model, settings, est.context, kv, gpus, layers)) {
+        for (std::size_t device = 0; device < gpus.size(); ++device) {
+            if (engine->deviceBytes[device] > 0) {
+                addBuffer(est, static_cast<int>(device), gpus[device].name, Component::Compute,
+                          engine->deviceBytes[device], rule);
+            }
+        }
+        addBuffer(est, kHostDevice, gpus.empty() ? std::string("CPU") : hostBufferOf(gpus.front()),
+                  Component::Compute, engine->hostBytes, rule);
+        return;
+    }
     if (gpus.empty()) {
         addBuffer(
             est, kHostDevice, "CPU", Component::Compute,

@@ -43,6 +43,11 @@ struct GraphParams {
     std::vector<Buffer> weightBuffers;
     std::optional<Buffer> tiedOutputBuffer;
     std::vector<Buffer> kvBuffers;
+    // The scheduler backend each layer's device is (GPUs in order, then the CPU), and whether every
+    // layer and the output are on GPUs: llama-context.cpp graph_get_cb pins each layer's "norm"
+    // nodes to that backend for small batches (under 32 tokens) or a full offload.
+    std::vector<int> layerBackends;
+    bool fullOffload = false;
     bool operator==(const GraphParams&) const = default;
 };
 

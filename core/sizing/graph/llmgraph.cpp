@@ -106,8 +106,15 @@ TensorId LlmGraph::outputIds() {
     return m_outputIds;
 }
 
-TensorId LlmGraph::norm(TensorId x, TensorId weight, TensorId bias, bool rms) {
+TensorId LlmGraph::norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer) {
     TensorId cur = rms ? m_builder.rmsNorm(x) : m_builder.norm(x);
+    // llama-context.cpp graph_get_cb: "norm may be automatically assigned to the backend of the
+    // previous layer, increasing data transfer between backends": a layer's norm is pinned to the
+    // layer's backend when the batch is under 32 tokens or every layer is offloaded.
+    if (layer >= 0 && static_cast<std::size_t>(layer) < m_params.layerBackends.size() &&
+        (tokens() < 32 || m_params.fullOffload)) {
+        m_builder.pin(cur, m_params.layerBackends[static_cast<std::size_t>(layer)]);
+    }
     if (weight != kNoTensor) {
         cur = m_builder.mul(cur, weight);
     }
@@ -291,7 +298,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
 
 TensorId LlmGraph::outputHead(TensorId x) {
     GraphBuilder& b = m_builder;
-    const TensorId normed = norm(x, weight("output_norm.weight"), weight("output_norm.bias"), true);
+    const TensorId normed = norm(x, weight("output_norm.weight"), weight("output_norm.bias"), true, -1);
     b.setOutput(normed);
     const TensorId logits = b.mulMat(outputWeight(), normed);
     b.setOutput(logits);

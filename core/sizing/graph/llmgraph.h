@@ -38,8 +38,9 @@ class LlmGraph {
     // build_inp_out_ids: the rows that produce outputs (llama-server: one per slot, always).
     TensorId outputIds();
 
-    // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias.
-    TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms);
+    // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias; `layer` (-1: none)
+    // names it "norm-<layer>", which graph_get_cb may pin to the layer's backend.
+    TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer);
     // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional biases.
     TensorId feedForward(TensorId x, std::uint32_t layer);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.

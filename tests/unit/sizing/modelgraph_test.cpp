@@ -1,20 +1,22 @@
 // The graph builders against the graphs the real llama-server built (tests/data/plans): for every
-// CPU plan of an architecture with a builder, the model is read from its shape, the settings from
-// the plan's argv, and the built graph must equal the server's node by node (op, type, shape,
+// plan of an architecture with a builder (CPU, and lavapipe as Vulkan0), the model is read from
+// its shape, the settings from the plan's argv, the graph parameters come from the estimate's own
+// computeengine.h, and the built graph must equal the server's node by node (op, type, shape,
 // sources, leaf and node order); the scheduler and allocator ports then give the same compute
-// buffer. No server runs here.
+// buffers. No server runs here.
 #include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/allocator/graphallocator.h"
+#include "core/sizing/computeengine.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/graph/modelgraph.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
-#include "core/sizing/scheduler/cpubackend.h"
 #include "core/sizing/scheduler/graphsplit.h"
-#include "core/sizing/weightplacement.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/vulkancases.h"
+#include "tests/unit/sizing/planbackends.h"
 #include "tests/unit/sizing/plandump.h"
 
 #include <gtest/gtest.h>
@@ -81,12 +83,12 @@ Result<ModelInfo> shapeModel(const test::IntegrationShape& shape) {
     return interpretModel(*file);
 }
 
-// The CPU plans whose architecture has a builder.
+// The plans whose architecture has a builder.
 std::vector<std::string> builtPlanCases() {
     std::vector<std::string> cases;
     for (const fs::directory_entry& entry : fs::directory_iterator(LLAMAFIT_PLANS_DIR)) {
         const std::string name = entry.path().filename().string();
-        if (!entry.is_directory() || name.rfind("cpu_", 0) != 0) {
+        if (!entry.is_directory() || !fs::exists(entry.path() / "argv.txt")) {
             continue;
         }
         const std::optional<PlanCase> planCase = readPlanCase(entry.path());
@@ -170,44 +172,44 @@ TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
     const Result<ResolvedContext> context = resolveContext(*model, settings);
     ASSERT_TRUE(context.ok()) << context.error().message;
     const KvPlan kv = sizeKvCaches(*model, settings, *context);
-    const Result<LayerPlacement> layers = placeLayers(*model, settings, {});
-    ASSERT_TRUE(layers.ok());
-    const Result<TensorPlacements> weights = placeEachWeight(*model, settings, {}, *layers);
-    ASSERT_TRUE(weights.ok());
-
-    graph::GraphParams params;
-    params.kvCells = kv.caches.empty() ? 0 : kv.caches.front().cells;
-    params.kvStreams = kv.caches.empty() ? 1 : kv.caches.front().streams;
-    params.flashAttention = context->flashAttention;
-    params.cacheTypeK = settings.cacheTypeK;
-    params.cacheTypeV = settings.cacheTypeV;
-    for (const TensorBuffer& buffer : weights->tensors) {
-        // ggml-cpu: the repacked type is an extra buffer type, not a host buffer.
-        params.weightBuffers.push_back(
-            {buffer.bufferType, graph::BufferUsage::Weights, buffer.bufferType != "CPU_REPACK"});
+    // A Vulkan plan ran on lavapipe, the estimate's Vulkan0.
+    std::vector<GpuDevice> gpus;
+    if (GetParam().rfind("vulkan_lavapipe_", 0) == 0) {
+        gpus.push_back(test::lavapipeDevice());
     }
-    params.kvBuffers.assign(model->layers.size(), {"CPU", graph::BufferUsage::Any, true});
+    const Result<LayerPlacement> layers = placeLayers(*model, settings, gpus);
+    ASSERT_TRUE(layers.ok());
+    std::optional<graph::GraphParams> params = graphParamsFor(*model, settings, *context, kv, gpus, *layers);
+    ASSERT_TRUE(params.has_value());
 
     const std::vector<graph::ReserveShape> reserves =
         graph::reserveShapes(context->nUbatch, context->nSeqMax, context->nOutputs);
-    std::uint64_t reserved = 0;
+    std::vector<std::uint64_t> reserved;
     for (std::size_t r = 0; r < reserves.size(); ++r) {
         SCOPED_TRACE("reserve " + std::to_string(r));
         const Result<test::PlanDump> real = test::readPlanDump((folder / std::to_string(r)).string());
         ASSERT_TRUE(real.ok()) << real.error().message;
-        params.reserve = reserves[r];
-        const Result<graph::ComputeGraph> built = graph::buildModelGraph(*model, params);
+        params->reserve = reserves[r];
+        const Result<graph::ComputeGraph> built = graph::buildModelGraph(*model, *params);
         ASSERT_TRUE(built.ok()) << built.error().message;
         const std::string difference = firstDifference(*built, real->graph);
         EXPECT_EQ(difference, "");
 
-        const std::vector<scheduler::SchedulerBackend> backends{scheduler::cpuBackend()};
-        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, backends);
+        const Result<std::vector<scheduler::SchedulerBackend>> backends = test::planBackends(*real);
+        ASSERT_TRUE(backends.ok()) << backends.error().message;
+        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, *backends);
         ASSERT_TRUE(scheduled.ok()) << scheduled.error().message;
-        const std::vector<std::uint64_t> bytes =
-            allocator::planComputeBuffers(scheduled->plan, {backends.front().computeBufferType});
-        reserved = std::max(reserved, bytes.front());
-        EXPECT_EQ(reserved, real->expectedBufferBytes.front()) << "CPU compute buffer";
+        std::vector<scheduler::BufferType> types;
+        for (const scheduler::SchedulerBackend& backend : *backends) {
+            types.push_back(backend.computeBufferType);
+        }
+        const std::vector<std::uint64_t> bytes = allocator::planComputeBuffers(scheduled->plan, types);
+        reserved.resize(bytes.size(), 0);
+        for (std::size_t b = 0; b < bytes.size(); ++b) {
+            reserved[b] = std::max(reserved[b], bytes[b]);
+            EXPECT_EQ(reserved[b], real->expectedBufferBytes.at(b))
+                << real->backends[b].name << " compute buffer";
+        }
     }
 }
 

@@ -17,7 +17,8 @@ TensorId buildLlamaGraph(LlmGraph& g) {
         const auto heads = static_cast<std::int64_t>(info.headCount);
         const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
         TensorId inpSA = inpL;
-        TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true);
+        TensorId cur =
+            g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, static_cast<int>(il));
 
         // Q, K and V: projected (with their biases, where the model has them), split into heads,
         // normed per head where the model has Q/K norms, and rotated (RoPE) but V.
@@ -29,7 +30,7 @@ TensorId buildLlamaGraph(LlmGraph& g) {
         };
         const auto headNorm = [&](TensorId x, std::string_view name) {
             const TensorId weight = g.blockWeight(il, name);
-            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true);
+            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, static_cast<int>(il));
         };
         TensorId q = project("attn_q", heads, info.keyHeadDim);
         q = b.rope(headNorm(q, "attn_q_norm.weight"), g.inputPositions());
@@ -43,7 +44,7 @@ TensorId buildLlamaGraph(LlmGraph& g) {
             inpSA = b.getRows(inpSA, g.outputIds());
         }
         const TensorId ffnInput = b.add(cur, inpSA);
-        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true);
+        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, static_cast<int>(il));
         cur = g.feedForward(cur, il);
         inpL = b.add(cur, ffnInput);
     }

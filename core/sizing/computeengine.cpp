@@ -1,0 +1,139 @@
+// The sizing engine for one estimate; see computeengine.h.
+#include "core/sizing/computeengine.h"
+
+#include "core/sizing/allocator/graphallocator.h"
+#include "core/sizing/graph/modelgraph.h"
+#include "core/sizing/scheduler/cpubackend.h"
+#include "core/sizing/scheduler/graphsplit.h"
+#include "core/sizing/scheduler/vulkanbackend.h"
+#include "core/sizing/weightplacement.h"
+
+#include <algorithm>
+
+namespace llamafit {
+namespace {
+
+// The Vulkan device's properties the backend table reads: the limits the estimate knows, the rest
+// as the table's defaults.
+scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
+    scheduler::VulkanDevice device;
+    device.name = gpu.name;
+    if (gpu.limits.maxStorageBufferRangeBytes) {
+        device.maxStorageBufferRange = *gpu.limits.maxStorageBufferRangeBytes;
+    }
+    if (gpu.limits.maxAllocationBytes) {
+        device.maxMemoryAllocationSize = *gpu.limits.maxAllocationBytes;
+    }
+    return device;
+}
+
+// llama-context.cpp: the backends in device order, then the CPU, whose compute buffer takes the
+// first device's host buffer type. nullopt where a device has no table yet.
+std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::vector<GpuDevice>& gpus) {
+    std::vector<scheduler::SchedulerBackend> backends;
+    for (const GpuDevice& gpu : gpus) {
+        if (gpu.backend != Backend::Vulkan) {
+            return std::nullopt;
+        }
+        backends.push_back(scheduler::vulkanBackend(vulkanDeviceOf(gpu)));
+    }
+    backends.push_back(
+        gpus.empty() ? scheduler::cpuBackend()
+                     : scheduler::cpuBackend(scheduler::vulkanHostBufferType(vulkanDeviceOf(gpus.front()))));
+    return backends;
+}
+
+// ggml_backend_buffer_is_host: the CPU's own and the pinned host types; not a GPU's buffer, and
+// not ggml-cpu's repacked extra type.
+graph::Buffer weightBuffer(const TensorBuffer& buffer) {
+    const bool host = buffer.device == kHostDevice && buffer.bufferType != "CPU_REPACK";
+    return {buffer.bufferType, graph::BufferUsage::Weights, host};
+}
+
+} // namespace
+
+std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const ServerSettings& settings,
+                                                 const ResolvedContext& context, const KvPlan& kv,
+                                                 const std::vector<GpuDevice>& gpus,
+                                                 const LayerPlacement& layers) {
+    const Result<TensorPlacements> weights = placeEachWeight(model, settings, gpus, layers);
+    if (!weights.ok()) {
+        return std::nullopt;
+    }
+    const int cpu = static_cast<int>(gpus.size());
+    graph::GraphParams params;
+    for (const KvCacheEstimate& cache : kv.caches) {
+        (cache.swa ? params.kvSwaCells : params.kvCells) = cache.cells;
+        params.kvStreams = cache.streams;
+    }
+    params.flashAttention = context.flashAttention;
+    params.cacheTypeK = settings.cacheTypeK;
+    params.cacheTypeV = settings.cacheTypeV;
+    for (const TensorBuffer& buffer : weights->tensors) {
+        params.weightBuffers.push_back(weightBuffer(buffer));
+    }
+    if (weights->tiedOutput) {
+        params.tiedOutputBuffer = weightBuffer(*weights->tiedOutput);
+    }
+    // llama-kv-cache.cpp: a layer's K/V live on its device (plain CPU memory for a host layer).
+    for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        const int device = il < layers.layerDevice.size() ? layers.layerDevice[il] : kHostDevice;
+        params.kvBuffers.push_back(
+            device == kHostDevice
+                ? graph::Buffer{"CPU", graph::BufferUsage::Any, true}
+                : graph::Buffer{gpus[static_cast<std::size_t>(device)].name, graph::BufferUsage::Any, false});
+        params.layerBackends.push_back(device == kHostDevice ? cpu : device);
+    }
+    params.fullOffload = layers.gpuLayers > model.trunkLayerCount();
+
+    return params;
+}
+
+std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
+                                                      const ResolvedContext& context, const KvPlan& kv,
+                                                      const std::vector<GpuDevice>& gpus,
+                                                      const LayerPlacement& layers) {
+    if (!graph::hasGraphBuilder(model) || gpus.size() > 1 || (!settings.kvOffload && !gpus.empty()) ||
+        !settings.loraAdapters.empty() || settings.fitMeasurement ||
+        settings.generation != LlamaGeneration::Current) {
+        return std::nullopt;
+    }
+    const std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);
+    if (!backends) {
+        return std::nullopt;
+    }
+    std::optional<graph::GraphParams> params = graphParamsFor(model, settings, context, kv, gpus, layers);
+    if (!params) {
+        return std::nullopt;
+    }
+    const int cpu = static_cast<int>(gpus.size());
+    std::vector<scheduler::BufferType> bufferTypes;
+    for (const scheduler::SchedulerBackend& backend : *backends) {
+        bufferTypes.push_back(backend.computeBufferType);
+    }
+    std::vector<std::uint64_t> reserved(backends->size(), 0);
+    for (const graph::ReserveShape& reserve :
+         graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs)) {
+        params->reserve = reserve;
+        const Result<graph::ComputeGraph> built = graph::buildModelGraph(model, *params);
+        if (!built.ok()) {
+            return std::nullopt;
+        }
+        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, *backends);
+        if (!scheduled.ok()) {
+            return std::nullopt;
+        }
+        // ggml-alloc only grows a buffer: each keeps the largest reserve's size.
+        const std::vector<std::uint64_t> bytes = allocator::planComputeBuffers(scheduled->plan, bufferTypes);
+        for (std::size_t b = 0; b < bytes.size(); ++b) {
+            reserved[b] = std::max(reserved[b], bytes[b]);
+        }
+    }
+    GpuComputeBuffers out;
+    out.deviceBytes.assign(reserved.begin(), reserved.begin() + cpu);
+    out.hostBytes = reserved.back();
+    out.hostRunsBlocks = true;
+    return out;
+}
+
+} // namespace llamafit

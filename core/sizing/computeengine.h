@@ -1,0 +1,39 @@
+#pragma once
+// engineComputeBuffers: the compute buffers as llama.cpp itself arrives at them. The model's graph
+// at each of llama-server's reserves (core/sizing/graph), split between the backends by ggml's
+// scheduler (core/sizing/scheduler), laid out by ggml-alloc (core/sizing/allocator); each backend
+// keeps the largest buffer any reserve needed. Internal to core/sizing (estimator.cpp); bytes.
+//
+// It answers only where every part exists, and nullopt elsewhere, which keeps the closed forms of
+// gpucompute.h / computebuffer.h (the explicit choice issue 30 asks for until they are retired):
+// an architecture with a graph builder (graph/modelgraph.h), every device with a backend table
+// (the CPU, Vulkan), one GPU at most (pipeline parallelism's copies are not wired yet), and none
+// of -nkvo, LoRA adapters, a fit measurement or an older llama.cpp generation.
+
+#include "core/model/modelinfo.h"
+#include "core/sizing/gpucompute.h"
+#include "core/sizing/graph/graphparams.h"
+#include "core/sizing/kvcachesize.h"
+#include "core/sizing/layerplacement.h"
+#include "core/sizing/memoryestimate.h"
+#include "core/sizing/serversettings.h"
+
+#include <optional>
+#include <vector>
+
+namespace llamafit {
+
+// The graph parameters of this estimate (the reserve left to set): the KV cache's cells and
+// streams, each weight's and each layer's cache's buffer, each layer's backend. nullopt where a
+// weight cannot be placed. The plan tests build their graphs from it too.
+std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const ServerSettings& settings,
+                                                 const ResolvedContext& context, const KvPlan& kv,
+                                                 const std::vector<GpuDevice>& gpus,
+                                                 const LayerPlacement& layers);
+
+std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
+                                                      const ResolvedContext& context, const KvPlan& kv,
+                                                      const std::vector<GpuDevice>& gpus,
+                                                      const LayerPlacement& layers);
+
+} // namespace llamafit
