@@ -75,16 +75,23 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     if (weights->tiedOutput) {
         params.tiedOutputBuffer = weightBuffer(*weights->tiedOutput);
     }
-    // llama-kv-cache.cpp: a layer's K/V live on its device (plain CPU memory for a host layer).
+    // llama-kv-cache.cpp: a layer's K/V live on its device, in plain CPU memory for a host layer
+    // or with -nkvo.
+    params.offloadKqv = settings.kvOffload;
+    params.cpuBackend = cpu;
     for (std::size_t il = 0; il < model.layers.size(); ++il) {
         const int device = il < layers.layerDevice.size() ? layers.layerDevice[il] : kHostDevice;
         params.kvBuffers.push_back(
-            device == kHostDevice
+            device == kHostDevice || !settings.kvOffload
                 ? graph::Buffer{"CPU", graph::BufferUsage::Any, true}
                 : graph::Buffer{gpus[static_cast<std::size_t>(device)].name, graph::BufferUsage::Any, false});
         params.layerBackends.push_back(device == kHostDevice ? cpu : device);
     }
-    params.fullOffload = layers.gpuLayers > model.trunkLayerCount();
+    // llama-context.cpp graph_get_cb's "full_offload": model.n_gpu_layers() > n_layer, the -ngl
+    // asked for (auto and all count every layer and the output) whatever devices there are.
+    params.fullOffload =
+        settings.gpuLayers.value_or(GpuLayers::automatic()).requestedLayers(model.trunkLayerCount()) >
+        model.trunkLayerCount();
 
     return params;
 }
@@ -93,9 +100,8 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,
                                                       const LayerPlacement& layers) {
-    if (!graph::hasGraphBuilder(model) || gpus.size() > 1 || (!settings.kvOffload && !gpus.empty()) ||
-        !settings.loraAdapters.empty() || settings.fitMeasurement ||
-        settings.generation != LlamaGeneration::Current) {
+    if (!graph::hasGraphBuilder(model) || gpus.size() > 1 || !settings.loraAdapters.empty() ||
+        settings.fitMeasurement || settings.generation != LlamaGeneration::Current) {
         return std::nullopt;
     }
     const std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);

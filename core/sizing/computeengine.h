@@ -8,7 +8,7 @@
 // gpucompute.h / computebuffer.h (the explicit choice issue 30 asks for until they are retired):
 // an architecture with a graph builder (graph/modelgraph.h), every device with a backend table
 // (the CPU, Vulkan), one GPU at most (pipeline parallelism's copies are not wired yet), and none
-// of -nkvo, LoRA adapters, a fit measurement or an older llama.cpp generation.
+// of LoRA adapters, a fit measurement or an older llama.cpp generation.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/gpucompute.h"

@@ -43,11 +43,15 @@ struct GraphParams {
     std::vector<Buffer> weightBuffers;
     std::optional<Buffer> tiedOutputBuffer;
     std::vector<Buffer> kvBuffers;
-    // The scheduler backend each layer's device is (GPUs in order, then the CPU), and whether every
-    // layer and the output are on GPUs: llama-context.cpp graph_get_cb pins each layer's "norm"
-    // nodes to that backend for small batches (under 32 tokens) or a full offload.
+    // The scheduler backend each layer's device is (GPUs in order, then the CPU), and whether -ngl
+    // asks for every layer and the output: llama-context.cpp graph_get_cb pins each layer's "norm"
+    // nodes to that backend for small batches (under 32 tokens) or such a "full offload".
     std::vector<int> layerBackends;
     bool fullOffload = false;
+    // -nkvo: the caches stay in host memory and, without flash attention, the attention's output
+    // runs on the CPU backend (`cpuBackend`, the last one).
+    bool offloadKqv = true;
+    int cpuBackend = 0;
     bool operator==(const GraphParams&) const = default;
 };
 

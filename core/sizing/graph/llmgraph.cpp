@@ -270,10 +270,15 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     TensorId cur = kNoTensor;
     if (flash) {
         const std::uint64_t valueRow = rowBytes(typeV, valueDim * headsKv);
-        const TensorId values = b.permute(b.view(valueCache, {valueDim, headsKv, cells, streams},
-                                                 {rowBytes(typeV, valueDim), valueRow, valueRow * cells}, 0),
-                                          {0, 2, 1, 3});
-        const TensorId attended = b.flashAttention(queries, keys, values, inputs.mask);
+        TensorId values = b.permute(b.view(valueCache, {valueDim, headsKv, cells, streams},
+                                           {rowBytes(typeV, valueDim), valueRow, valueRow * cells}, 0),
+                                    {0, 2, 1, 3});
+        // build_attn_mha: flash attention reads f16, so an f32 K or V is cast whole, per layer.
+        const TensorId flashKeys = typeK == GgmlType::F32 ? b.cast(keys, GgmlType::F16) : keys;
+        if (typeV == GgmlType::F32) {
+            values = b.cast(values, GgmlType::F16);
+        }
+        const TensorId attended = b.flashAttention(queries, flashKeys, values, inputs.mask);
         const Tensor& out = b[attended];
         cur = b.reshape(attended, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
     } else {
@@ -287,6 +292,10 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         const TensorId mixed = b.permute(b.mulMat(values, scores), {0, 2, 1, 3});
         const Tensor& out = b[mixed];
         cur = b.cont(mixed, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
+        // "all nodes between the KV store and the attention output are run on the CPU" (-nkvo).
+        if (!m_params.offloadKqv) {
+            b.pin(cur, m_params.cpuBackend);
+        }
     }
     if (inputs.vRotation != kNoTensor) {
         cur = rotate(cur, inputs.vRotation);

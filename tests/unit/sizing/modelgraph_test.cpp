@@ -133,6 +133,14 @@ std::string describe(const graph::ComputeGraph& g, graph::TensorId id) {
     if (t.isView()) {
         out << " view " << placeOf(g, t.viewSource) << "+" << t.viewOffset;
     }
+    if (t.buffer != graph::kNoBuffer) {
+        const graph::Buffer& buffer = g.buffers[t.buffer];
+        out << " in " << buffer.bufferType << (buffer.host ? " (host)" : "")
+            << (buffer.usage == graph::BufferUsage::Weights ? " weights" : "");
+    }
+    if (t.pinnedBackend >= 0) {
+        out << " pinned to " << t.pinnedBackend;
+    }
     return out.str();
 }
 
