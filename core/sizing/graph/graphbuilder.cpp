@@ -207,6 +207,30 @@ TensorId GraphBuilder::unary(TensorId a, UnaryOp op) {
     return id;
 }
 
+TensorId GraphBuilder::argsort(TensorId a) {
+    return newTensor(GgmlOp::Argsort, GgmlType::I32, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::sumRows(TensorId a) {
+    const Shape ne = m_graph[a].ne;
+    return newTensor(GgmlOp::SumRows, m_graph[a].type, {1, ne[1], ne[2], ne[3]}, {a});
+}
+
+TensorId GraphBuilder::clamp(TensorId a) {
+    // ggml_clamp: b11669's plans show a tensor of its own, not a view of a.
+    return newTensor(GgmlOp::Clamp, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+TensorId GraphBuilder::div(TensorId a, TensorId b) {
+    return newTensor(GgmlOp::Div, m_graph[a].type, m_graph[a].ne, {a, b});
+}
+
+TensorId GraphBuilder::mulMatId(TensorId as, TensorId b, TensorId ids) {
+    // ggml_mul_mat_id: F32 [as.ne1, ids.ne0, b.ne2, 1].
+    return newTensor(GgmlOp::MulMatId, GgmlType::F32,
+                     {m_graph[as].ne[1], m_graph[ids].ne[0], m_graph[b].ne[2], 1}, {as, b, ids});
+}
+
 void GraphBuilder::expand(TensorId id) {
     // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
     if (m_visited[id]) {

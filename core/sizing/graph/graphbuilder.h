@@ -45,6 +45,14 @@ class GraphBuilder {
     TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
     TensorId glu(TensorId a, TensorId b, GluOp op);
     TensorId unary(TensorId a, UnaryOp op);
+    // The mixture-of-experts ops (llama-graph.cpp build_moe_ffn): ggml_argsort (I32 indices of a's
+    // shape), ggml_sum_rows ([1, ne1, ne2, ne3]), ggml_clamp, ggml_div, and ggml_mul_mat_id (F32
+    // [as.ne1, ids.ne0, b.ne2], one matrix of `as` per selected expert).
+    TensorId argsort(TensorId a);
+    TensorId sumRows(TensorId a);
+    TensorId clamp(TensorId a);
+    TensorId div(TensorId a, TensorId b);
+    TensorId mulMatId(TensorId as, TensorId b, TensorId ids);
 
     // ggml_set_output, a name (ggml_set_name), and a pin to a scheduler backend.
     void setOutput(TensorId id) { m_graph[id].flags |= kFlagOutput; }

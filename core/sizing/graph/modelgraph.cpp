@@ -16,6 +16,12 @@ bool denseAttentionOnly(const ModelInfo& model) {
     return !model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers();
 }
 
+// qwen3moe's builder: routed experts with no shared expert, no recurrent or sliding-window layers.
+bool routedExpertsOnly(const ModelInfo& model) {
+    return model.isMoe() && model.sharedExpertFeedForwardLength == 0 && !model.hasRecurrentLayers() &&
+           !model.hasSlidingWindowLayers();
+}
+
 struct ArchitectureBuilder {
     std::string_view architecture;
     Builder build;
@@ -28,6 +34,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"llama", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
 };
 
 Builder builderFor(const ModelInfo& model) {

@@ -8,5 +8,6 @@
 namespace llamafit::graph {
 
 TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3
+TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 
 } // namespace llamafit::graph

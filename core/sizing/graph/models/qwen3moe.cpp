@@ -1,0 +1,59 @@
+// Qwen3-MoE: llama.cpp src/models/qwen3moe.cpp. Qwen3's attention (pre-norm, Q/K RMS norms per
+// head, RoPE, the KV cache) and, in place of the dense feed-forward, build_moe_ffn with softmax
+// gating and normalised expert weights (moe.h); both residual; the last layer keeps only the
+// output rows.
+#include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/moe.h"
+
+namespace llamafit::graph {
+
+TensorId buildQwen3MoeGraph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    const auto T = static_cast<std::int64_t>(g.tokens());
+    TensorId inpL = g.inputEmbeddings();
+    const std::uint32_t layers = model.trunkLayerCount();
+    // qwen3moe.cpp: build_moe_ffn(..., LLM_FFN_SILU, norm_w = true, hparams.expert_weights_scale,
+    // LLAMA_EXPERT_GATING_FUNC_TYPE_SOFTMAX); the models here carry no expert_weights_scale (0).
+    MoeOptions moe;
+    moe.gating = ExpertGating::Softmax;
+    moe.activation = ExpertActivation::Silu;
+    moe.normalizeWeights = true;
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        const int layer = static_cast<int>(il);
+        TensorId inpSA = inpL;
+        TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
+
+        // build_qkv: Q, K and V projected and split into heads; Q and K RMS-normed per head and
+        // rotated.
+        const auto project = [&](std::string_view name, std::int64_t count, std::int64_t headDim) {
+            const std::string stem(name);
+            const TensorId projected =
+                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
+            return b.reshape(projected, {headDim, count, T, 1});
+        };
+        const auto heads = static_cast<std::int64_t>(info.headCount);
+        const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
+        TensorId q = project("attn_q", heads, info.keyHeadDim);
+        q = g.norm(q, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
+        q = b.rope(q, g.inputPositions());
+        TensorId k = project("attn_k", headsKv, info.keyHeadDim);
+        k = g.norm(k, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, layer);
+        k = b.rope(k, g.inputPositions());
+        const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
+        cur = g.attention(il, q, k, v);
+
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpSA = b.getRows(inpSA, g.outputIds());
+        }
+        const TensorId ffnInput = b.add(cur, inpSA);
+        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
+        cur = buildMoeFeedForward(g, cur, il, moe);
+        inpL = b.add(cur, ffnInput);
+    }
+    return g.outputHead(inpL);
+}
+
+} // namespace llamafit::graph

@@ -1,0 +1,81 @@
+// build_moe_ffn; see moe.h. Each step restates llama.cpp b11669 src/llama-graph.cpp
+// llm_graph_context::build_moe_ffn in its order, which is also the order ggml expands the nodes in.
+#include "core/sizing/graph/moe.h"
+
+#include <string>
+
+namespace llamafit::graph {
+
+TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options) {
+    GraphBuilder& b = graph.builder();
+    const ModelInfo& model = graph.model();
+    const std::int64_t embd = b[x].ne[0];
+    const std::int64_t tokens = b[x].ne[1];
+    const auto experts = static_cast<std::int64_t>(model.expertCount);
+    const auto used = static_cast<std::int64_t>(model.expertUsedCount);
+
+    // The router: logits = gate_inp * x ([n_expert, n_tokens]), then the gating function.
+    const TensorId logits = b.mulMat(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
+    const TensorId probs = options.gating == ExpertGating::Softmax ? b.softMax(logits, kNoTensor)
+                                                                   : b.unary(logits, UnaryOp::Sigmoid);
+
+    // ggml_argsort_top_k: the experts sorted by probability, a view of the first n_expert_used
+    // (the row stride stays the full argsort's).
+    const TensorId sorted = b.argsort(probs);
+    const Tensor& sortedTensor = b[sorted];
+    const TensorId selected =
+        b.view(sorted, {used, sortedTensor.ne[1], sortedTensor.ne[2], sortedTensor.ne[3]},
+               {sortedTensor.nb[1], sortedTensor.nb[2], sortedTensor.nb[3]}, 0);
+
+    // The selected experts' weights: rows of probs as [1, n_expert, n_tokens].
+    TensorId weights = b.getRows(b.reshape(probs, {1, experts, tokens, 1}), selected);
+    if (options.normalizeWeights) {
+        // norm_w: divided by their sum, clamped away from 0 (the smallest normal f16).
+        weights = b.reshape(weights, {used, tokens, 1, 1});
+        const TensorId sum = b.clamp(b.sumRows(weights));
+        weights = b.reshape(b.div(weights, sum), {1, used, tokens, 1});
+    }
+    if (options.weightsScale != 0.0f && options.weightsScale != 1.0f) {
+        weights = b.scale(weights);
+    }
+    // "call early so that topk-moe can be used": the weights are expanded before the experts.
+    b.expand(weights);
+
+    // The experts: up and gate of the selected ones (MUL_MAT_ID over [n_embd, 1, n_tokens]),
+    // the GLU, and down.
+    const TensorId input = b.reshape(x, {embd, 1, tokens, 1});
+    const TensorId up = b.mulMatId(graph.blockWeight(layer, "ffn_up_exps.weight"), input, selected);
+    const TensorId gateWeight = graph.blockWeight(layer, "ffn_gate_exps.weight");
+    TensorId cur = gateWeight == kNoTensor ? up : b.mulMatId(gateWeight, input, selected);
+    cur = gateWeight == kNoTensor ? b.unary(cur, UnaryOp::Silu) : b.glu(cur, up, GluOp::Swiglu);
+    TensorId out = b.mulMatId(graph.blockWeight(layer, "ffn_down_exps.weight"), cur, selected);
+    out = b.mul(out, weights);
+    b.expand(out);
+
+    // The weighted sum: one [n_embd, n_tokens] view per used expert, all expanded before the
+    // adds. The loop runs over hparams.n_expert_used.
+    const Tensor& outTensor = b[out];
+    const std::uint64_t expertStride = outTensor.nb[1];
+    const std::uint64_t tokenStride = outTensor.nb[2];
+    std::vector<TensorId> views;
+    for (std::int64_t i = 0; i < used; ++i) {
+        const TensorId view = b.view(out, {embd, tokens, 1, 1},
+                                     {tokenStride, tokenStride * static_cast<std::uint64_t>(tokens),
+                                      tokenStride * static_cast<std::uint64_t>(tokens)},
+                                     static_cast<std::uint64_t>(i) * expertStride);
+        b.expand(view);
+        views.push_back(view);
+    }
+    TensorId sum = views.front();
+    for (std::size_t i = 1; i < views.size(); ++i) {
+        sum = b.add(sum, views[i]);
+        b.expand(sum);
+    }
+    if (used == 1) {
+        // "avoid returning a non-contiguous tensor"
+        sum = b.cont(sum, b[sum].ne);
+    }
+    return sum;
+}
+
+} // namespace llamafit::graph

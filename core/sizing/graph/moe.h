@@ -1,0 +1,31 @@
+#pragma once
+// The mixture-of-experts feed-forward of llama.cpp's graphs (src/llama-graph.cpp
+// llm_graph_context::build_moe_ffn, b11669): the router's logits and gating, the top-k experts per
+// token (ggml_argsort_top_k: an ARGSORT and a view of its first k columns), their weights
+// (normalised and scaled where the architecture asks), the selected experts' up/gate/down as
+// MUL_MAT_ID, and the weighted sum over the experts as views and adds. Used by the MoE
+// architectures' builders (models/qwen3moe.cpp); shapes only, over an LlmGraph.
+
+#include "core/sizing/graph/llmgraph.h"
+
+namespace llamafit::graph {
+
+// llama_expert_gating_func_type as far as the builders here use it.
+enum class ExpertGating : std::uint8_t { Softmax, Sigmoid };
+
+// llm_ffn_op_type of the experts' activation.
+enum class ExpertActivation : std::uint8_t { Silu };
+
+// The per-architecture arguments src/models/<arch>.cpp passes build_moe_ffn.
+struct MoeOptions {
+    ExpertGating gating = ExpertGating::Softmax;
+    ExpertActivation activation = ExpertActivation::Silu;
+    bool normalizeWeights = false; // norm_w: the selected weights divided by their sum
+    float weightsScale = 0.0f;     // w_scale: 0 and 1 add no SCALE node
+};
+
+// build_moe_ffn over layer `layer`'s ffn_gate_inp, ffn_{up,gate,down}_exps; `x` is [n_embd, tokens].
+// Returns ffn_moe_out, [n_embd, tokens].
+TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options);
+
+} // namespace llamafit::graph
