@@ -2,6 +2,7 @@
 // it the remaining words and the output streams; the commands live in *command.cpp.
 
 #include "app/cli/commands.h"
+#include "core/system/heaptuning.h"
 
 #include <array>
 #include <exception>
@@ -53,6 +54,7 @@ void printUsage(std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
+    llamafit::keepFreedHeapForReuse();
     const CommandIo io{std::cout, std::cerr};
     const std::vector<std::string> words(argv + 1, argv + argc);
     if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {

@@ -1,6 +1,7 @@
 // llamafit: the desktop app. Parses the command line, loads the saved settings, and wires the
 // session and the main window; everything else lives in llamafit_ui.
 #include "core/machine/machineprofile.h"
+#include "core/system/heaptuning.h"
 #include "ui/appicon.h"
 #include "ui/appsettings.h"
 #include "ui/mainwindow.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 
 int main(int argc, char* argv[]) {
+    llamafit::keepFreedHeapForReuse();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("LlamaFit"));
     QApplication::setApplicationName(QStringLiteral("LlamaFit"));

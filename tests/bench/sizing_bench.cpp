@@ -8,6 +8,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
 #include "core/sizing/estimator.h"
+#include "core/system/heaptuning.h"
 #include "tests/support/modelfiles.h"
 
 #include <benchmark/benchmark.h>
@@ -21,8 +22,11 @@
 namespace llamafit {
 namespace {
 
-ModelInfo defaultCardModel() {
-    auto card = findBuiltinModelCard(defaultModelCardId());
+// As the app and the CLI start (heaptuning.h), so the benchmarks time what users get.
+[[maybe_unused]] const bool kHeapKept = (keepFreedHeapForReuse(), true);
+
+ModelInfo cardModel(std::string_view id) {
+    auto card = findBuiltinModelCard(id);
     if (!card) {
         throw std::runtime_error(card.error().message);
     }
@@ -31,6 +35,10 @@ ModelInfo defaultCardModel() {
         throw std::runtime_error(model.error().message);
     }
     return *model;
+}
+
+ModelInfo defaultCardModel() {
+    return cardModel(defaultModelCardId());
 }
 
 void BM_Estimate(benchmark::State& state) {
@@ -45,6 +53,25 @@ void BM_Estimate(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Estimate);
+
+// An estimate the sizing engine answers (core/sizing/computeengine.h: llama.cpp's graph,
+// scheduler and allocator over the built-in Llama-3-8B card), on the CPU and on one Vulkan GPU.
+void BM_EstimateEngine(benchmark::State& state) {
+    const SizingModel model = prepareModel(cardModel("llama-3-8b-q4_k_m"));
+    ServerSettings settings;
+    settings.contextTokens = 32768;
+    settings.cacheTypeK = GgmlType::Q8_0;
+    settings.cacheTypeV = GgmlType::Q8_0;
+    std::vector<GpuDevice> gpus;
+    if (state.range(0) == 1) {
+        gpus.push_back({"Vulkan0", 8ull << 30, Backend::Vulkan, false, std::nullopt, {}});
+    }
+    for (auto _ : state) {
+        auto estimate = estimateMemory(model, settings, gpus);
+        benchmark::DoNotOptimize(estimate);
+    }
+}
+BENCHMARK(BM_EstimateEngine)->Arg(0)->Arg(1);
 
 // The same estimate from the prepared model, as the GUI's sliders recompute it.
 void BM_EstimatePrepared(benchmark::State& state) {

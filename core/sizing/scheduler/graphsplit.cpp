@@ -4,6 +4,7 @@
 // ggml_backend_sched_buffer_supported), ggml 0.27.0 as llama.cpp b11669 ships it.
 #include "core/sizing/scheduler/graphsplit.h"
 
+#include <array>
 #include <map>
 #include <tuple>
 
@@ -21,14 +22,16 @@ constexpr std::size_t kSplitInputsCapacity = 30;
 
 class Splitter {
   public:
-    Splitter(const ComputeGraph& graph, const std::vector<SchedulerBackend>& backends,
+    // Takes the graph over: the split rewires its sources and appends the copies in place.
+    Splitter(ComputeGraph graph, const std::vector<SchedulerBackend>& backends,
              const SchedulerOptions& options)
-        : m_graph(graph), m_backends(backends), m_options(options), m_backendOf(graph.tensors.size(), -1) {
-        for (const TensorId id : graph.nodes) {
-            m_backendOf[id] = graph[id].pinnedBackend;
+        : m_graph(std::move(graph)), m_backends(backends), m_options(options),
+          m_backendOf(m_graph.tensors.size(), -1) {
+        for (const TensorId id : m_graph.nodes) {
+            m_backendOf[id] = m_graph[id].pinnedBackend;
         }
-        for (const TensorId id : graph.leafs) {
-            m_backendOf[id] = graph[id].pinnedBackend;
+        for (const TensorId id : m_graph.leafs) {
+            m_backendOf[id] = m_graph[id].pinnedBackend;
         }
     }
 
@@ -128,11 +131,10 @@ class Splitter {
     void split(ScheduledGraph& out);
     void buildPlan(ScheduledGraph& out);
 
-    const ComputeGraph& m_graph;
+    ComputeGraph m_graph; // the input graph; the split adds its copies and rewires sources in place
     const std::vector<SchedulerBackend>& m_backends;
     SchedulerOptions m_options;
     std::vector<int> m_backendOf;
-    ComputeGraph m_copyGraph;                                    // the input graph plus the copies
     std::map<std::tuple<TensorId, int, int>, TensorId> m_copies; // tensor_id_copy(id, backend, copy)
     std::vector<TensorId> m_graphInputs;                         // sched->graph_inputs (n_copies > 1)
 };
@@ -244,7 +246,6 @@ Result<bool> Splitter::assignSources() {
 // meets a weight its backend cannot read (so the memory of the weights it copied can be reused),
 // or where its inputs array is full; a copy of every source the split's backend cannot read.
 void Splitter::split(ScheduledGraph& out) {
-    m_copyGraph = m_graph;
     std::size_t first = 0;
     while (first < m_graph.nodes.size() && graph::isViewOp(m_graph[m_graph.nodes[first]].op)) {
         ++first;
@@ -267,21 +268,22 @@ void Splitter::split(ScheduledGraph& out) {
         tensor.pinnedBackend = -1;
         tensor.flags = pinned ? (graph::kFlagInput | graph::kFlagOutput) : 0;
         tensor.name = m_backends[backend].name + "#" + m_graph[source].name + "#" + std::to_string(copy);
-        m_copyGraph.tensors.push_back(std::move(tensor));
-        const TensorId id = static_cast<TensorId>(m_copyGraph.tensors.size() - 1);
+        m_graph.tensors.push_back(std::move(tensor));
+        const TensorId id = static_cast<TensorId>(m_graph.tensors.size() - 1);
         m_copies[{source, backend, copy}] = id;
         return id;
     };
     for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
         const TensorId id = m_graph.nodes[i];
-        const Tensor& node = m_graph[id];
-        if (graph::isViewOp(node.op)) {
+        // By value: adding a copy grows the tensor vector, and this node's sources are rewired below.
+        const std::array<TensorId, graph::kMaxSources> sources = m_graph[id].sources;
+        if (graph::isViewOp(m_graph[id].op)) {
             continue;
         }
         const int nodeBackend = m_backendOf[id];
         bool newSplit = false;
         if (nodeBackend == current.backend && !current.inputs.empty()) {
-            for (const TensorId source : node.sources) {
+            for (const TensorId source : sources) {
                 if (source == kNoTensor) {
                     continue;
                 }
@@ -309,7 +311,7 @@ void Splitter::split(ScheduledGraph& out) {
             capacity = kSplitInputsCapacity;
         }
         for (std::size_t j = 0; j < graph::kMaxSources; ++j) {
-            const TensorId source = node.sources[j];
+            const TensorId source = sources[j];
             if (source == kNoTensor) {
                 continue;
             }
@@ -319,7 +321,7 @@ void Splitter::split(ScheduledGraph& out) {
                 for (int c = 0; c < m_options.copies; ++c) {
                     if (c == m_options.currentCopy) {
                         m_copies[{source, sourceBackend, c}] = source; // the original is the current copy
-                        m_copyGraph[source].flags |= graph::kFlagInput | graph::kFlagOutput;
+                        m_graph[source].flags |= graph::kFlagInput | graph::kFlagOutput;
                     } else {
                         addCopy(source, sourceBackend, c, true);
                     }
@@ -336,7 +338,7 @@ void Splitter::split(ScheduledGraph& out) {
                         capacity *= 2;
                     }
                 }
-                m_copyGraph[id].sources[j] = copyOf(source, current.backend, m_options.currentCopy);
+                m_graph[id].sources[j] = copyOf(source, current.backend, m_options.currentCopy);
             }
         }
     }
@@ -361,8 +363,8 @@ void Splitter::buildPlan(ScheduledGraph& out) {
             dependency.flags = 0;
             dependency.pinnedBackend = -1;
             dependency.name = m_graph[input].name + " (view)";
-            m_copyGraph.tensors.push_back(std::move(dependency));
-            plan.nodes.push_back(static_cast<TensorId>(m_copyGraph.tensors.size() - 1));
+            m_graph.tensors.push_back(std::move(dependency));
+            plan.nodes.push_back(static_cast<TensorId>(m_graph.tensors.size() - 1));
             plan.nodeBackends.push_back(m_backendOf[input]);
             plan.nodes.push_back(m_copies.at({input, split.backend, m_options.currentCopy}));
             plan.nodeBackends.push_back(split.backend);
@@ -370,7 +372,7 @@ void Splitter::buildPlan(ScheduledGraph& out) {
         std::vector<TensorId> nodes(m_graph.nodes.begin() + static_cast<std::ptrdiff_t>(split.nodeBegin),
                                     m_graph.nodes.begin() + static_cast<std::ptrdiff_t>(split.nodeEnd));
         if (m_backends[split.backend].optimizeGraph) {
-            m_backends[split.backend].optimizeGraph(m_copyGraph, nodes);
+            m_backends[split.backend].optimizeGraph(m_graph, nodes);
         }
         for (const TensorId id : nodes) {
             plan.nodes.push_back(id);
@@ -397,7 +399,7 @@ void Splitter::buildPlan(ScheduledGraph& out) {
         plan.leafs.push_back(id);
         plan.leafBackends.push_back(m_backendOf[id]);
     }
-    plan.graph = std::move(m_copyGraph);
+    plan.graph = std::move(m_graph);
 }
 
 Result<ScheduledGraph> Splitter::run() {
@@ -431,12 +433,12 @@ Result<ScheduledGraph> Splitter::run() {
 
 } // namespace
 
-Result<ScheduledGraph> splitGraph(const ComputeGraph& graph, const std::vector<SchedulerBackend>& backends,
+Result<ScheduledGraph> splitGraph(ComputeGraph graph, const std::vector<SchedulerBackend>& backends,
                                   const SchedulerOptions& options) {
     if (backends.empty()) {
         return makeError("sizing.unschedulable", "the scheduler needs at least one backend");
     }
-    return Splitter(graph, backends, options).run();
+    return Splitter(std::move(graph), backends, options).run();
 }
 
 } // namespace llamafit::scheduler

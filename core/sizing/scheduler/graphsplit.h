@@ -53,8 +53,8 @@ struct ScheduledGraph {
 
 // Error code: sizing.unschedulable (a pre-allocated tensor in a buffer that no backend reading it
 // can run the op on, or an op no backend supports: ggml aborts there).
-Result<ScheduledGraph> splitGraph(const graph::ComputeGraph& graph,
-                                  const std::vector<SchedulerBackend>& backends,
+// The graph is taken by value: a caller that moves it in saves a copy.
+Result<ScheduledGraph> splitGraph(graph::ComputeGraph graph, const std::vector<SchedulerBackend>& backends,
                                   const SchedulerOptions& options = {});
 
 } // namespace llamafit::scheduler
