@@ -3,6 +3,7 @@
 
 #include "core/sizing/allocator/graphallocator.h"
 #include "core/sizing/graph/modelgraph.h"
+#include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/scheduler/cpubackend.h"
 #include "core/sizing/scheduler/graphsplit.h"
 #include "core/sizing/scheduler/vulkanbackend.h"
@@ -94,6 +95,15 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     params.fullOffload =
         settings.gpuLayers.value_or(GpuLayers::automatic()).requestedLayers(model.trunkLayerCount()) >
         model.trunkLayerCount();
+    // llama-model.cpp create_memory: the recurrent state (llama-memory-recurrent.cpp) is offloaded
+    // as the KV cache is (cparams.offload_kqv, each layer on its device), f32 rows of
+    // recurrentstatesize.h's geometry.
+    if (model.hasRecurrentLayers()) {
+        const RsPlan rs = sizeRecurrentState(model, context);
+        params.rsCells = rs.rs.cells;
+        params.rsRows = rs.rs.cells * (1 + rs.rs.rsSeq);
+        params.rsBuffers = params.kvBuffers;
+    }
 
     return params;
 }

@@ -191,6 +191,48 @@ TensorId GraphBuilder::softMax(TensorId a, TensorId mask) {
     return newTensor(GgmlOp::SoftMax, m_graph[a].type, m_graph[a].ne, {a, mask});
 }
 
+TensorId GraphBuilder::scaleInPlace(TensorId a) {
+    // ggml_scale_impl with inplace: ggml_view_tensor(a).
+    const Tensor& source = m_graph[a];
+    return newView(GgmlOp::Scale, a, source.ne, source.nb, 0);
+}
+
+TensorId GraphBuilder::cpy(TensorId a, TensorId b) {
+    // ggml_cpy: a view of b (the destination), its sources a and b.
+    const Tensor& target = m_graph[b];
+    const TensorId id = newView(GgmlOp::Cpy, b, target.ne, target.nb, 0);
+    m_graph[id].sources[0] = a;
+    m_graph[id].sources[1] = b;
+    return id;
+}
+
+TensorId GraphBuilder::concat(TensorId a, TensorId b, int dim) {
+    // ggml_concat: a's type, the two extents of `dim` added.
+    Shape ne = m_graph[a].ne;
+    ne[static_cast<std::size_t>(dim)] += m_graph[b].ne[static_cast<std::size_t>(dim)];
+    const TensorId id = newTensor(GgmlOp::Concat, m_graph[a].type, ne, {a, b});
+    m_graph[id].opParams[0] = dim;
+    return id;
+}
+
+TensorId GraphBuilder::ssmConv(TensorId sx, TensorId c) {
+    // ggml_ssm_conv: [d_inner, n_t, n_s], n_t = sx.ne0 - d_conv + 1.
+    const Tensor& x = m_graph[sx];
+    const Tensor& kernel = m_graph[c];
+    return newTensor(GgmlOp::SsmConv, GgmlType::F32, {kernel.ne[1], x.ne[0] - kernel.ne[0] + 1, x.ne[2], 1},
+                     {sx, c});
+}
+
+TensorId GraphBuilder::ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, TensorId B, TensorId C,
+                               TensorId ids) {
+    // ggml_ssm_scan: 1-D, ggml_nelements(x) + s.ne0 * s.ne1 * s.ne2 * ids.ne0 values.
+    const Tensor& state = m_graph[s];
+    const Tensor& input = m_graph[x];
+    const std::int64_t values = input.ne[0] * input.ne[1] * input.ne[2] * input.ne[3] +
+                                state.ne[0] * state.ne[1] * state.ne[2] * m_graph[ids].ne[0];
+    return newTensor(GgmlOp::SsmScan, GgmlType::F32, {values, 1, 1, 1}, {s, x, dt, A, B, C, ids});
+}
+
 TensorId GraphBuilder::flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks) {
     // ggml_flash_attn_ext: F32 [v.ne0, q.ne2, q.ne1, q.ne3], the heads before the
     // tokens.

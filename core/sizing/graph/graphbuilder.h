@@ -47,6 +47,15 @@ class GraphBuilder {
     TensorId cont(TensorId a, Shape ne);
     TensorId cast(TensorId a, GgmlType type);
     TensorId softMax(TensorId a, TensorId mask);
+    // The recurrent-state ops (llama-graph.cpp build_rs, models/graph-context-mamba.cpp):
+    // ggml_scale_inplace (a view of a), ggml_cpy (a view of b, written in place), ggml_concat
+    // along `dim`, ggml_ssm_conv (F32 [c.ne1, sx.ne0 - c.ne0 + 1, sx.ne2]) and ggml_ssm_scan (F32,
+    // one row: the y of every token, then the last state of every sequence).
+    TensorId scaleInPlace(TensorId a);
+    TensorId cpy(TensorId a, TensorId b);
+    TensorId concat(TensorId a, TensorId b, int dim);
+    TensorId ssmConv(TensorId sx, TensorId c);
+    TensorId ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, TensorId B, TensorId C, TensorId ids);
     TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
     TensorId glu(TensorId a, TensorId b, GluOp op);
     TensorId unary(TensorId a, UnaryOp op);

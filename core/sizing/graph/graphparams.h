@@ -52,6 +52,12 @@ struct GraphParams {
     // runs on the CPU backend (`cpuBackend`, the last one).
     bool offloadKqv = true;
     int cpuBackend = 0;
+    // The recurrent state (llama-memory-recurrent.cpp): `rsCells` cells (mem_size, one per
+    // sequence; a reserve reads all of them, n_rs), `rsRows` rows per layer's r and s tensors
+    // (mem_size * (1 + n_rs_seq)), and each layer's buffer (the device of its layer, as the KV cache).
+    std::uint32_t rsCells = 0;
+    std::uint32_t rsRows = 0;
+    std::vector<Buffer> rsBuffers;
     bool operator==(const GraphParams&) const = default;
 };
 

@@ -141,13 +141,13 @@ TensorId LlmGraph::addBias(TensorId x, std::uint32_t layer, std::string_view suf
     return bias == kNoTensor ? x : m_builder.add(x, bias);
 }
 
-TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer) {
+TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
     // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then
     // down.
     GraphBuilder& b = m_builder;
     const TensorId up = addBias(b.mulMat(blockWeight(layer, "ffn_up.weight"), x), layer, "ffn_up.bias");
     const TensorId gate = addBias(b.mulMat(blockWeight(layer, "ffn_gate.weight"), x), layer, "ffn_gate.bias");
-    const TensorId product = b.glu(gate, up, GluOp::Swiglu);
+    const TensorId product = b.glu(gate, up, glu);
     return addBias(b.mulMat(blockWeight(layer, "ffn_down.weight"), product), layer, "ffn_down.bias");
 }
 
@@ -221,7 +221,8 @@ TensorId LlmGraph::rotate(TensorId x, TensorId rotation) {
     return b.reshape(b.mulMat(rotation, rows), shape);
 }
 
-TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v) {
+TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
+                             const AttentionOptions& options) {
     GraphBuilder& b = m_builder;
     const bool swa = layerIsSwa(layer);
     const KvInputs inputs = kvInputs(swa);
@@ -248,8 +249,13 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     // build_attn: "these nodes are added to the graph together so that they are
     // not reordered".
     b.expand(q);
-    b.expand(v);
-    b.expand(k);
+    if (options.iswa) {
+        b.expand(k);
+        b.expand(v);
+    } else {
+        b.expand(v);
+        b.expand(k);
+    }
 
     // llama_kv_cache::cpy_k / cpy_v: the ubatch's rows written into the cache (a
     // streamed cache seen as one matrix; a transposed V element by element).
@@ -309,7 +315,12 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
                                                   rowBytes(typeV, cells * valueDim * headsKv)},
                                                  0),
                                           {0, 2, 1, 3});
-        const TensorId scores = b.softMax(b.mulMat(keys, queries), inputs.mask);
+        TensorId logits = b.mulMat(keys, queries);
+        // build_attn_mha: "if (hparams.attn_soft_cap)" the scores go through scale, tanh, scale.
+        if (options.softcapLogits) {
+            logits = b.scale(b.unary(b.scale(logits), UnaryOp::Tanh));
+        }
+        const TensorId scores = b.softMax(logits, inputs.mask);
         const TensorId mixed = b.permute(b.mulMat(values, scores), {0, 2, 1, 3});
         const Tensor& out = b[mixed];
         cur = b.cont(mixed, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});

@@ -20,6 +20,16 @@
 
 namespace llamafit::graph {
 
+// LlmGraph::attention's variants (the defaults: build_attn over a plain KV cache).
+struct AttentionOptions {
+    // build_attn(llm_graph_input_attn_kv_iswa *), the models with a sliding-window cache beside the
+    // full one: Q, K and V are expanded in that order (the plain KV cache's: Q, V, K).
+    bool iswa = false;
+    // hparams.attn_soft_cap (gemma2): without flash attention the scores are soft-capped (scale,
+    // tanh, scale) before the soft_max.
+    bool softcapLogits = false;
+};
+
 class LlmGraph {
   public:
     LlmGraph(const ModelInfo& model, const GraphParams& params);
@@ -50,15 +60,17 @@ class LlmGraph {
     // the layer's backend.
     TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer);
     // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional
-    // biases.
-    TensorId feedForward(TensorId x, std::uint32_t layer);
+    // biases; `glu` picks the gate's activation (LLM_FFN_GELU: GluOp::Geglu).
+    TensorId feedForward(TensorId x, std::uint32_t layer, GluOp glu = GluOp::Swiglu);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
     TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
 
     // build_attn with the KV cache: stores K and V of this ubatch, attends over
     // the whole cache (flash attention or K*Q, soft_max, V*KQ), projects with wo
     // (and its bias). `q`, `k`, `v` are [head_dim, heads, tokens].
-    TensorId attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v);
+    // `options` as AttentionOptions above.
+    TensorId attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
+                       const AttentionOptions& options = {});
 
     // The output norm and the logits (both graph outputs).
     TensorId outputHead(TensorId x);

@@ -10,4 +10,10 @@ namespace llamafit::graph {
 TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 
+TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
+TensorId buildGemma3Graph(LlmGraph& graph);  // gemma3 (gemma.cpp)
+TensorId buildCohere2Graph(LlmGraph& graph); // cohere2
+// Dense, with standard sliding-window layers beside the global ones (the iSWA builders' variant).
+bool slidingWindowDense(const ModelInfo& model);
+
 } // namespace llamafit::graph
