@@ -35,9 +35,8 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
-    ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
-    ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
-    ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
+    ArchitectureBuilder{"mamba", buildMambaGraph, recurrentOnly},
+    ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
 };
 
 Builder builderFor(const ModelInfo& model) {
