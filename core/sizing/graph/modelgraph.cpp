@@ -35,6 +35,9 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
+    ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
+    ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
+    ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
     ArchitectureBuilder{"mamba", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
 };

@@ -10,6 +10,12 @@ namespace llamafit::graph {
 TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 
+TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
+TensorId buildGemma3Graph(LlmGraph& graph);  // gemma3 (gemma.cpp)
+TensorId buildCohere2Graph(LlmGraph& graph); // cohere2
+// Dense, with standard sliding-window layers beside the global ones (the iSWA builders' variant).
+bool slidingWindowDense(const ModelInfo& model);
+
 TensorId buildMambaGraph(LlmGraph& graph); // mamba, mamba2 (mamba.cpp)
 // Recurrent layers only (no attention, no experts): the Mamba builder's variant.
 bool recurrentOnly(const ModelInfo& model);
