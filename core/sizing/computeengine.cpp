@@ -14,8 +14,8 @@
 namespace llamafit {
 namespace {
 
-// The Vulkan device's properties the backend table reads: the limits the
-// estimate knows, the rest as the table's defaults.
+// The Vulkan device's properties the backend table reads: the limits the estimate knows, the rest
+// as the table's defaults.
 scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
     scheduler::VulkanDevice device;
     device.name = gpu.name;
@@ -28,9 +28,8 @@ scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
     return device;
 }
 
-// llama-context.cpp: the backends in device order, then the CPU, whose compute
-// buffer takes the first device's host buffer type. nullopt where a device has
-// no table yet.
+// llama-context.cpp: the backends in device order, then the CPU, whose compute buffer takes the
+// first device's host buffer type. nullopt where a device has no table yet.
 std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::vector<GpuDevice>& gpus) {
     std::vector<scheduler::SchedulerBackend> backends;
     for (const GpuDevice& gpu : gpus) {
@@ -45,8 +44,8 @@ std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::v
     return backends;
 }
 
-// ggml_backend_buffer_is_host: the CPU's own and the pinned host types; not a
-// GPU's buffer, and not ggml-cpu's repacked extra type.
+// ggml_backend_buffer_is_host: the CPU's own and the pinned host types; not a GPU's buffer, and
+// not ggml-cpu's repacked extra type.
 graph::Buffer weightBuffer(const TensorBuffer& buffer) {
     const bool host = buffer.device == kHostDevice && buffer.bufferType != "CPU_REPACK";
     return {buffer.bufferType, graph::BufferUsage::Weights, host};
@@ -77,8 +76,8 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     if (weights->tiedOutput) {
         params.tiedOutputBuffer = weightBuffer(*weights->tiedOutput);
     }
-    // llama-kv-cache.cpp: a layer's K/V live on its device, in plain CPU memory
-    // for a host layer or with -nkvo.
+    // llama-kv-cache.cpp: a layer's K/V live on its device, in plain CPU memory for a host layer
+    // or with -nkvo.
     params.offloadKqv = settings.kvOffload;
     params.cpuBackend = cpu;
     for (std::size_t il = 0; il < model.layers.size(); ++il) {
@@ -89,9 +88,8 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
                 : graph::Buffer{gpus[static_cast<std::size_t>(device)].name, graph::BufferUsage::Any, false});
         params.layerBackends.push_back(device == kHostDevice ? cpu : device);
     }
-    // llama-context.cpp graph_get_cb's "full_offload": model.n_gpu_layers() >
-    // n_layer, the -ngl asked for (auto and all count every layer and the output)
-    // whatever devices there are.
+    // llama-context.cpp graph_get_cb's "full_offload": model.n_gpu_layers() > n_layer, the -ngl
+    // asked for (auto and all count every layer and the output) whatever devices there are.
     params.fullOffload =
         settings.gpuLayers.value_or(GpuLayers::automatic()).requestedLayers(model.trunkLayerCount()) >
         model.trunkLayerCount();

@@ -1,6 +1,5 @@
-// ggml's graph-building API over a ComputeGraph; see graphbuilder.h. Shapes,
-// strides and sources restate ggml/src/ggml.c (ggml_new_tensor_impl,
-// ggml_view_impl and each op's constructor).
+// ggml's graph-building API over a ComputeGraph; see graphbuilder.h. Shapes, strides and sources
+// restate ggml/src/ggml.c (ggml_new_tensor_impl, ggml_view_impl and each op's constructor).
 #include "core/sizing/graph/graphbuilder.h"
 
 #include <utility>
@@ -8,8 +7,7 @@
 namespace llamafit::graph {
 
 std::array<std::uint64_t, 4> contiguousStrides(GgmlType type, const GraphBuilder::Shape& ne) {
-    // ggml_new_tensor_impl: nb[0] is the type's block bytes, nb[1] a row of
-    // blocks, then products.
+    // ggml_new_tensor_impl: nb[0] is the type's block bytes, nb[1] a row of blocks, then products.
     const GgmlTypeTraits& traits = ggmlTypeTraits(type);
     std::array<std::uint64_t, 4> nb{};
     nb[0] = traits.bytesPerBlock;
@@ -98,8 +96,8 @@ TensorId GraphBuilder::dup(TensorId a) {
 }
 
 TensorId GraphBuilder::setRows(TensorId destination, TensorId values, TensorId rows) {
-    // ggml_set_rows: a view of the destination, written in place; b11669 lists
-    // the destination as its third source.
+    // ggml_set_rows: a view of the destination, written in place; b11669 lists the destination as
+    // its third source.
     const Tensor& target = m_graph[destination];
     const TensorId id = newView(GgmlOp::SetRows, destination, target.ne, target.nb, 0);
     Tensor& tensor = m_graph[id];
@@ -234,8 +232,7 @@ TensorId GraphBuilder::ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, 
 }
 
 TensorId GraphBuilder::flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks) {
-    // ggml_flash_attn_ext: F32 [v.ne0, q.ne2, q.ne1, q.ne3], the heads before the
-    // tokens.
+    // ggml_flash_attn_ext: F32 [v.ne0, q.ne2, q.ne1, q.ne3], the heads before the tokens.
     const Tensor& query = m_graph[q];
     std::vector<TensorId> sources{q, k, v, mask};
     if (sinks != kNoTensor) {
@@ -283,8 +280,7 @@ TensorId GraphBuilder::mulMatId(TensorId as, TensorId b, TensorId ids) {
 }
 
 void GraphBuilder::expand(TensorId id) {
-    // ggml_visit_parents: sources first, left to right; an op-less tensor is a
-    // leaf.
+    // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
     if (m_visited[id]) {
         return;
     }

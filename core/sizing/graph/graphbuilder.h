@@ -1,11 +1,10 @@
 #pragma once
-// GraphBuilder: ggml's graph-building API (ggml/src/ggml.c) as far as
-// llama.cpp's inference graphs use it, over a ComputeGraph. Each op gives its
-// result the type, shape and strides ggml gives it, and expand() orders nodes
-// and leafs as ggml_build_forward_expand does (a depth-first walk of the
-// sources, left to right; a tensor with no op is a leaf). The per-architecture
-// builders (builders/*.cpp) mirror llama.cpp src/models/<arch>.cpp with it.
-// Holds no data: shapes only. Sizes in bytes, shapes in elements.
+// GraphBuilder: ggml's graph-building API (ggml/src/ggml.c) as far as llama.cpp's inference graphs
+// use it, over a ComputeGraph. Each op gives its result the type, shape and strides ggml gives it,
+// and expand() orders nodes and leafs as ggml_build_forward_expand does (a depth-first walk of the
+// sources, left to right; a tensor with no op is a leaf). The per-architecture builders
+// (builders/*.cpp) mirror llama.cpp src/models/<arch>.cpp with it. Holds no data: shapes only.
+// Sizes in bytes, shapes in elements.
 
 #include "core/sizing/graph/computegraph.h"
 
@@ -20,13 +19,11 @@ class GraphBuilder {
   public:
     using Shape = std::array<std::int64_t, 4>;
 
-    // A tensor with no op: a weight or cache in `buffer`, or an input
-    // (ggml_set_input).
+    // A tensor with no op: a weight or cache in `buffer`, or an input (ggml_set_input).
     TensorId leaf(GgmlType type, Shape ne, std::string name, BufferId buffer = kNoBuffer);
     TensorId input(GgmlType type, Shape ne, std::string name);
     BufferId addBuffer(Buffer buffer);
-    // Room for about this many tensors, so that building does not regrow the
-    // vectors.
+    // Room for about this many tensors, so that building does not regrow the vectors.
     void reserve(std::size_t tensors);
 
     // ggml ops; ne as ggml computes it.
@@ -59,10 +56,9 @@ class GraphBuilder {
     TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
     TensorId glu(TensorId a, TensorId b, GluOp op);
     TensorId unary(TensorId a, UnaryOp op);
-    // The mixture-of-experts ops (llama-graph.cpp build_moe_ffn): ggml_argsort
-    // (I32 indices of a's shape), ggml_sum_rows ([1, ne1, ne2, ne3]), ggml_clamp,
-    // ggml_div, and ggml_mul_mat_id (F32 [as.ne1, ids.ne0, b.ne2], one matrix of
-    // `as` per selected expert).
+    // The mixture-of-experts ops (llama-graph.cpp build_moe_ffn): ggml_argsort (I32 indices of a's
+    // shape), ggml_sum_rows ([1, ne1, ne2, ne3]), ggml_clamp, ggml_div, and ggml_mul_mat_id (F32
+    // [as.ne1, ids.ne0, b.ne2], one matrix of `as` per selected expert).
     TensorId argsort(TensorId a);
     TensorId sumRows(TensorId a);
     TensorId clamp(TensorId a);
@@ -74,8 +70,7 @@ class GraphBuilder {
     void setName(TensorId id, std::string name) { m_graph[id].name = std::move(name); }
     void pin(TensorId id, int backend) { m_graph[id].pinnedBackend = backend; }
 
-    // ggml_build_forward_expand: appends what `id` needs, and `id`, to the
-    // graph's leafs and nodes.
+    // ggml_build_forward_expand: appends what `id` needs, and `id`, to the graph's leafs and nodes.
     void expand(TensorId id);
 
     const Tensor& operator[](TensorId id) const { return m_graph[id]; }

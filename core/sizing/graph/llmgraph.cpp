@@ -1,6 +1,5 @@
-// The shared parts of llama.cpp's model graphs; see llmgraph.h. Each function
-// restates the llama.cpp b11669 function named beside it (src/llama-graph.cpp,
-// src/llama-kv-cache.cpp).
+// The shared parts of llama.cpp's model graphs; see llmgraph.h. Each function restates the
+// llama.cpp b11669 function named beside it (src/llama-graph.cpp, src/llama-kv-cache.cpp).
 #include "core/sizing/graph/llmgraph.h"
 
 #include "core/sizing/kvrotation.h"
@@ -22,8 +21,7 @@ std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_
 }
 
 LlmGraph::LlmGraph(const ModelInfo& model, const GraphParams& params) : m_model(model), m_params(params) {
-    // About sixty tensors a layer covers every builder; the scheduler appends a
-    // few copies.
+    // About sixty tensors a layer covers every builder; the scheduler appends a few copies.
     m_builder.reserve(64 * model.layers.size() + 64);
 }
 
@@ -61,8 +59,8 @@ TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
 }
 
 TensorId LlmGraph::outputWeight() {
-    // llama-model.cpp: a model without output.weight reads token_embd, duplicated
-    // on the output device when that is not token_embd's (TENSOR_DUPLICATED).
+    // llama-model.cpp: a model without output.weight reads token_embd, duplicated on the output
+    // device when that is not token_embd's (TENSOR_DUPLICATED).
     if (const TensorId output = weight("output.weight"); output != kNoTensor) {
         return output;
     }
@@ -79,10 +77,9 @@ TensorId LlmGraph::outputWeight() {
 }
 
 TensorId LlmGraph::inputEmbeddings() {
-    // llm_graph_context::build_inp_embd of b11669: the token rows ("embd"), the
-    // embeddings input, and the mixed input (token rows scattered into a copy of
-    // the embeddings), each expanded in that order; the first is the one computed
-    // for a text batch.
+    // llm_graph_context::build_inp_embd of b11669: the token rows ("embd"), the embeddings input,
+    // and the mixed input (token rows scattered into a copy of the embeddings), each expanded in
+    // that order; the first is the one computed for a text batch.
     GraphBuilder& b = m_builder;
     const auto T = static_cast<std::int64_t>(tokens());
     const auto embd = static_cast<std::int64_t>(m_model.embeddingLength);
@@ -119,10 +116,9 @@ TensorId LlmGraph::outputIds() {
 
 TensorId LlmGraph::norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer) {
     TensorId cur = rms ? m_builder.rmsNorm(x) : m_builder.norm(x);
-    // llama-context.cpp graph_get_cb: "norm may be automatically assigned to the
-    // backend of the previous layer, increasing data transfer between backends":
-    // a layer's norm is pinned to the layer's backend when the batch is under 32
-    // tokens or every layer is offloaded.
+    // llama-context.cpp graph_get_cb: "norm may be automatically assigned to the backend of the
+    // previous layer, increasing data transfer between backends": a layer's norm is pinned to the
+    // layer's backend when the batch is under 32 tokens or every layer is offloaded.
     if (layer >= 0 && static_cast<std::size_t>(layer) < m_params.layerBackends.size() &&
         (tokens() < 32 || m_params.fullOffload)) {
         m_builder.pin(cur, m_params.layerBackends[static_cast<std::size_t>(layer)]);
@@ -142,8 +138,7 @@ TensorId LlmGraph::addBias(TensorId x, std::uint32_t layer, std::string_view suf
 }
 
 TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
-    // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then
-    // down.
+    // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
     GraphBuilder& b = m_builder;
     const TensorId up = addBias(b.mulMat(blockWeight(layer, "ffn_up.weight"), x), layer, "ffn_up.bias");
     const TensorId gate = addBias(b.mulMat(blockWeight(layer, "ffn_gate.weight"), x), layer, "ffn_gate.bias");
@@ -160,10 +155,9 @@ const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
     if (const auto found = m_kvInputs.find(swa); found != m_kvInputs.end()) {
         return found->second;
     }
-    // llm_graph_context::build_attn_inp_kv and the KV cache's build_input_*: the
-    // store indices (one per value of a transposed V), the mask over the whole
-    // cache per stream (f16 under flash attention), and a quantized cache's
-    // rotations.
+    // llm_graph_context::build_attn_inp_kv and the KV cache's build_input_*: the store indices (one
+    // per value of a transposed V), the mask over the whole cache per stream (f16 under flash
+    // attention), and a quantized cache's rotations.
     GraphBuilder& b = m_builder;
     const auto T = static_cast<std::int64_t>(tokens());
     const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
@@ -196,8 +190,7 @@ TensorId LlmGraph::kvCache(std::uint32_t layer, bool keys) {
     if (const auto found = m_caches.find(key); found != m_caches.end()) {
         return found->second;
     }
-    // llama-kv-cache.cpp: one [n_embd_gqa, cells, streams] tensor per layer and
-    // kind.
+    // llama-kv-cache.cpp: one [n_embd_gqa, cells, streams] tensor per layer and kind.
     const LayerInfo& info = m_model.layers.at(layer);
     const std::int64_t width =
         static_cast<std::int64_t>(keys ? info.keyHeadDim : info.valueHeadDim) * info.headCountKv;
@@ -211,8 +204,7 @@ TensorId LlmGraph::kvCache(std::uint32_t layer, bool keys) {
 }
 
 TensorId LlmGraph::rotate(TensorId x, TensorId rotation) {
-    // llama-graph.cpp: a rotation multiplies rows of its own size, whatever x's
-    // shape.
+    // llama-graph.cpp: a rotation multiplies rows of its own size, whatever x's shape.
     GraphBuilder& b = m_builder;
     const GraphBuilder::Shape shape = b[x].ne;
     const std::int64_t size = b[rotation].ne[0];
@@ -237,8 +229,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     const GgmlType typeK = m_params.cacheTypeK;
     const GgmlType typeV = m_params.cacheTypeV;
 
-    // A quantized K rotates Q and K, a quantized V rotates V (and, below, the
-    // output).
+    // A quantized K rotates Q and K, a quantized V rotates V (and, below, the output).
     if (inputs.kRotation != kNoTensor) {
         q = rotate(q, inputs.kRotation);
         k = rotate(k, inputs.kRotation);
@@ -246,8 +237,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     if (inputs.vRotation != kNoTensor) {
         v = rotate(v, inputs.vRotation);
     }
-    // build_attn: "these nodes are added to the graph together so that they are
-    // not reordered".
+    // build_attn: "these nodes are added to the graph together so that they are not reordered".
     b.expand(q);
     if (options.iswa) {
         b.expand(k);
@@ -257,8 +247,8 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         b.expand(k);
     }
 
-    // llama_kv_cache::cpy_k / cpy_v: the ubatch's rows written into the cache (a
-    // streamed cache seen as one matrix; a transposed V element by element).
+    // llama_kv_cache::cpy_k / cpy_v: the ubatch's rows written into the cache (a streamed cache
+    // seen as one matrix; a transposed V element by element).
     const TensorId keyCache = kvCache(layer, true);
     const TensorId valueCache = kvCache(layer, false);
     const TensorId keyRows =
@@ -281,8 +271,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     }
     b.expand(valueStore);
 
-    // build_attn_mha over the whole cache: Q split into streams, K and V as the
-    // cache's views.
+    // build_attn_mha over the whole cache: Q split into streams, K and V as the cache's views.
     const Tensor& query = b[q];
     const TensorId queryView =
         b.view(q, {query.ne[0], query.ne[1], query.ne[2] / streams, streams},
@@ -298,8 +287,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         TensorId values = b.permute(b.view(valueCache, {valueDim, headsKv, cells, streams},
                                            {rowBytes(typeV, valueDim), valueRow, valueRow * cells}, 0),
                                     {0, 2, 1, 3});
-        // build_attn_mha: flash attention reads f16, so an f32 K or V is cast
-        // whole, per layer.
+        // build_attn_mha: flash attention reads f16, so an f32 K or V is cast whole, per layer.
         const TensorId flashKeys = typeK == GgmlType::F32 ? b.cast(keys, GgmlType::F16) : keys;
         if (typeV == GgmlType::F32) {
             values = b.cast(values, GgmlType::F16);
@@ -308,8 +296,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         const Tensor& out = b[attended];
         cur = b.reshape(attended, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
     } else {
-        // llama_kv_cache::get_v of a transposed V: [cells, heads, head_dim,
-        // streams].
+        // llama_kv_cache::get_v of a transposed V: [cells, heads, head_dim, streams].
         const TensorId values = b.permute(b.view(valueCache, {cells, headsKv, valueDim, streams},
                                                  {rowBytes(typeV, cells * valueDim), rowBytes(typeV, cells),
                                                   rowBytes(typeV, cells * valueDim * headsKv)},
@@ -324,8 +311,7 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         const TensorId mixed = b.permute(b.mulMat(values, scores), {0, 2, 1, 3});
         const Tensor& out = b[mixed];
         cur = b.cont(mixed, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
-        // "all nodes between the KV store and the attention output are run on the
-        // CPU" (-nkvo).
+        // "all nodes between the KV store and the attention output are run on the CPU" (-nkvo).
         if (!m_params.offloadKqv) {
             b.pin(cur, m_params.cpuBackend);
         }

@@ -1,12 +1,10 @@
 #pragma once
-// LlmGraph: the shared parts of llama.cpp's model graphs (src/llama-graph.cpp
-// llm_graph_context and the KV cache's graph hooks in src/llama-kv-cache.cpp),
-// over a GraphBuilder: the model's weights as leafs in their buffers, the graph
-// inputs (token embeddings, positions, the KV cache's mask, indices and
-// rotations, the output rows), build_norm, build_ffn, build_attn with its K/V
-// stores and both attention paths, and the output head. The per-architecture
-// builders (models/*.cpp) compose these as src/models/<arch>.cpp does. Shapes
-// only; one instance per graph.
+// LlmGraph: the shared parts of llama.cpp's model graphs (src/llama-graph.cpp llm_graph_context and
+// the KV cache's graph hooks in src/llama-kv-cache.cpp), over a GraphBuilder: the model's weights
+// as leafs in their buffers, the graph inputs (token embeddings, positions, the KV cache's mask,
+// indices and rotations, the output rows), build_norm, build_ffn, build_attn with its K/V stores
+// and both attention paths, and the output head. The per-architecture builders (models/*.cpp)
+// compose these as src/models/<arch>.cpp does. Shapes only; one instance per graph.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/graph/graphbuilder.h"
@@ -39,36 +37,31 @@ class LlmGraph {
     const GraphParams& params() const { return m_params; }
     std::uint32_t tokens() const { return m_params.reserve.tokens; }
 
-    // A weight of the model as a leaf in its buffer (created once); kNoTensor
-    // when the model has none.
+    // A weight of the model as a leaf in its buffer (created once); kNoTensor when the model has none.
     TensorId weight(std::string_view name);
     TensorId blockWeight(std::uint32_t layer, std::string_view suffix);
     // The output matrix: output.weight, or the tied copy of token_embd.
     TensorId outputWeight();
 
-    // build_inp_embd: token rows of token_embd; b11669 also builds the embeddings
-    // input and the mixed token/embedding input beside it (only one of the three
-    // is computed, all are planned).
+    // build_inp_embd: token rows of token_embd; b11669 also builds the embeddings input and the
+    // mixed token/embedding input beside it (only one of the three is computed, all are planned).
     TensorId inputEmbeddings();
     TensorId inputPositions();
-    // build_inp_out_ids: the rows that produce outputs (llama-server: one per
-    // slot, always).
+    // build_inp_out_ids: the rows that produce outputs (llama-server: one per slot, always).
     TensorId outputIds();
 
-    // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias;
-    // `layer` (-1: none) names it "norm-<layer>", which graph_get_cb may pin to
-    // the layer's backend.
+    // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias; `layer` (-1: none)
+    // names it "norm-<layer>", which graph_get_cb may pin to the layer's backend.
     TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer);
-    // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional
-    // biases; `glu` picks the gate's activation (LLM_FFN_GELU: GluOp::Geglu).
+    // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional biases; `glu` picks
+    // the gate's activation (LLM_FFN_GELU: GluOp::Geglu).
     TensorId feedForward(TensorId x, std::uint32_t layer, GluOp glu = GluOp::Swiglu);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
     TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
 
-    // build_attn with the KV cache: stores K and V of this ubatch, attends over
-    // the whole cache (flash attention or K*Q, soft_max, V*KQ), projects with wo
-    // (and its bias). `q`, `k`, `v` are [head_dim, heads, tokens].
-    // `options` as AttentionOptions above.
+    // build_attn with the KV cache: stores K and V of this ubatch, attends over the whole cache
+    // (flash attention or K*Q, soft_max, V*KQ), projects with wo (and its bias). `q`, `k`, `v` are
+    // [head_dim, heads, tokens]; `options` as AttentionOptions above.
     TensorId attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
                        const AttentionOptions& options = {});
 
@@ -92,9 +85,8 @@ class LlmGraph {
     const ModelInfo& m_model;
     const GraphParams& m_params;
     GraphBuilder m_builder;
-    // model.tensors by name, and the leaf made for each (kNoTensor until asked
-    // for): weights are looked up by name once per layer and kind, so a map
-    // rather than a scan of every tensor.
+    // model.tensors by name, and the leaf made for each (kNoTensor until asked for): weights are
+    // looked up by name once per layer and kind, so a map rather than a scan of every tensor.
     std::unordered_map<std::string_view, std::size_t> m_tensorIndex;
     std::vector<TensorId> m_weightLeafs;
     std::map<bool, KvInputs> m_kvInputs;
