@@ -40,6 +40,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
     ArchitectureBuilder{"mamba", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
+    ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
 };
 
 Builder builderFor(const ModelInfo& model) {

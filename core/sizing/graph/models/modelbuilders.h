@@ -19,5 +19,8 @@ bool slidingWindowDense(const ModelInfo& model);
 TensorId buildMambaGraph(LlmGraph& graph); // mamba, mamba2 (mamba.cpp)
 // Recurrent layers only (no attention, no experts): the Mamba builder's variant.
 bool recurrentOnly(const ModelInfo& model);
+TensorId buildGraniteHybridGraph(LlmGraph& graph); // granitehybrid (granitehybrid.cpp)
+// Recurrent layers beside attention ones, dense feed-forward: the Granite hybrid builder's variant.
+bool denseRecurrentHybrid(const ModelInfo& model);
 
 } // namespace llamafit::graph

@@ -1,0 +1,64 @@
+// Granite 4.0 hybrid: llama.cpp src/models/granite-hybrid.cpp. Each layer is a Mamba-2 block
+// (recurrent.h) or, where the layer holds no recurrent state, attention over the hybrid memory's
+// KV cache, between an RMS pre-norm and a SwiGLU feed-forward; Granite scales the token rows, both
+// residual branches and the logits. The last layer keeps only the output rows.
+#include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/recurrent.h"
+
+namespace llamafit::graph {
+
+bool denseRecurrentHybrid(const ModelInfo& model) {
+    return model.hasRecurrentLayers() && !model.isMoe();
+}
+
+TensorId buildGraniteHybridGraph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    const auto T = static_cast<std::int64_t>(g.tokens());
+    // b11669 scales the token rows (f_embedding_scale) and expands them before the first layer,
+    // "to prevent a graph split due to early ggml_build_forward_expand() in build_mamba2_layer()".
+    TensorId inpL = b.scale(g.inputEmbeddings());
+    b.expand(inpL);
+    const RsInput rs = buildRsInput(g);
+    const std::uint32_t layers = model.trunkLayerCount();
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        TensorId inpSA = inpL;
+        TensorId cur =
+            g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, static_cast<int>(il));
+        if (info.recurrent) {
+            cur = buildMamba2Layer(g, rs, cur, il);
+        } else {
+            // build_attention_layer: Q, K, V (with their biases where the model has them) split into
+            // heads; Granite 4.0-H is NoPE (rope.scaling.finetuned false), so no RoPE.
+            const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
+                const std::string stem(name);
+                const TensorId projected =
+                    g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
+                return b.reshape(projected, {headDim, heads, T, 1});
+            };
+            const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
+            const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);
+            const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
+            cur = g.attention(il, q, k, v);
+        }
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpSA = b.getRows(inpSA, g.outputIds());
+        }
+        // build_layer_ffn: residual-scaled branches (f_residual_scale).
+        const TensorId ffnInput = b.add(b.scale(cur), inpSA);
+        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, static_cast<int>(il));
+        cur = g.feedForward(cur, il);
+        inpL = b.add(b.scale(cur), ffnInput);
+    }
+    // The output norm, the logits, scaled by 1 / f_logit_scale.
+    const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);
+    b.setOutput(normed);
+    const TensorId logits = b.scale(b.mulMat(g.outputWeight(), normed));
+    b.setOutput(logits);
+    b.expand(logits);
+    return logits;
+}
+
+} // namespace llamafit::graph
