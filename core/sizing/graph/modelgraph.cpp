@@ -41,6 +41,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"mamba", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
+    ArchitectureBuilder{"falcon-h1", buildFalconH1Graph, parallelRecurrentHybrid},
 };
 
 Builder builderFor(const ModelInfo& model) {

@@ -227,7 +227,7 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
     const TensorId convX = b.concat(conv, b.transpose(xBC), 0);
     storeConvState(b, convX, convCache, dConv, channels, split);
     xBC = b.ssmConv(convX, g.blockWeight(il, "ssm_conv1d.weight"));
-    xBC = b.add(xBC, g.blockWeight(il, "ssm_conv1d.bias"));
+    xBC = g.addBias(xBC, il, "ssm_conv1d.bias"); // optional in falcon-h1's tensors
     xBC = b.unary(xBC, UnaryOp::Silu);
 
     // x, B and C (V, K and Q of the SSM/attention duality) as views of the convolved xBC.

@@ -22,5 +22,8 @@ bool recurrentOnly(const ModelInfo& model);
 TensorId buildGraniteHybridGraph(LlmGraph& graph); // granitehybrid (granitehybrid.cpp)
 // Recurrent layers beside attention ones, dense feed-forward: the Granite hybrid builder's variant.
 bool denseRecurrentHybrid(const ModelInfo& model);
+TensorId buildFalconH1Graph(LlmGraph& graph); // falcon-h1 (falconh1.cpp)
+// Attention and a recurrent block in every layer, dense feed-forward: the Falcon-H1 builder's variant.
+bool parallelRecurrentHybrid(const ModelInfo& model);
 
 } // namespace llamafit::graph
