@@ -231,6 +231,10 @@ TensorId GraphBuilder::ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, 
     return newTensor(GgmlOp::SsmScan, GgmlType::F32, {values, 1, 1, 1}, {s, x, dt, A, B, C, ids});
 }
 
+TensorId GraphBuilder::sqr(TensorId a) {
+    return newTensor(GgmlOp::Sqr, m_graph[a].type, m_graph[a].ne, {a});
+}
+
 TensorId GraphBuilder::flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks) {
     // ggml_flash_attn_ext: F32 [v.ne0, q.ne2, q.ne1, q.ne3], the heads before the tokens.
     const Tensor& query = m_graph[q];

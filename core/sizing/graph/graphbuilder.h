@@ -53,6 +53,8 @@ class GraphBuilder {
     TensorId concat(TensorId a, TensorId b, int dim);
     TensorId ssmConv(TensorId sx, TensorId c);
     TensorId ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, TensorId B, TensorId C, TensorId ids);
+    // ggml_sqr (build_ffn's LLM_FFN_RELU_SQR: relu, then its square).
+    TensorId sqr(TensorId a);
     TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
     TensorId glu(TensorId a, TensorId b, GluOp op);
     TensorId unary(TensorId a, UnaryOp op);

@@ -42,6 +42,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
     ArchitectureBuilder{"falcon-h1", buildFalconH1Graph, parallelRecurrentHybrid},
+    ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
 };
 
 Builder builderFor(const ModelInfo& model) {

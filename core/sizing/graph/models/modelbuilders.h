@@ -25,5 +25,8 @@ bool denseRecurrentHybrid(const ModelInfo& model);
 TensorId buildFalconH1Graph(LlmGraph& graph); // falcon-h1 (falconh1.cpp)
 // Attention and a recurrent block in every layer, dense feed-forward: the Falcon-H1 builder's variant.
 bool parallelRecurrentHybrid(const ModelInfo& model);
+TensorId buildNemotronHGraph(LlmGraph& graph); // nemotron_h (nemotronh.cpp)
+// Recurrent, attention and feed-forward-only layers, no experts: the Nemotron-H builder's variant.
+bool denseRecurrentStack(const ModelInfo& model);
 
 } // namespace llamafit::graph

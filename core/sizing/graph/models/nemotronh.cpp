@@ -1,0 +1,52 @@
+// Nemotron-H: llama.cpp src/models/nemotron-h.cpp. Each layer is one of three kinds after an RMS
+// pre-norm: a Mamba-2 block (recurrent.h) where it holds recurrent state, attention (no RoPE) where
+// it holds a KV cache, else a feed-forward of squared ReLU (build_ffn LLM_FFN_RELU_SQR, no gate);
+// then the residual. The last layer keeps only the output rows.
+#include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/recurrent.h"
+
+namespace llamafit::graph {
+
+bool denseRecurrentStack(const ModelInfo& model) {
+    return model.hasRecurrentLayers() && !model.isMoe();
+}
+
+TensorId buildNemotronHGraph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    const auto T = static_cast<std::int64_t>(g.tokens());
+    TensorId inpL = g.inputEmbeddings();
+    const RsInput rs = buildRsInput(g);
+    const std::uint32_t layers = model.trunkLayerCount();
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        TensorId cur =
+            g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, static_cast<int>(il));
+        if (info.recurrent) {
+            cur = buildMamba2Layer(g, rs, cur, il);
+        } else if (info.hasKv) {
+            const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
+                const std::string stem(name);
+                const TensorId projected =
+                    g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
+                return b.reshape(projected, {headDim, heads, T, 1});
+            };
+            const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
+            const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);
+            const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
+            cur = g.attention(il, q, k, v);
+        } else {
+            cur = g.addBias(b.mulMat(g.blockWeight(il, "ffn_up.weight"), cur), il, "ffn_up.bias");
+            cur = b.sqr(b.unary(cur, UnaryOp::Relu));
+            cur = g.addBias(b.mulMat(g.blockWeight(il, "ffn_down.weight"), cur), il, "ffn_down.bias");
+        }
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpL = b.getRows(inpL, g.outputIds());
+        }
+        inpL = b.add(cur, inpL);
+    }
+    return g.outputHead(inpL);
+}
+
+} // namespace llamafit::graph
