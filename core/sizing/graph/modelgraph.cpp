@@ -43,6 +43,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
     ArchitectureBuilder{"falcon-h1", buildFalconH1Graph, parallelRecurrentHybrid},
     ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
+    ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
 };
 
 Builder builderFor(const ModelInfo& model) {

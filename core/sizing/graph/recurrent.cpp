@@ -51,23 +51,31 @@ std::int64_t weightExtent(LlmGraph& g, std::uint32_t layer, std::string_view suf
     return w == kNoTensor ? 0 : g.builder()[w].ne[dim];
 }
 
-// The conv state's copy back: the last d_conv - 1 columns of conv_x into the ubatch's cells.
+// The conv state's copy back: the last d_conv - 1 columns of conv_x into the ubatch's cells, the
+// cache seen as one flat row (build_mamba_layer's ggml_view_1d) or, in b11669's Mamba-2 (the dumps),
+// as [n_embd_r, n_seqs] rows.
 void storeConvState(GraphBuilder& b, TensorId convX, TensorId cache, std::int64_t convWidth,
-                    std::int64_t channels, SeqSplit split) {
+                    std::int64_t channels, SeqSplit split, bool rows) {
     const Tensor& x = b[convX];
     const TensorId last = view3d(b, convX, {convWidth - 1, channels, split.seqs, 1}, x.nb[1], x.nb[2],
                                  static_cast<std::uint64_t>(split.seqTokens) * x.nb[0]);
-    // b11669 views the cache as [n_embd_r, n_seqs] rows (the dump's shape), not one flat row.
     const Tensor& c = b[cache];
-    b.expand(b.cpy(last, view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])));
+    const TensorId target = rows ? view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
+                                 : view1d(b, cache, c.ne[0] * split.seqs, kRsHead * c.nb[1]);
+    b.expand(b.cpy(last, target));
 }
 
-// The SSM state's copy back: the scan's last states (after every token's y) into the ubatch's cells.
-void storeSsmState(GraphBuilder& b, TensorId scan, TensorId x, TensorId cache, SeqSplit split) {
+// The SSM state's copy back: the scan's last states (after every token's y) into the ubatch's cells,
+// flat (build_mamba_layer) or as [n_embd_s, n_seqs] rows (b11669's Mamba-2, the dumps).
+void storeSsmState(GraphBuilder& b, TensorId scan, TensorId x, TensorId cache, SeqSplit split, bool rows) {
     const Tensor& c = b[cache];
     const std::uint64_t offset = elements(b[x]) * kF32Bytes;
-    const TensorId states = view2d(b, scan, c.ne[0], split.seqs, c.nb[1], offset);
-    b.expand(b.cpy(states, view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])));
+    const std::int64_t flat = c.ne[0] * split.seqs;
+    const TensorId states =
+        rows ? view2d(b, scan, c.ne[0], split.seqs, c.nb[1], offset) : view1d(b, scan, flat, offset);
+    const TensorId target = rows ? view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
+                                 : view1d(b, cache, flat, kRsHead * c.nb[1]);
+    b.expand(b.cpy(states, target));
 }
 
 } // namespace
@@ -160,7 +168,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
                               static_cast<std::uint64_t>(dInner) * kF32Bytes);
 
     const TensorId convX = b.concat(conv, b.transpose(x), 0);
-    storeConvState(b, convX, convCache, dConv, dInner, split);
+    storeConvState(b, convX, convCache, dConv, dInner, split, false);
     x = b.ssmConv(convX, g.blockWeight(il, "ssm_conv1d.weight"));
     x = b.add(x, g.blockWeight(il, "ssm_conv1d.bias"));
     x = b.unary(x, UnaryOp::Silu);
@@ -173,10 +181,22 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
                       {static_cast<std::uint64_t>(dState) * xdbT.nb[0], xdbT.nb[1], xdbT.nb[2]},
                       static_cast<std::uint64_t>(offsetValues) * kF32Bytes);
     };
-    const TensorId B = bcView(dtRank);
-    const TensorId C = bcView(dtRank + dState);
-    // b11669 (the dumps): dt made contiguous before ssm_dt.
-    dt = b.mulMat(g.blockWeight(il, "ssm_dt.weight"), b.cont(dt, b[dt].ne));
+    TensorId B = bcView(dtRank);
+    TensorId C = bcView(dtRank + dState);
+    // Jamba's variant RMS-norms dt, B and C (ssm_dt_norm, ssm_b_norm, ssm_c_norm); b11669 (the
+    // dumps) otherwise makes dt contiguous before ssm_dt.
+    const TensorId dtNorm = g.blockWeight(il, "ssm_dt_norm.weight");
+    const TensorId bNorm = g.blockWeight(il, "ssm_b_norm.weight");
+    const TensorId cNorm = g.blockWeight(il, "ssm_c_norm.weight");
+    if (dtNorm != kNoTensor && bNorm != kNoTensor && cNorm != kNoTensor) {
+        const int normLayer = static_cast<int>(il);
+        dt = g.norm(dt, dtNorm, kNoTensor, true, normLayer);
+        B = g.norm(B, bNorm, kNoTensor, true, normLayer);
+        C = g.norm(C, cNorm, kNoTensor, true, normLayer);
+    } else {
+        dt = b.cont(dt, b[dt].ne);
+    }
+    dt = b.mulMat(g.blockWeight(il, "ssm_dt.weight"), dt);
     dt = b.add(dt, g.blockWeight(il, "ssm_dt.bias"));
 
     const TensorId xFlat = x;
@@ -186,7 +206,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     const TensorId yssm = buildRs(g, input, ssmCache, [&](TensorId states, TensorId ids) {
         return b.ssmScan(b.reshape(states, {dState, 1, dInner, rows}), x, dt, A, B, C, ids);
     });
-    storeSsmState(b, yssm, x, ssmCache, split);
+    storeSsmState(b, yssm, x, ssmCache, split, false);
 
     TensorId y = view3d(b, yssm, {dInner, split.seqTokens, split.seqs, 1}, b[x].nb[2], b[x].nb[3], 0);
     y = b.add(y, b.mul(xFlat, g.blockWeight(il, "ssm_d")));
@@ -225,7 +245,7 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
                          static_cast<std::uint64_t>(2 * dInner + 2 * nGroup * dState) * kF32Bytes);
 
     const TensorId convX = b.concat(conv, b.transpose(xBC), 0);
-    storeConvState(b, convX, convCache, dConv, channels, split);
+    storeConvState(b, convX, convCache, dConv, channels, split, true);
     xBC = b.ssmConv(convX, g.blockWeight(il, "ssm_conv1d.weight"));
     xBC = g.addBias(xBC, il, "ssm_conv1d.bias"); // optional in falcon-h1's tensors
     xBC = b.unary(xBC, UnaryOp::Silu);
@@ -246,7 +266,7 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
     const TensorId yssm = buildRs(g, input, ssmCache, [&](TensorId states, TensorId ids) {
         return b.ssmScan(b.reshape(states, {dState, headDim, nHead, rows}), x, dt, A, B, C, ids);
     });
-    storeSsmState(b, yssm, x, ssmCache, split);
+    storeSsmState(b, yssm, x, ssmCache, split, true);
 
     // y as a contiguous [head_dim, n_head, n_seq_tokens, n_seqs] view of the scan's output (x itself
     // is a strided view of xBC).

@@ -28,5 +28,6 @@ bool parallelRecurrentHybrid(const ModelInfo& model);
 TensorId buildNemotronHGraph(LlmGraph& graph); // nemotron_h (nemotronh.cpp)
 // Recurrent, attention and feed-forward-only layers, no experts: the Nemotron-H builder's variant.
 bool denseRecurrentStack(const ModelInfo& model);
+TensorId buildJambaGraph(LlmGraph& graph); // jamba (jamba.cpp)
 
 } // namespace llamafit::graph
