@@ -6,6 +6,7 @@
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/scheduler/cpubackend.h"
 #include "core/sizing/scheduler/graphsplit.h"
+#include "core/sizing/scheduler/rpcbackend.h"
 #include "core/sizing/scheduler/vulkanbackend.h"
 #include "core/sizing/weightplacement.h"
 
@@ -28,19 +29,30 @@ scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
     return device;
 }
 
-// llama-context.cpp: the backends in device order, then the CPU, whose compute buffer takes the
-// first device's host buffer type. nullopt where a device has no table yet.
+// llama-context.cpp: the backends in device order (llama.cpp's: the RPC servers first, then the
+// local GPUs; the estimate's GPU list already is in that order, rpcdevices.h checkRpcDevices),
+// then the CPU, whose compute buffer takes the first device's host buffer type: Vulkan's pinned
+// one, none for an RPC device (ggml-rpc.cpp's device has no get_host_buffer_type), so plain
+// CPU memory. nullopt where a device has no table yet.
 std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::vector<GpuDevice>& gpus) {
     std::vector<scheduler::SchedulerBackend> backends;
     for (const GpuDevice& gpu : gpus) {
-        if (gpu.backend != Backend::Vulkan) {
+        if (gpu.backend == Backend::Vulkan) {
+            backends.push_back(scheduler::vulkanBackend(vulkanDeviceOf(gpu)));
+        } else if (gpu.backend == Backend::Rpc) {
+            // A ggml-rpc-server's buffer type reports its backend's alignment and max size; the
+            // estimate knows neither, and takes ggml-cpu's (rpcbackend.h).
+            backends.push_back(scheduler::rpcBackend({gpu.name}));
+        } else {
             return std::nullopt;
         }
-        backends.push_back(scheduler::vulkanBackend(vulkanDeviceOf(gpu)));
     }
-    backends.push_back(
-        gpus.empty() ? scheduler::cpuBackend()
-                     : scheduler::cpuBackend(scheduler::vulkanHostBufferType(vulkanDeviceOf(gpus.front()))));
+    if (!gpus.empty() && gpus.front().backend == Backend::Vulkan) {
+        const scheduler::VulkanDevice first = vulkanDeviceOf(gpus.front());
+        backends.push_back(scheduler::cpuBackend(scheduler::vulkanHostBufferType(first)));
+    } else {
+        backends.push_back(scheduler::cpuBackend());
+    }
     return backends;
 }
 
@@ -106,12 +118,24 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     return params;
 }
 
+// llama-context.cpp (llama_context::llama_context): pipeline parallelism, and with it
+// GGML_SCHED_MAX_COPIES (4) copies of every split input, when there is more than one device,
+// every layer and the output are offloaded (model.n_gpu_layers() > n_layer), the split is by
+// layer (the only mode modelled), the KV cache is offloaded, no tensor override is set (-ot,
+// --cpu-moe and -ncmoe all add one), and every non-CPU device reports async compute and events
+// (ggml-rpc.cpp and ggml-vulkan.cpp's get_props both do; the tables exist for those two only).
+int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, bool fullOffload) {
+    constexpr int kMaxCopies = 4; // ggml-backend.h GGML_SCHED_MAX_COPIES
+    const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
+    return gpus.size() > 1 && fullOffload && settings.kvOffload && !overrides ? kMaxCopies : 1;
+}
+
 std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,
                                                       const LayerPlacement& layers) {
-    if (!graph::hasGraphBuilder(model) || gpus.size() > 1 || !settings.loraAdapters.empty() ||
-        settings.fitMeasurement || settings.generation != LlamaGeneration::Current) {
+    if (!graph::hasGraphBuilder(model) || !settings.loraAdapters.empty() || settings.fitMeasurement ||
+        settings.generation != LlamaGeneration::Current) {
         return std::nullopt;
     }
     const std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);
@@ -123,6 +147,8 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
         return std::nullopt;
     }
     const int cpu = static_cast<int>(gpus.size());
+    scheduler::SchedulerOptions options;
+    options.copies = schedulerCopies(settings, gpus, params->fullOffload);
     std::vector<scheduler::BufferType> bufferTypes;
     for (const scheduler::SchedulerBackend& backend : *backends) {
         bufferTypes.push_back(backend.computeBufferType);
@@ -136,7 +162,7 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
             return std::nullopt;
         }
         const Result<scheduler::ScheduledGraph> scheduled =
-            scheduler::splitGraph(std::move(*built), *backends);
+            scheduler::splitGraph(std::move(*built), *backends, options);
         if (!scheduled.ok()) {
             return std::nullopt;
         }

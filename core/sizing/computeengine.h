@@ -31,6 +31,11 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
                                                  const std::vector<GpuDevice>& gpus,
                                                  const LayerPlacement& layers);
 
+// The scheduler's copies of each split input: 4 (GGML_SCHED_MAX_COPIES) under llama.cpp's pipeline
+// parallelism (several devices, every layer offloaded, KV offloaded, no tensor override), else 1.
+// `fullOffload` as graphParamsFor sets it. The plan tests check it against the recordings.
+int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, bool fullOffload);
+
 std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,

@@ -273,6 +273,31 @@ void Splitter::split(ScheduledGraph& out) {
         m_copies[{source, backend, copy}] = id;
         return id;
     };
+    // The pipeline copies of a graph input on its own backend, the original being the current copy.
+    const auto addGraphInput = [&](TensorId source, int sourceBackend) {
+        if (copyOf(source, sourceBackend, 0) != kNoTensor) {
+            return;
+        }
+        for (int c = 0; c < m_options.copies; ++c) {
+            if (c == m_options.currentCopy) {
+                m_copies[{source, sourceBackend, c}] = source;
+                m_graph[source].flags |= graph::kFlagInput | graph::kFlagOutput;
+            } else {
+                addCopy(source, sourceBackend, c, true);
+            }
+        }
+        m_graphInputs.push_back(source);
+    };
+    // llama-server b11669 (ggml 0.27.0) under pipeline parallelism copies every input leaf, in leaf
+    // order, even one no node reads (inp_embd beside inp_tokens): its plans
+    // (tests/data/plans/rpc_*) list the copies of the graph inputs in leaf order.
+    if (m_options.copies > 1) {
+        for (const TensorId leaf : m_graph.leafs) {
+            if (m_graph[leaf].hasFlag(graph::kFlagInput)) {
+                addGraphInput(leaf, m_backendOf[leaf] >= 0 ? m_backendOf[leaf] : cpu());
+            }
+        }
+    }
     for (std::size_t i = first; i < m_graph.nodes.size(); ++i) {
         const TensorId id = m_graph.nodes[i];
         // By value: adding a copy grows the tensor vector, and this node's sources are rewired below.
@@ -316,17 +341,8 @@ void Splitter::split(ScheduledGraph& out) {
                 continue;
             }
             const int sourceBackend = m_backendOf[source];
-            if (m_graph[source].hasFlag(graph::kFlagInput) && m_options.copies > 1 &&
-                copyOf(source, sourceBackend, 0) == kNoTensor) {
-                for (int c = 0; c < m_options.copies; ++c) {
-                    if (c == m_options.currentCopy) {
-                        m_copies[{source, sourceBackend, c}] = source; // the original is the current copy
-                        m_graph[source].flags |= graph::kFlagInput | graph::kFlagOutput;
-                    } else {
-                        addCopy(source, sourceBackend, c, true);
-                    }
-                }
-                m_graphInputs.push_back(source);
+            if (m_graph[source].hasFlag(graph::kFlagInput) && m_options.copies > 1) {
+                addGraphInput(source, sourceBackend);
             }
             if (sourceBackend != current.backend && !bufferSupported(source, current.backend)) {
                 if (copyOf(source, current.backend, 0) == kNoTensor) {

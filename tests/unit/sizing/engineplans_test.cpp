@@ -42,13 +42,18 @@ class EnginePlanTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(EnginePlanTest, SchedulerAndAllocatorReproduceTheServersPlan) {
     const fs::path folder = fs::path(LLAMAFIT_PLANS_DIR) / GetParam();
     std::vector<std::uint64_t> reservedSoFar;
+    // Several devices with every layer offloaded run pipeline-parallel: the scheduler keeps four
+    // copies of each split's inputs (the recording's "sched copies").
+    scheduler::SchedulerOptions options;
+    options.copies = test::planCopies(folder.string());
     for (int reserve = 0; fs::exists(folder / (std::to_string(reserve) + ".pre")); ++reserve) {
         SCOPED_TRACE("reserve " + std::to_string(reserve));
         const Result<test::PlanDump> dump = test::readPlanDump((folder / std::to_string(reserve)).string());
         ASSERT_TRUE(dump.ok()) << dump.error().message;
         const Result<std::vector<scheduler::SchedulerBackend>> backends = test::planBackends(*dump);
         ASSERT_TRUE(backends.ok()) << backends.error().message;
-        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(dump->graph, *backends);
+        const Result<scheduler::ScheduledGraph> scheduled =
+            scheduler::splitGraph(dump->graph, *backends, options);
         ASSERT_TRUE(scheduled.ok()) << scheduled.error().message;
 
         std::size_t compared = 0;

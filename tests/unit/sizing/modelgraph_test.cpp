@@ -12,6 +12,7 @@
 #include "core/sizing/graph/modelgraph.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/sizing/scheduler/graphsplit.h"
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
@@ -185,10 +186,26 @@ TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
     if (GetParam().rfind("vulkan_lavapipe_", 0) == 0) {
         gpus.push_back(test::lavapipeDevice());
     }
+    // An RPC plan ran against ggml-rpc-server -d CPU on loopback (record-plans.sh): one device per
+    // --rpc endpoint, first, with equal free memory (the host's), then lavapipe where the case
+    // kept it visible (rpc1vk), as tests/support/rpccases.cpp describes them to the estimate.
+    if (GetParam().rfind("rpc_", 0) == 0) {
+        constexpr std::uint64_t kHostFreeBytes = 24ull << 30;
+        for (const std::string& endpoint : settings.rpcServers) {
+            gpus.push_back(rpcDevice(endpoint, kHostFreeBytes));
+        }
+        if (GetParam().find("_rpc1vk_") != std::string::npos) {
+            gpus.push_back(test::lavapipeDevice());
+        }
+    }
     const Result<LayerPlacement> layers = placeLayers(*model, settings, gpus);
     ASSERT_TRUE(layers.ok());
     std::optional<graph::GraphParams> params = graphParamsFor(*model, settings, *context, kv, gpus, *layers);
     ASSERT_TRUE(params.has_value());
+
+    scheduler::SchedulerOptions options;
+    options.copies = schedulerCopies(settings, gpus, params->fullOffload);
+    EXPECT_EQ(options.copies, test::planCopies(folder.string())) << "the scheduler's copies";
 
     const std::vector<graph::ReserveShape> reserves =
         graph::reserveShapes(context->nUbatch, context->nSeqMax, context->nOutputs);
@@ -205,7 +222,7 @@ TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
 
         const Result<std::vector<scheduler::SchedulerBackend>> backends = test::planBackends(*real);
         ASSERT_TRUE(backends.ok()) << backends.error().message;
-        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, *backends);
+        const Result<scheduler::ScheduledGraph> scheduled = scheduler::splitGraph(*built, *backends, options);
         ASSERT_TRUE(scheduled.ok()) << scheduled.error().message;
         std::vector<scheduler::BufferType> types;
         for (const scheduler::SchedulerBackend& backend : *backends) {

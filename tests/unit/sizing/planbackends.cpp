@@ -2,9 +2,12 @@
 #include "tests/unit/sizing/planbackends.h"
 
 #include "core/sizing/scheduler/cpubackend.h"
+#include "core/sizing/scheduler/rpcbackend.h"
 #include "core/sizing/scheduler/vulkanbackend.h"
 
 #include <cstdint>
+#include <fstream>
+#include <regex>
 
 namespace llamafit::test {
 
@@ -23,11 +26,27 @@ Result<std::vector<scheduler::SchedulerBackend>> planBackends(const PlanDump& du
                 scheduler::cpuBackend({dumped.bufferType, dumped.host, 32, UINT64_MAX / 2, {}}));
         } else if (dumped.name == lavapipe.name) {
             backends.push_back(scheduler::vulkanBackend(lavapipe));
+        } else if (dumped.name.rfind("RPC", 0) == 0 && dumped.name.find('[') != std::string::npos) {
+            // A ggml-rpc-server -d CPU on loopback: ggml-cpu's buffer type answers the client's
+            // alignment and max-size queries (the table's defaults).
+            backends.push_back(scheduler::rpcBackend({dumped.name}));
         } else {
             return makeError("test.no-backend-table", "no backend table for " + dumped.name);
         }
     }
     return backends;
+}
+
+int planCopies(const std::string& folder) {
+    std::ifstream in(folder + "/log.txt");
+    static const std::regex copiesLine(R"(sched copies = ([0-9]+))");
+    for (std::string line; std::getline(in, line);) {
+        std::smatch match;
+        if (std::regex_search(line, match, copiesLine)) {
+            return std::stoi(match[1]);
+        }
+    }
+    return 1;
 }
 
 } // namespace llamafit::test

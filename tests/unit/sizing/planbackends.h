@@ -6,11 +6,16 @@
 #include "core/sizing/scheduler/schedulerbackend.h"
 #include "tests/unit/sizing/plandump.h"
 
+#include <string>
 #include <vector>
 
 namespace llamafit::test {
 
 // Error code test.no-backend-table: a backend the engine has no table for yet.
 Result<std::vector<scheduler::SchedulerBackend>> planBackends(const PlanDump& dump);
+
+// The scheduler's copies in a plan folder's log.txt ("sched copies = 4" under pipeline
+// parallelism), 1 where the recording kept no such line.
+int planCopies(const std::string& folder);
 
 } // namespace llamafit::test
