@@ -145,7 +145,11 @@ bool affordable(const ModelSpec& spec, HoldoutBackend backend, const ServerSetti
         if (device.host) {
             continue;
         }
-        if (backend == HoldoutBackend::Vulkan && device.bytes.totalBytes() > kVulkanDeviceBudget) {
+        // Weights, caches and outputs only: the compute buffer is what the holdout measures, and a
+        // draw that depended on its estimate would change whenever a compute rule does.
+        const std::uint64_t heldBytes =
+            device.bytes.modelBytes + device.bytes.kvBytes + device.bytes.rsBytes + device.bytes.outputBytes;
+        if (backend == HoldoutBackend::Vulkan && heldBytes > kVulkanDeviceBudget) {
             return false;
         }
         if (backend == HoldoutBackend::Rpc && device.bytes.modelBytes > kRpcWeightBudget) {
