@@ -2,6 +2,7 @@
 #include "core/sizing/computeengine.h"
 
 #include "core/sizing/allocator/graphallocator.h"
+#include "core/sizing/graph/llmgraph.h"
 #include "core/sizing/graph/modelgraph.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/scheduler/cpubackend.h"
@@ -130,15 +131,24 @@ int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>
     return gpus.size() > 1 && fullOffload && settings.kvOffload && !overrides ? kMaxCopies : 1;
 }
 
-std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
-                                                      const ResolvedContext& context, const KvPlan& kv,
-                                                      const std::vector<GpuDevice>& gpus,
-                                                      const LayerPlacement& layers) {
+namespace {
+
+// What every engine run needs: the backends in llama.cpp's order and the graph parameters, or
+// nullopt where the engine does not cover the case.
+struct EngineSetup {
+    std::vector<scheduler::SchedulerBackend> backends;
+    graph::GraphParams params;
+    scheduler::SchedulerOptions options;
+};
+
+std::optional<EngineSetup> engineSetup(const ModelInfo& model, const ServerSettings& settings,
+                                       const ResolvedContext& context, const KvPlan& kv,
+                                       const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
     if (!graph::hasGraphBuilder(model) || !settings.loraAdapters.empty() || settings.fitMeasurement ||
         settings.generation != LlamaGeneration::Current) {
         return std::nullopt;
     }
-    const std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);
+    std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);
     if (!backends) {
         return std::nullopt;
     }
@@ -146,23 +156,36 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
     if (!params) {
         return std::nullopt;
     }
+    EngineSetup setup{std::move(*backends), std::move(*params), {}};
+    setup.options.copies = schedulerCopies(settings, gpus, setup.params.fullOffload);
+    return setup;
+}
+
+} // namespace
+
+std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
+                                                      const ResolvedContext& context, const KvPlan& kv,
+                                                      const std::vector<GpuDevice>& gpus,
+                                                      const LayerPlacement& layers) {
+    std::optional<EngineSetup> setup = engineSetup(model, settings, context, kv, gpus, layers);
+    if (!setup) {
+        return std::nullopt;
+    }
     const int cpu = static_cast<int>(gpus.size());
-    scheduler::SchedulerOptions options;
-    options.copies = schedulerCopies(settings, gpus, params->fullOffload);
     std::vector<scheduler::BufferType> bufferTypes;
-    for (const scheduler::SchedulerBackend& backend : *backends) {
+    for (const scheduler::SchedulerBackend& backend : setup->backends) {
         bufferTypes.push_back(backend.computeBufferType);
     }
-    std::vector<std::uint64_t> reserved(backends->size(), 0);
+    std::vector<std::uint64_t> reserved(setup->backends.size(), 0);
     for (const graph::ReserveShape& reserve :
          graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs)) {
-        params->reserve = reserve;
-        Result<graph::ComputeGraph> built = graph::buildModelGraph(model, *params);
+        setup->params.reserve = reserve;
+        Result<graph::ComputeGraph> built = graph::buildModelGraph(model, setup->params);
         if (!built.ok()) {
             return std::nullopt;
         }
         const Result<scheduler::ScheduledGraph> scheduled =
-            scheduler::splitGraph(std::move(*built), *backends, options);
+            scheduler::splitGraph(std::move(*built), setup->backends, setup->options);
         if (!scheduled.ok()) {
             return std::nullopt;
         }
@@ -177,6 +200,45 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
     out.hostBytes = reserved.back();
     out.hostRunsBlocks = true;
     return out;
+}
+
+std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const ServerSettings& settings,
+                                              const ResolvedContext& context,
+                                              const std::vector<GpuDevice>& gpus,
+                                              const LayerPlacement& layers) {
+    ResolvedContext probe = context;
+    probe.flashAttention = true;
+    const KvPlan kv = sizeKvCaches(model, settings, probe);
+    std::optional<EngineSetup> setup = engineSetup(model, settings, probe, kv, gpus, layers);
+    if (!setup) {
+        return std::nullopt;
+    }
+    // resolve_fused_ops reserves one token per sequence.
+    setup->params.reserve = graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs).back();
+    Result<graph::ComputeGraph> built = graph::buildModelGraph(model, setup->params);
+    if (!built.ok()) {
+        return std::nullopt;
+    }
+    // Each flash attention node's layer, from its name as resolve_fused_ops reads it.
+    std::vector<std::pair<graph::TensorId, std::size_t>> attentionLayers;
+    for (const graph::TensorId id : built->nodes) {
+        const graph::Tensor& node = (*built)[id];
+        if (node.op == graph::GgmlOp::FlashAttnExt && node.name.rfind(graph::kFlashAttentionName, 0) == 0) {
+            attentionLayers.emplace_back(id, std::stoul(node.name.substr(graph::kFlashAttentionName.size())));
+        }
+    }
+    const std::vector<int> layerBackends = setup->params.layerBackends;
+    const Result<scheduler::ScheduledGraph> scheduled =
+        scheduler::splitGraph(std::move(*built), setup->backends, setup->options);
+    if (!scheduled.ok()) {
+        return std::nullopt;
+    }
+    for (const auto& [id, layer] : attentionLayers) {
+        if (layer < layerBackends.size() && scheduled->backendOf[id] != layerBackends[layer]) {
+            return false;
+        }
+    }
+    return true;
 }
 
 } // namespace llamafit

@@ -7,8 +7,8 @@
 // It answers only where every part exists, and nullopt elsewhere, which keeps the closed forms of
 // gpucompute.h / computebuffer.h (the explicit choice issue 30 asks for until they are retired):
 // an architecture with a graph builder (graph/modelgraph.h), every device with a backend table
-// (the CPU, Vulkan), one GPU at most (pipeline parallelism's copies are not wired yet), and none
-// of LoRA adapters, a fit measurement or an older llama.cpp generation.
+// (the CPU, Vulkan, RPC), and none of LoRA adapters, a fit measurement or an older llama.cpp
+// generation.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/gpucompute.h"
@@ -40,5 +40,15 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,
                                                       const LayerPlacement& layers);
+
+// -fa auto as llama.cpp resolves it (src/llama-context.cpp resolve_fused_ops): the graph of one
+// token per sequence with flash attention on, split by the scheduler; flash attention stays on
+// unless a FLASH_ATTN_EXT node lands on another device than its layer ("layer N is assigned to
+// device X but Flash Attention is assigned to device Y"), as when a device has no flash attention
+// kernel for the cache types. nullopt where the engine does not cover the case.
+std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const ServerSettings& settings,
+                                              const ResolvedContext& context,
+                                              const std::vector<GpuDevice>& gpus,
+                                              const LayerPlacement& layers);
 
 } // namespace llamafit

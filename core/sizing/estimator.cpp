@@ -363,8 +363,17 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
 
     MemoryEstimate est;
     est.context = context.value();
-    est.context.flashAttention =
-        flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
+    // -fa auto: llama.cpp's probe replayed by the engine where it covers the case, the measured
+    // rules of flashattentionprobe.h elsewhere. A quantized V forces flash attention on before any
+    // probe (contextresolver.cpp), so nothing turns it off then.
+    if (settings.flashAttention == FlashAttention::Auto && est.context.flashAttention &&
+        !ggmlTypeTraits(settings.cacheTypeV).quantized) {
+        const std::optional<bool> probed =
+            engineKeepsFlashAttention(model, settings, est.context, gpus, layers.value());
+        est.context.flashAttention =
+            probed ? *probed
+                   : flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
+    }
     est.gpuLayers = layers->gpuLayers;
     est.devices.reserve(gpus.size() + 1);
     est.devices.push_back({"CPU", true, {}, {}});

@@ -293,6 +293,9 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
             values = b.cast(values, GgmlType::F16);
         }
         const TensorId attended = b.flashAttention(queries, flashKeys, values, inputs.mask);
+        // LLAMA_TENSOR_NAME_FATTN "-" il: resolve_fused_ops reads the layer of each flash attention
+        // node from its name (flashAttentionKept in computeengine.h).
+        b.setName(attended, std::string(kFlashAttentionName) + std::to_string(layer));
         const Tensor& out = b[attended];
         cur = b.reshape(attended, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
     } else {

@@ -28,6 +28,10 @@ struct AttentionOptions {
     bool softcapLogits = false;
 };
 
+// The name prefix of a flash attention node, followed by its layer (llama-graph.h
+// LLAMA_TENSOR_NAME_FATTN, "__fattn__", as cb() names it "__fattn__-<il>").
+inline constexpr std::string_view kFlashAttentionName = "__fattn__-";
+
 class LlmGraph {
   public:
     LlmGraph(const ModelInfo& model, const GraphParams& params);
