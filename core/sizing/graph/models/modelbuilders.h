@@ -7,7 +7,7 @@
 
 namespace llamafit::graph {
 
-TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3
+TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 
 TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
