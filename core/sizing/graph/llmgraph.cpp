@@ -137,6 +137,14 @@ TensorId LlmGraph::addBias(TensorId x, std::uint32_t layer, std::string_view suf
     return bias == kNoTensor ? x : m_builder.add(x, bias);
 }
 
+TensorId LlmGraph::projectHeads(std::uint32_t layer, std::string_view stem, TensorId x, std::int64_t heads,
+                                std::int64_t headDim) {
+    const std::string name(stem);
+    const TensorId projected =
+        addBias(m_builder.mulMat(blockWeight(layer, name + ".weight"), x), layer, name + ".bias");
+    return m_builder.reshape(projected, {headDim, heads, static_cast<std::int64_t>(tokens()), 1});
+}
+
 TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
     // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
     GraphBuilder& b = m_builder;

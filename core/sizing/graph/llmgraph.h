@@ -60,6 +60,10 @@ class LlmGraph {
     // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional biases; `glu` picks
     // the gate's activation (LLM_FFN_GELU: GluOp::Geglu).
     TensorId feedForward(TensorId x, std::uint32_t layer, GluOp glu = GluOp::Swiglu);
+    // A projection split into heads (llama-graph.cpp build_qkv, per tensor): blk.N.<stem>.weight times
+    // x, plus blk.N.<stem>.bias where the model has one, as [head_dim, heads, tokens].
+    TensorId projectHeads(std::uint32_t layer, std::string_view stem, TensorId x, std::int64_t heads,
+                          std::int64_t headDim);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
     TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
 

@@ -10,7 +10,6 @@ namespace llamafit::graph {
 TensorId buildCohere2Graph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
@@ -20,11 +19,8 @@ TensorId buildCohere2Graph(LlmGraph& g) {
                               g.blockWeight(il, "attn_norm.bias"), false, static_cast<int>(il));
         TensorId ffnInput = cur;
 
-        const auto project = [&](std::string_view name, std::uint32_t heads) {
-            const std::string stem(name);
-            const TensorId projected =
-                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-            return b.reshape(projected, {info.keyHeadDim, heads, T, 1});
+        const auto project = [&](std::string_view name, std::int64_t heads) {
+            return g.projectHeads(il, name, cur, heads, info.keyHeadDim);
         };
         TensorId q = project("attn_q", info.headCount);
         TensorId k = project("attn_k", info.headCountKv);

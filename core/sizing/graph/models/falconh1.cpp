@@ -21,7 +21,6 @@ bool parallelRecurrentHybrid(const ModelInfo& model) {
 TensorId buildFalconH1Graph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const RsInput rs = buildRsInput(g);
     const std::uint32_t layers = model.trunkLayerCount();
@@ -32,11 +31,8 @@ TensorId buildFalconH1Graph(LlmGraph& g) {
 
         // Attention first (b11669's order, the dumps): Q, K, V split into heads, RoPE on Q and K.
         const TensorId normed = g.norm(inpL, attnNorm, kNoTensor, true, normLayer);
-        const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
-            const std::string stem(name);
-            const TensorId projected =
-                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), normed), il, stem + ".bias");
-            return b.reshape(projected, {headDim, heads, T, 1});
+        const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+            return g.projectHeads(il, name, normed, heads, headDim);
         };
         const TensorId q = b.rope(project("attn_q", info.headCount, info.keyHeadDim), g.inputPositions());
         const TensorId k = b.rope(project("attn_k", info.headCountKv, info.keyHeadDim), g.inputPositions());

@@ -35,9 +35,8 @@ TensorId buildGemma(LlmGraph& g, Gemma variant) {
         // Q, K, V projected and split into heads; gemma3 norms Q and K per head; RoPE on Q and K
         // (every layer; the sliding-window layers only change its base); Q scaled by
         // f_attention_scale before build_attn (whose kq_scale is 1).
-        const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
-            const TensorId projected = b.mulMat(g.blockWeight(il, std::string(name) + ".weight"), cur);
-            return b.reshape(projected, {headDim, heads, T, 1});
+        const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+            return g.projectHeads(il, name, cur, heads, headDim);
         };
         const auto headNorm = [&](TensorId x, std::string_view name) {
             return variant == Gemma::Three ? g.norm(x, g.blockWeight(il, name), kNoTensor, true, layer) : x;

@@ -14,7 +14,6 @@ bool denseRecurrentHybrid(const ModelInfo& model) {
 TensorId buildGraniteHybridGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     // b11669 scales the token rows (f_embedding_scale) and expands them before the first layer,
     // "to prevent a graph split due to early ggml_build_forward_expand() in build_mamba2_layer()".
     TensorId inpL = b.scale(g.inputEmbeddings());
@@ -31,11 +30,8 @@ TensorId buildGraniteHybridGraph(LlmGraph& g) {
         } else {
             // build_attention_layer: Q, K, V (with their biases where the model has them) split into
             // heads; Granite 4.0-H is NoPE (rope.scaling.finetuned false), so no RoPE.
-            const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
-                const std::string stem(name);
-                const TensorId projected =
-                    g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-                return b.reshape(projected, {headDim, heads, T, 1});
+            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+                return g.projectHeads(il, name, cur, heads, headDim);
             };
             const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
             const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);

@@ -11,7 +11,6 @@ namespace llamafit::graph {
 TensorId buildJambaGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const RsInput rs = buildRsInput(g);
     const std::uint32_t layers = model.trunkLayerCount();
@@ -22,11 +21,8 @@ TensorId buildJambaGraph(LlmGraph& g) {
         if (info.recurrent) {
             cur = buildMambaLayer(g, rs, cur, il);
         } else {
-            const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
-                const std::string stem(name);
-                const TensorId projected =
-                    g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-                return b.reshape(projected, {headDim, heads, T, 1});
+            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+                return g.projectHeads(il, name, cur, heads, headDim);
             };
             const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
             const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);

@@ -9,7 +9,6 @@ namespace llamafit::graph {
 TensorId buildLlamaGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
@@ -22,11 +21,8 @@ TensorId buildLlamaGraph(LlmGraph& g) {
 
         // Q, K and V: projected (with their biases, where the model has them), split into heads,
         // normed per head where the model has Q/K norms, and rotated (RoPE) but V.
-        const auto project = [&](std::string_view name, std::int64_t count, std::int64_t headDim) {
-            const std::string stem(name);
-            const TensorId projected =
-                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-            return b.reshape(projected, {headDim, count, T, 1});
+        const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+            return g.projectHeads(il, name, cur, heads, headDim);
         };
         const auto headNorm = [&](TensorId x, std::string_view name) {
             const TensorId weight = g.blockWeight(il, name);

@@ -14,7 +14,6 @@ bool denseRecurrentStack(const ModelInfo& model) {
 TensorId buildNemotronHGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const RsInput rs = buildRsInput(g);
     const std::uint32_t layers = model.trunkLayerCount();
@@ -25,11 +24,8 @@ TensorId buildNemotronHGraph(LlmGraph& g) {
         if (info.recurrent) {
             cur = buildMamba2Layer(g, rs, cur, il);
         } else if (info.hasKv) {
-            const auto project = [&](std::string_view name, std::uint32_t heads, std::uint32_t headDim) {
-                const std::string stem(name);
-                const TensorId projected =
-                    g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-                return b.reshape(projected, {headDim, heads, T, 1});
+            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+                return g.projectHeads(il, name, cur, heads, headDim);
             };
             const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
             const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);

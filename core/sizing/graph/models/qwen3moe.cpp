@@ -10,7 +10,6 @@ namespace llamafit::graph {
 TensorId buildQwen3MoeGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    const auto T = static_cast<std::int64_t>(g.tokens());
     TensorId inpL = g.inputEmbeddings();
     const std::uint32_t layers = model.trunkLayerCount();
     // qwen3moe.cpp: build_moe_ffn(..., LLM_FFN_SILU, norm_w = true, hparams.expert_weights_scale,
@@ -27,11 +26,8 @@ TensorId buildQwen3MoeGraph(LlmGraph& g) {
 
         // build_qkv: Q, K and V projected and split into heads; Q and K RMS-normed per head and
         // rotated.
-        const auto project = [&](std::string_view name, std::int64_t count, std::int64_t headDim) {
-            const std::string stem(name);
-            const TensorId projected =
-                g.addBias(b.mulMat(g.blockWeight(il, stem + ".weight"), cur), il, stem + ".bias");
-            return b.reshape(projected, {headDim, count, T, 1});
+        const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
+            return g.projectHeads(il, name, cur, heads, headDim);
         };
         const auto heads = static_cast<std::int64_t>(info.headCount);
         const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
