@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -84,21 +85,12 @@ Result<ModelInfo> shapeModel(const test::IntegrationShape& shape) {
     return interpretModel(*file);
 }
 
-// The plans whose architecture has a builder.
-std::vector<std::string> builtPlanCases() {
+// Every plan folder with the argv it was recorded with (a directory listing: no model is read here).
+std::vector<std::string> planFolders() {
     std::vector<std::string> cases;
     for (const fs::directory_entry& entry : fs::directory_iterator(LLAMAFIT_PLANS_DIR)) {
-        const std::string name = entry.path().filename().string();
-        if (!entry.is_directory() || !fs::exists(entry.path() / "argv.txt")) {
-            continue;
-        }
-        const std::optional<PlanCase> planCase = readPlanCase(entry.path());
-        if (!planCase) {
-            continue;
-        }
-        const Result<ModelInfo> model = shapeModel(planCase->shape);
-        if (model.ok() && graph::hasGraphBuilder(*model)) {
-            cases.push_back(name);
+        if (entry.is_directory() && fs::exists(entry.path() / "argv.txt")) {
+            cases.push_back(entry.path().filename().string());
         }
     }
     std::sort(cases.begin(), cases.end());
@@ -167,14 +159,19 @@ std::string firstDifference(const graph::ComputeGraph& built, const graph::Compu
     return difference.empty() ? compare(built.leafs, real.leafs, "leaf") : difference;
 }
 
-class ModelGraphTest : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
-    const fs::path folder = fs::path(LLAMAFIT_PLANS_DIR) / GetParam();
+// One plan: built, scheduled and allocated, each step against the server's. `built` is set when
+// its architecture has a builder (the others keep the closed forms and are only counted).
+void checkPlan(const std::string& plan, bool& built) {
+    built = false;
+    const fs::path folder = fs::path(LLAMAFIT_PLANS_DIR) / plan;
     const std::optional<PlanCase> planCase = readPlanCase(folder);
     ASSERT_TRUE(planCase.has_value());
     const Result<ModelInfo> model = shapeModel(planCase->shape);
     ASSERT_TRUE(model.ok()) << model.error().message;
+    if (!graph::hasGraphBuilder(*model)) {
+        return;
+    }
+    built = true;
     const Result<ParsedServerArgs> parsed = parseServerArgs(planCase->args);
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
     const ServerSettings& settings = parsed->settings;
@@ -183,18 +180,18 @@ TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
     const KvPlan kv = sizeKvCaches(*model, settings, *context);
     // A Vulkan plan ran on lavapipe, the estimate's Vulkan0.
     std::vector<GpuDevice> gpus;
-    if (GetParam().rfind("vulkan_lavapipe_", 0) == 0) {
+    if (plan.rfind("vulkan_lavapipe_", 0) == 0) {
         gpus.push_back(test::lavapipeDevice());
     }
     // An RPC plan ran against ggml-rpc-server -d CPU on loopback (record-plans.sh): one device per
     // --rpc endpoint, first, with equal free memory (the host's), then lavapipe where the case
     // kept it visible (rpc1vk), as tests/support/rpccases.cpp describes them to the estimate.
-    if (GetParam().rfind("rpc_", 0) == 0) {
+    if (plan.rfind("rpc_", 0) == 0) {
         constexpr std::uint64_t kHostFreeBytes = 24ull << 30;
         for (const std::string& endpoint : settings.rpcServers) {
             gpus.push_back(rpcDevice(endpoint, kHostFreeBytes));
         }
-        if (GetParam().find("_rpc1vk_") != std::string::npos) {
+        if (plan.find("_rpc1vk_") != std::string::npos) {
             gpus.push_back(test::lavapipeDevice());
         }
     }
@@ -238,8 +235,32 @@ TEST_P(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Plans, ModelGraphTest, ::testing::ValuesIn(builtPlanCases()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+// One test over every plan, each failure named: ctest runs each gtest case in a process of its own,
+// and reading every plan's model to list the cases cost every process of this binary a second
+// (far more under Wine).
+TEST(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
+    std::size_t builtCount = 0;
+    std::vector<std::string> withoutBuilder;
+    const std::vector<std::string> plans = planFolders();
+    for (const std::string& plan : plans) {
+        SCOPED_TRACE(plan);
+        bool built = false;
+        checkPlan(plan, built);
+        if (built) {
+            ++builtCount;
+        } else {
+            withoutBuilder.push_back(plan);
+        }
+    }
+    std::string rest;
+    for (const std::string& plan : withoutBuilder) {
+        rest += " " + plan;
+    }
+    std::printf(
+        "[ plans    ] %zu of %zu plans built node by node; no builder for their architecture yet:%s\n",
+        builtCount, plans.size(), rest.c_str());
+    EXPECT_GT(builtCount, 0u);
+}
 
 } // namespace
 } // namespace llamafit
