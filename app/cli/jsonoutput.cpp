@@ -156,6 +156,10 @@ Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const 
         notes.push_back(note);
     }
     json["notes"] = std::move(notes);
+    // "graph": llama.cpp's graph, scheduler and allocator replayed; else the closed form and why.
+    json["compute_sizing"] = estimate.computeApproximation.empty()
+                                 ? std::string("graph")
+                                 : "approximate: " + estimate.computeApproximation;
     json["unmodelled_flags"] = args.unmodelledFlags;
     json["ignored_flags"] = args.ignoredFlags;
     return json;

@@ -176,6 +176,10 @@ void printEstimateText(std::ostream& out, const LoadedModel& model, const Parsed
     buffers.print(out);
     out << "\n";
     printCaches(out, estimate);
+    out << "Compute buffers: "
+        << (estimate.computeApproximation.empty() ? std::string("llama.cpp's graph, scheduler and allocator")
+                                                  : "approximate (" + estimate.computeApproximation + ")")
+        << "\n";
     printList(out, "Notes", estimate.notes);
     printFlagLists(out, args);
 }

@@ -131,6 +131,28 @@ int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>
     return gpus.size() > 1 && fullOffload && settings.kvOffload && !overrides ? kMaxCopies : 1;
 }
 
+std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& settings,
+                              const std::vector<GpuDevice>& gpus) {
+    if (!graph::hasGraphBuilder(model)) {
+        return "no graph for " + model.architecture;
+    }
+    for (const GpuDevice& gpu : gpus) {
+        if (gpu.backend != Backend::Vulkan && gpu.backend != Backend::Rpc) {
+            return "no backend table for " + gpu.name;
+        }
+    }
+    if (!settings.loraAdapters.empty()) {
+        return "LoRA adapters are not in the graph yet";
+    }
+    if (settings.fitMeasurement) {
+        return "llama-fit-params' measurement graph is not built yet";
+    }
+    if (settings.generation != LlamaGeneration::Current) {
+        return "llama.cpp builds before b11669 are not built yet";
+    }
+    return "";
+}
+
 namespace {
 
 // What every engine run needs: the backends in llama.cpp's order and the graph parameters, or
@@ -144,8 +166,7 @@ struct EngineSetup {
 std::optional<EngineSetup> engineSetup(const ModelInfo& model, const ServerSettings& settings,
                                        const ResolvedContext& context, const KvPlan& kv,
                                        const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
-    if (!graph::hasGraphBuilder(model) || !settings.loraAdapters.empty() || settings.fitMeasurement ||
-        settings.generation != LlamaGeneration::Current) {
+    if (!engineCoverageGap(model, settings, gpus).empty()) {
         return std::nullopt;
     }
     std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);

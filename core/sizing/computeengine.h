@@ -19,6 +19,7 @@
 #include "core/sizing/serversettings.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llamafit {
@@ -30,6 +31,12 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
                                                  const ResolvedContext& context, const KvPlan& kv,
                                                  const std::vector<GpuDevice>& gpus,
                                                  const LayerPlacement& layers);
+
+// Why the engine does not size this case yet, or "" where it does: an architecture (or variant)
+// without a graph builder, a device without a backend table, LoRA adapters, llama-fit-params'
+// measurement graph, a llama.cpp generation before b11669.
+std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& settings,
+                              const std::vector<GpuDevice>& gpus);
 
 // The scheduler's copies of each split input: 4 (GGML_SCHED_MAX_COPIES) under llama.cpp's pipeline
 // parallelism (several devices, every layer offloaded, KV offloaded, no tensor override), else 1.

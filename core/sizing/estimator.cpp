@@ -102,6 +102,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     // (computeengine.h); the closed forms below elsewhere.
     if (const std::optional<GpuComputeBuffers> engine =
             engineComputeBuffers(model, settings, est.context, kv, gpus, layers)) {
+        est.computeApproximation.clear();
         for (std::size_t device = 0; device < gpus.size(); ++device) {
             if (engine->deviceBytes[device] > 0) {
                 addBuffer(est, static_cast<int>(device), gpus[device].name, Component::Compute,
@@ -111,6 +112,10 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
         addBuffer(est, kHostDevice, gpus.empty() ? std::string("CPU") : hostBufferOf(gpus.front()),
                   Component::Compute, engine->hostBytes, rule);
         return;
+    }
+    est.computeApproximation = engineCoverageGap(model, settings, gpus);
+    if (est.computeApproximation.empty()) {
+        est.computeApproximation = "the engine could not build this graph";
     }
     if (gpus.empty()) {
         addBuffer(

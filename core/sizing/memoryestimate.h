@@ -128,6 +128,10 @@ struct MemoryEstimate {
     std::optional<DraftContextEstimate> draft; // -md, when its file was read
     std::uint32_t gpuLayers = 0;               // layers (output layer included) placed on GPUs
     std::vector<std::string> notes; // defaults applied, e.g. "flash attention enabled: quantized V cache"
+    // Empty where the compute buffers come from llama.cpp's own graph, scheduler and allocator
+    // (core/sizing/computeengine.h); else why the closed forms sized them, approximately: "no graph
+    // for qwen35moe", "no backend table for CUDA0".
+    std::string computeApproximation;
     bool operator==(const MemoryEstimate&) const = default;
 };
 
