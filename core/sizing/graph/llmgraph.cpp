@@ -145,6 +145,14 @@ TensorId LlmGraph::projectHeads(std::uint32_t layer, std::string_view stem, Tens
     return m_builder.reshape(projected, {headDim, heads, static_cast<std::int64_t>(tokens()), 1});
 }
 
+TensorId LlmGraph::attentionWithoutRope(std::uint32_t layer, TensorId x) {
+    const LayerInfo& info = m_model.layers.at(layer);
+    const TensorId q = projectHeads(layer, "attn_q", x, info.headCount, info.keyHeadDim);
+    const TensorId k = projectHeads(layer, "attn_k", x, info.headCountKv, info.keyHeadDim);
+    const TensorId v = projectHeads(layer, "attn_v", x, info.headCountKv, info.valueHeadDim);
+    return attention(layer, q, k, v);
+}
+
 TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
     // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
     GraphBuilder& b = m_builder;

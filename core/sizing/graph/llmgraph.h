@@ -64,6 +64,9 @@ class LlmGraph {
     // x, plus blk.N.<stem>.bias where the model has one, as [head_dim, heads, tokens].
     TensorId projectHeads(std::uint32_t layer, std::string_view stem, TensorId x, std::int64_t heads,
                           std::int64_t headDim);
+    // A layer's self-attention without position rotation (the NoPE attention layers of the hybrids:
+    // granitehybrid, jamba, nemotron_h): Q, K and V projected into heads, then attention().
+    TensorId attentionWithoutRope(std::uint32_t layer, TensorId x);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
     TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
 

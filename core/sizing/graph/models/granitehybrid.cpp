@@ -30,13 +30,7 @@ TensorId buildGraniteHybridGraph(LlmGraph& g) {
         } else {
             // build_attention_layer: Q, K, V (with their biases where the model has them) split into
             // heads; Granite 4.0-H is NoPE (rope.scaling.finetuned false), so no RoPE.
-            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
-                return g.projectHeads(il, name, cur, heads, headDim);
-            };
-            const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
-            const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);
-            const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
-            cur = g.attention(il, q, k, v);
+            cur = g.attentionWithoutRope(il, cur);
         }
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());

@@ -21,13 +21,7 @@ TensorId buildJambaGraph(LlmGraph& g) {
         if (info.recurrent) {
             cur = buildMambaLayer(g, rs, cur, il);
         } else {
-            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
-                return g.projectHeads(il, name, cur, heads, headDim);
-            };
-            const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
-            const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);
-            const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
-            cur = g.attention(il, q, k, v);
+            cur = g.attentionWithoutRope(il, cur);
         }
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());

@@ -24,13 +24,7 @@ TensorId buildNemotronHGraph(LlmGraph& g) {
         if (info.recurrent) {
             cur = buildMamba2Layer(g, rs, cur, il);
         } else if (info.hasKv) {
-            const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
-                return g.projectHeads(il, name, cur, heads, headDim);
-            };
-            const TensorId q = project("attn_q", info.headCount, info.keyHeadDim);
-            const TensorId k = project("attn_k", info.headCountKv, info.keyHeadDim);
-            const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
-            cur = g.attention(il, q, k, v);
+            cur = g.attentionWithoutRope(il, cur);
         } else {
             cur = g.addBias(b.mulMat(g.blockWeight(il, "ffn_up.weight"), cur), il, "ffn_up.bias");
             cur = b.sqr(b.unary(cur, UnaryOp::Relu));
