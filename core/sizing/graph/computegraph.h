@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -83,9 +84,10 @@ struct Tensor {
 
 // The graph ggml_build_forward_expand made: `leafs` (tensors with no op: weights, caches, inputs)
 // and `nodes` in execution order; both index `tensors`. A tensor read by the graph but in neither
-// list (a view's parent that no node uses directly) is in `tensors` only.
+// list (a view's parent that no node uses directly) is in `tensors` only. `tensors` is a deque so
+// that a reference to one tensor stays valid while the builder or the scheduler adds others.
 struct ComputeGraph {
-    std::vector<Tensor> tensors;
+    std::deque<Tensor> tensors;
     std::vector<TensorId> leafs;
     std::vector<TensorId> nodes;
     std::vector<Buffer> buffers;

@@ -24,7 +24,6 @@ TensorId GraphBuilder::add(Tensor tensor) {
 }
 
 void GraphBuilder::reserve(std::size_t tensors) {
-    m_graph.tensors.reserve(tensors);
     m_graph.nodes.reserve(tensors);
     m_graph.leafs.reserve(tensors / 2);
     m_visited.reserve(tensors);
