@@ -149,43 +149,60 @@ Result<GgufFile> readGgufModel(const std::string& path, const GgufReadLimits& li
         return makeError("gguf.split-part-missing", path + ": part(s) not found: " + missing);
     }
 
-    GgufFile merged;
-    std::unordered_set<std::string> names;
-    for (std::uint32_t index = 0; index < name->count; ++index) {
-        auto part = readGgufFile(paths[index], limits);
+    std::vector<GgufFile> parts;
+    for (const std::string& partPath : paths) {
+        auto part = readGgufFile(partPath, limits);
         if (!part) {
             return part.error();
         }
-        if (auto error = checkPartKeys(*part, paths[index], index, name->count)) {
+        parts.push_back(std::move(*part));
+    }
+    return mergeGgufParts(std::move(parts), std::move(paths));
+}
+
+Result<GgufFile> mergeGgufParts(std::vector<GgufFile> parts, std::vector<std::string> partPaths) {
+    if (parts.empty() || parts.size() != partPaths.size()) {
+        return makeError("gguf.split-part-missing", "no GGUF part to merge");
+    }
+    if (parts.size() == 1) {
+        return checkSingleFile(std::move(parts.front()), partPaths.front());
+    }
+    const auto count = static_cast<std::uint32_t>(parts.size());
+    GgufFile merged;
+    std::unordered_set<std::string> names;
+    for (std::uint32_t index = 0; index < count; ++index) {
+        GgufFile& part = parts[index];
+        const std::string& path = partPaths[index];
+        if (auto error = checkPartKeys(part, path, index, count)) {
             return *error;
         }
         // llama.cpp src/llama-model-loader.cpp: a tensor name may appear in one part only.
-        for (auto& tensor : part->tensors) {
+        for (auto& tensor : part.tensors) {
             if (!names.insert(tensor.name).second) {
                 return makeError("gguf.duplicate-tensor",
-                                 paths[index] + ": tensor '" + tensor.name + "' is also in an earlier part");
+                                 path + ": tensor '" + tensor.name + "' is also in an earlier part");
             }
             tensor.splitIndex = index;
         }
         if (index == 0) {
-            merged = std::move(*part);
+            merged = std::move(part);
             continue;
         }
-        merged.fileBytes += part->fileBytes;
-        merged.tensors.insert(merged.tensors.end(), std::make_move_iterator(part->tensors.begin()),
-                              std::make_move_iterator(part->tensors.end()));
+        merged.fileBytes += part.fileBytes;
+        merged.tensors.insert(merged.tensors.end(), std::make_move_iterator(part.tensors.begin()),
+                              std::make_move_iterator(part.tensors.end()));
     }
 
     // llama.cpp src/llama-model-loader.cpp: split.tensors.count of the first part must equal
     // the tensors found in all parts together.
     const auto expected = merged.getUint("split.tensors.count");
     if (!expected || *expected != merged.tensors.size()) {
-        return splitMismatch(paths[0],
+        return splitMismatch(partPaths[0],
                              "split.tensors.count is " + (expected ? std::to_string(*expected) : "missing") +
                                  " but the parts hold " + std::to_string(merged.tensors.size()) + " tensors");
     }
-    merged.splitCount = name->count;
-    merged.partPaths = std::move(paths);
+    merged.splitCount = count;
+    merged.partPaths = std::move(partPaths);
     merged.rebuildIndex();
     return merged;
 }
