@@ -18,6 +18,14 @@ void ByteCursor::restart(std::span<const std::uint8_t> bytes, std::uint64_t base
     m_indexPath.clear();
     m_error.reset();
     m_neededBytes.reset();
+    m_certainBytes.reset();
+}
+
+void ByteCursor::ensureCertain(std::uint64_t bytes) {
+    if (m_certainBytes) {
+        m_certainBytes = std::max(*m_certainBytes, std::min({bytes, m_fileBytes, m_maxBytes}));
+        m_neededBytes = std::max(*m_neededBytes, *m_certainBytes);
+    }
 }
 
 void ByteCursor::expectNeeded(std::uint64_t bytes) {
@@ -49,6 +57,7 @@ const std::uint8_t* ByteCursor::take(std::uint64_t n, std::string_view what) {
     if (n > heldRemaining()) {
         // The file goes on; only the bytes we were handed end too soon.
         m_neededBytes = m_position + n;
+        m_certainBytes = m_neededBytes;
         fail("gguf.truncated", describe(what) + " at offset " + std::to_string(m_position) +
                                    " runs past the " + std::to_string(m_base + m_bytes.size()) +
                                    " header bytes given");

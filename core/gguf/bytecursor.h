@@ -81,6 +81,11 @@ class ByteCursor {
     // After such a failure, raises neededBytes to `bytes` (kept within the file and the
     // header limit): a reader that can tell how far the field goes saves re-reads.
     void expectNeeded(std::uint64_t bytes);
+    // The bytes up to which the header surely goes, after such a failure: the field that ran
+    // out, and what a reader proved must follow it (ensureCertain). Unlike neededBytes it holds
+    // no estimate, so a reader over the network that stops here never reads tensor data.
+    std::optional<std::uint64_t> certainBytes() const { return m_certainBytes; }
+    void ensureCertain(std::uint64_t bytes);
 
   private:
     std::string describe(std::string_view what) const;
@@ -97,6 +102,7 @@ class ByteCursor {
     std::string m_indexPath; // "[2][7]" of the array element that failed, if any
     std::optional<Error> m_error;
     std::optional<std::uint64_t> m_neededBytes;
+    std::optional<std::uint64_t> m_certainBytes;
 };
 
 } // namespace llamafit

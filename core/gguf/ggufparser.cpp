@@ -92,6 +92,22 @@ Result<GgufFile> GgufParser::parse(std::span<const std::uint8_t> bytes, std::uin
     return m_in.error();
 }
 
+std::uint64_t GgufParser::certainHeaderEnd() const {
+    constexpr std::uint64_t kFixedHeaderBytes = 4 + 4 + 8 + 8; // magic, version, the two counts
+    std::uint64_t end = kFixedHeaderBytes;
+    if (m_stage == Stage::Metadata || m_stage == Stage::Tensors) {
+        // The item in progress reaches at least what its failed read proved, and each item
+        // after it takes its minimum (checkedMul: counts were bounded by the file size).
+        const bool metadata = m_stage == Stage::Metadata;
+        const std::uint64_t count = metadata ? m_kvCount : m_tensorCount;
+        const std::uint64_t itemsAfter = m_itemIndex < count ? count - m_itemIndex - 1 : 0;
+        const std::uint64_t itemMinimum = metadata ? kMinKvBytes : kMinTensorInfoBytes;
+        const std::uint64_t current = std::max(m_in.certainBytes().value_or(0), m_itemStart + itemMinimum);
+        end = current + itemsAfter * itemMinimum + (metadata ? m_tensorCount * kMinTensorInfoBytes : 0);
+    }
+    return std::min(end, m_fileBytes);
+}
+
 // Marks the start of one item (the header, a key/value, a tensor info): a later call
 // resumes here when the item runs past the bytes given.
 void GgufParser::beginItem() {

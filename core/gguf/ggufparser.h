@@ -38,6 +38,11 @@ class GgufParser {
     Result<GgufFile> parse(std::span<const std::uint8_t> bytes, std::uint64_t baseOffset = 0);
     std::optional<std::uint64_t> neededBytes() const { return m_in.neededBytes(); }
     std::uint64_t resumeOffset() const { return m_itemStart; }
+    // After a "gguf.truncated" failure: the file offset the header surely reaches, from the
+    // field that ran out and the least each key/value and tensor info not read yet takes. The
+    // tensor data cannot start before it, so a reader over HTTP that reads no further than
+    // this reads header bytes only (hubclient's remote header read).
+    std::uint64_t certainHeaderEnd() const;
 
   private:
     enum class Stage { Header, Metadata, Tensors, Done };

@@ -216,6 +216,8 @@ bool GgufValueReader::readStringElements(std::uint64_t count, GgufArray& array) 
         std::string_view text;
         if (!m_in.readStringView(text, "value")) {
             m_in.prependIndex(n);
+            // Every string not read yet still has its 8-byte length to come.
+            m_in.ensureCertain(m_in.position() + 8 * (count - n));
             if (n == i && i > 0) {
                 // Out of bytes at hand: expect the strings not seen yet to be as long as
                 // those seen, so the caller reads (about) the whole array next time.

@@ -113,6 +113,46 @@ TEST(GgufParser, ACutStringArrayAsksForAboutTheWholeArray) {
     EXPECT_LE(calls, 5);
 }
 
+// A reader over HTTP reads, each time, from where it stopped to certainHeaderEnd(): it gets the
+// whole header without a byte of tensor data, in few enough reads.
+TEST(GgufParser, ReadingToTheCertainEndNeverReadsTensorData) {
+    for (const GgufFile& file : {test::richFile(), vocabularyFile(3000), vocabularyFile(150000)}) {
+        const auto header = test::serializeGgufHeader(file);
+        const std::uint64_t fileBytes = fileBytesOf(file, header.size());
+        const auto whole = parseGguf(header, fileBytes);
+        ASSERT_TRUE(whole.ok()) << whole.error().message;
+        // The file as it is on disk: the header, its padding, then tensor data.
+        std::vector<std::uint8_t> bytes = header;
+        bytes.resize(static_cast<std::size_t>(fileBytes), 0xEE);
+
+        GgufParser parser(fileBytes, {});
+        std::vector<std::uint8_t> held; // the file from `heldFrom` on, read so far
+        std::uint64_t heldFrom = 0;
+        std::uint64_t readTo = 0;
+        int reads = 0;
+        Result<GgufFile> result = makeError("test.not-run", "");
+        for (;;) {
+            const std::uint64_t next = parser.certainHeaderEnd();
+            ASSERT_GT(next, readTo) << "no progress after " << reads << " reads";
+            ASSERT_LE(next, whole->dataOffset) << "read into the tensor data";
+            held.insert(held.end(), bytes.begin() + static_cast<std::ptrdiff_t>(readTo),
+                        bytes.begin() + static_cast<std::ptrdiff_t>(next));
+            readTo = next;
+            ++reads;
+            result = parser.parse(held, heldFrom);
+            if (result.ok() || !parser.neededBytes()) {
+                break;
+            }
+            // Drop what the parser will not read again.
+            const std::uint64_t resume = parser.resumeOffset();
+            held.erase(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(resume - heldFrom));
+            heldFrom = resume;
+        }
+        expectSame(result, whole, "certain reads");
+        EXPECT_LE(reads, 64) << header.size() << "-byte header";
+    }
+}
+
 TEST(GgufParser, MutatedHeadersGiveTheSameErrorInWindows) {
     const GgufFile file = test::richFile();
     const auto valid = test::serializeGgufHeader(file);
