@@ -3,6 +3,7 @@
 
 #include "core/model/modelsource.h"
 #include "core/system/devicememoryreader.h"
+#include "core/system/processenvironment.h"
 #include "core/system/serverlauncher.h"
 #include "core/system/serverprocess.h"
 #include "ui/aboutdialog.h"
@@ -55,18 +56,7 @@ QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* 
 
 // The model folders of this OS, from the environment and the home folder.
 LibraryRoots standardLibraryRoots() {
-    const auto environment = [](std::string_view name) -> std::optional<std::string> {
-        const QByteArray value = qgetenv(std::string(name).c_str());
-        return value.isEmpty() ? std::nullopt : std::optional<std::string>(value.toStdString());
-    };
-#if defined(Q_OS_WIN)
-    const OsKind os = OsKind::Windows;
-#elif defined(Q_OS_MACOS)
-    const OsKind os = OsKind::MacOs;
-#else
-    const OsKind os = OsKind::Linux;
-#endif
-    return defaultLibraryRoots(environment, QDir::homePath().toStdString(), os);
+    return defaultLibraryRoots(processEnvironment(), homeDirectory(), currentOsKind());
 }
 
 } // namespace

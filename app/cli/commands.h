@@ -27,5 +27,6 @@ int runExportSetCommand(const std::vector<std::string>& args, const CommandIo& i
 int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runRpcServerCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runHfCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

@@ -40,6 +40,8 @@ constexpr std::array kCommands{
             "llama-bench with the planned settings, measured vs predicted"},
     Command{"rpc-server", llamafit::runRpcServerCommand,
             "serve this machine's devices to llama-server --rpc elsewhere; scripts for other hosts"},
+    Command{"hf", llamafit::runHfCommand,
+            "Hugging Face GGUF repos: search, which quant fits this machine, download"},
 };
 
 void printUsage(std::ostream& out) {
