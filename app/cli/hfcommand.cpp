@@ -64,9 +64,13 @@ that failed or was cancelled (a partial file stays and resumes next time).
 
 constexpr std::uint32_t kDefaultSearchLimit = 20;
 
-std::string mib(std::uint64_t bytes) { return formatMiB(bytes); }
+std::string mib(std::uint64_t bytes) {
+    return formatMiB(bytes);
+}
 
-std::string gib(std::uint64_t bytes) { return formatGiB(bytes); }
+std::string gib(std::uint64_t bytes) {
+    return formatGiB(bytes);
+}
 
 Json candidateSummaryJson(const RepoQuant& quant) {
     Json files = Json::array();
@@ -76,8 +80,9 @@ Json candidateSummaryJson(const RepoQuant& quant) {
     return {{"label", quant.label},
             {"model_bytes", quant.modelBytes},
             {"files", std::move(files)},
-            {"projector", quant.projector ? Json{{"path", quant.projector->path}, {"bytes", quant.projector->size}}
-                                          : Json(nullptr)}};
+            {"projector", quant.projector
+                              ? Json{{"path", quant.projector->path}, {"bytes", quant.projector->size}}
+                              : Json(nullptr)}};
 }
 
 int runSearch(const CliOptions& options, const CommandIo& io) {
@@ -113,8 +118,8 @@ int runSearch(const CliOptions& options, const CommandIo& io) {
         return kExitOk;
     }
     TextTable table({"repo", "downloads", "params", "architecture", "context", "gated"},
-                    {TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Left,
-                     TextTable::Align::Right, TextTable::Align::Left});
+                    {TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right,
+                     TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Left});
     for (const HubModelSummary& model : *models) {
         char params[32] = "-";
         if (model.parameters > 0) {
@@ -122,7 +127,8 @@ int runSearch(const CliOptions& options, const CommandIo& io) {
         }
         table.addRow({model.id, std::to_string(model.downloads), params,
                       model.architecture.empty() ? "-" : model.architecture,
-                      model.contextLength > 0 ? std::to_string(model.contextLength) : "-", model.gated ? "yes" : ""});
+                      model.contextLength > 0 ? std::to_string(model.contextLength) : "-",
+                      model.gated ? "yes" : ""});
     }
     table.print(io.out);
     if (models->empty()) {
@@ -169,8 +175,9 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
     }
     HubClient client(hubClientOptionsFromEnvironment());
     const HubHeaderCache cache(HubHeaderCache::defaultDirectory());
-    auto sizing = sizeRepoQuants(client, cache, repoId, "main",
-                                 [&](const std::string& label) { io.err << "reading the header of " << label << "\n"; });
+    auto sizing = sizeRepoQuants(client, cache, repoId, "main", [&](const std::string& label) {
+        io.err << "reading the header of " << label << "\n";
+    });
     if (!sizing) {
         return reportError(io, sizing.error(), json);
     }
@@ -217,8 +224,9 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
     io.out << "Machine   " << machine->machine.name << " (" << machine->because << ")\n";
     io.out << "Headers   " << mib(sizing->bytesRead) << " MiB read (tensor data: none)\n\n";
     std::vector<std::string> header{"quant", "file GiB", "-c", "verdict", "total MiB"};
-    std::vector<TextTable::Align> align{TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right,
-                                        TextTable::Align::Left, TextTable::Align::Right};
+    std::vector<TextTable::Align> align{TextTable::Align::Left, TextTable::Align::Right,
+                                        TextTable::Align::Right, TextTable::Align::Left,
+                                        TextTable::Align::Right};
     for (const KvPair& pair : pairs) {
         header.push_back("max -c " + kvPairName(pair));
         align.push_back(TextTable::Align::Right);
@@ -229,7 +237,8 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const QuantFitRow& row = table.rows[i];
         const std::string label = row.quant.label + (table.recommended == i ? " *" : "");
-        std::uint64_t fileBytes = row.quant.modelBytes + (row.quant.projector ? row.quant.projector->size : 0);
+        std::uint64_t fileBytes =
+            row.quant.modelBytes + (row.quant.projector ? row.quant.projector->size : 0);
         if (row.error) {
             std::vector<std::string> cells{label, gib(fileBytes), "-", "error: " + row.error->code, "-"};
             cells.resize(header.size(), "-");
@@ -237,7 +246,8 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
             continue;
         }
         std::vector<std::string> cells{label, gib(fileBytes), std::to_string(row.contextTokens),
-                                       std::string(fitVerdictName(row.verdict)), mib(row.estimate->totals.totalBytes())};
+                                       std::string(fitVerdictName(row.verdict)),
+                                       mib(row.estimate->totals.totalBytes())};
         for (const ContextFit& fit : row.largestContext) {
             cells.push_back(fit.fits ? std::to_string(fit.contextTokens) : "no");
         }
@@ -282,25 +292,27 @@ int runPull(const CliOptions& options, const CommandIo& io) {
         for (const RepoQuant& q : quants) {
             labels += (labels.empty() ? "" : ", ") + q.label;
         }
-        return reportError(io,
-                           makeError("hub.no-quant", repoId + " has no quant '" + tag + "'" +
-                                                         (labels.empty() ? " (no GGUF model files)" : "; it has " + labels)),
-                           json);
+        return reportError(
+            io,
+            makeError("hub.no-quant", repoId + " has no quant '" + tag + "'" +
+                                          (labels.empty() ? " (no GGUF model files)" : "; it has " + labels)),
+            json);
     }
-    const HubCacheLayout layout{huggingFaceHubCacheDirectory(processEnvironment(), homeDirectory(), currentOsKind()),
-                                repoId};
+    const HubCacheLayout layout{
+        huggingFaceHubCacheDirectory(processEnvironment(), homeDirectory(), currentOsKind()), repoId};
     int lastPercent = -1;
     auto pulled = pullQuant(client, layout, *commit, *quant, !options.has("--no-mmproj"),
                             [&](const HubDownloadProgress& progress) {
-                                const int percent = progress.totalBytes > 0
-                                                        ? static_cast<int>(100 * progress.totalDone / progress.totalBytes)
-                                                        : 100;
+                                const int percent =
+                                    progress.totalBytes > 0
+                                        ? static_cast<int>(100 * progress.totalDone / progress.totalBytes)
+                                        : 100;
                                 if (percent != lastPercent) {
                                     lastPercent = percent;
                                     io.err << "\r" << progress.repoPath << ": " << percent << " % of "
                                            << gib(progress.totalBytes) << " GiB, "
-                                           << mib(static_cast<std::uint64_t>(progress.bytesPerSecond)) << " MiB/s   "
-                                           << std::flush;
+                                           << mib(static_cast<std::uint64_t>(progress.bytesPerSecond))
+                                           << " MiB/s   " << std::flush;
                                 }
                             });
     if (lastPercent >= 0) {
@@ -315,7 +327,8 @@ int runPull(const CliOptions& options, const CommandIo& io) {
                                {"commit", pulled->commit},
                                {"quant", quant->label},
                                {"model_paths", pulled->modelPaths},
-                               {"projector_path", pulled->projectorPath ? Json(*pulled->projectorPath) : Json(nullptr)}});
+                               {"projector_path",
+                                pulled->projectorPath ? Json(*pulled->projectorPath) : Json(nullptr)}});
         return kExitOk;
     }
     io.out << "Downloaded " << repoId << ":" << quant->label << " (" << pulled->commit.substr(0, 12) << ")\n";
@@ -368,7 +381,8 @@ int runHfCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return runPull(*options, io);
     }
     io.err << kUsage;
-    return reportError(io, makeError("cli.unknown-command", "hf takes search, quants or pull, not '" + sub + "'"),
+    return reportError(io,
+                       makeError("cli.unknown-command", "hf takes search, quants or pull, not '" + sub + "'"),
                        options->has("--json"));
 }
 

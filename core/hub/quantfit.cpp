@@ -34,8 +34,8 @@ QuantFitRow rowFor(const QuantCandidate& candidate, const ServerSettings& asked,
     }
     row.contextTokens = estimate->context.nCtx;
     row.verdict = placeOnMachine(*estimate, settings, model, machine, placement).verdict;
-    row.largestContext = largestContextPerKvPair(prepared, settings, gpus, machineBudget(machine, placement.marginBytes),
-                                                 pairs);
+    row.largestContext = largestContextPerKvPair(prepared, settings, gpus,
+                                                 machineBudget(machine, placement.marginBytes), pairs);
     row.speed = predictMachineSpeed(model, *estimate, machine, settings, efficiency(model.isMoe()));
     row.estimate = std::move(*estimate);
     return row;

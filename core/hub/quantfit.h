@@ -42,8 +42,8 @@ struct QuantCandidate {
 
 struct QuantFitRow {
     RepoQuant quant;
-    std::optional<Error> error;            // the header could not be read or llama.cpp would refuse it
-    std::uint32_t contextTokens = 0;       // the context the verdict is for (-c, else the training context)
+    std::optional<Error> error;             // the header could not be read or llama.cpp would refuse it
+    std::uint32_t contextTokens = 0;        // the context the verdict is for (-c, else the training context)
     std::optional<MemoryEstimate> estimate; // at contextTokens
     FitVerdict verdict = FitVerdict::Unknown;
     std::vector<ContextFit> largestContext; // one per K/V pair asked for, in that order

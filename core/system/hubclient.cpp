@@ -21,6 +21,7 @@ namespace {
 constexpr int kMaxRedirects = 10;
 constexpr std::chrono::milliseconds kCancelPoll{100};
 constexpr std::uint32_t kSearchPageLimit = 100; // the Hub's own page size for /api/models
+constexpr qint64 kMaxErrorBody = 64 * 1024;     // what an error page may hold beside a streamed body
 
 using Headers = std::vector<std::pair<QByteArray, QByteArray>>;
 
@@ -69,10 +70,11 @@ std::optional<Error> hubStatusError(const HubHttpAnswer& answer, const std::stri
         return std::nullopt;
     }
     if (status == 401 || status == 403) {
-        return makeError("hub.gated", tokenSent ? what + ": the Hub refused the token (HTTP " + std::to_string(status) +
-                                                      "): check that it can read this repo and that its terms are accepted"
-                                                : what + ": the repo is gated or private (HTTP " + std::to_string(status) +
-                                                      "): accept its terms on the Hub and set HF_TOKEN");
+        return makeError("hub.gated",
+                         tokenSent ? what + ": the Hub refused the token (HTTP " + std::to_string(status) +
+                                         "): check that it can read this repo and that its terms are accepted"
+                                   : what + ": the repo is gated or private (HTTP " + std::to_string(status) +
+                                         "): accept its terms on the Hub and set HF_TOKEN");
     }
     if (status == 404) {
         return makeError("hub.not-found", what + ": not found on the Hub (HTTP 404)");
@@ -91,14 +93,15 @@ HubClientOptions hubClientOptionsFromEnvironment() {
     const EnvironmentLookup environment = processEnvironment();
     HubClientOptions options;
     options.endpoint = hubEndpoint(environment);
-    options.token = hubToken(environment, homeDirectory(), [](const std::string& path) -> std::optional<std::string> {
-        QFile file(QString::fromStdString(path));
-        constexpr qint64 kMaxTokenFile = 4096;
-        if (!file.open(QIODevice::ReadOnly)) {
-            return std::nullopt;
-        }
-        return file.read(kMaxTokenFile).toStdString();
-    });
+    options.token =
+        hubToken(environment, homeDirectory(), [](const std::string& path) -> std::optional<std::string> {
+            QFile file(QString::fromStdString(path));
+            constexpr qint64 kMaxTokenFile = 4096;
+            if (!file.open(QIODevice::ReadOnly)) {
+                return std::nullopt;
+            }
+            return file.read(kMaxTokenFile).toStdString();
+        });
     return options;
 }
 
@@ -118,7 +121,8 @@ Result<HubHttpAnswer> HubClient::exchange(const QByteArray& verb, const QUrl& ur
     request.setRawHeader("Accept-Encoding", "identity");
     const bool tokenSent = m_options.token && mayCarryToken(url.toString().toStdString(), m_options.endpoint);
     if (tokenSent) {
-        request.setRawHeader("Authorization", QByteArray("Bearer ") + QByteArray::fromStdString(*m_options.token));
+        request.setRawHeader("Authorization",
+                             QByteArray("Bearer ") + QByteArray::fromStdString(*m_options.token));
     }
     for (const auto& [name, value] : headers) {
         request.setRawHeader(name, value);
@@ -139,12 +143,19 @@ Result<HubHttpAnswer> HubClient::exchange(const QByteArray& verb, const QUrl& ur
 
     const auto statusNow = [&] { return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(); };
     const auto take = [&] {
+        if (!reply->isOpen()) {
+            return; // aborted
+        }
         const QByteArray chunk = reply->readAll();
         if (chunk.isEmpty() || stoppedByReader || tooLarge) {
             return;
         }
-        // A redirect's or an error's own body never reaches the reader.
+        // A redirect's or an error's own body never reaches the reader; a redirect's is dropped,
+        // an error's kept (small) for the message.
         const int status = statusNow();
+        if (isRedirect(status)) {
+            return;
+        }
         if (onBody && status >= 200 && status < 300) {
             if (!onBody(chunk)) {
                 stoppedByReader = true;
@@ -152,7 +163,7 @@ Result<HubHttpAnswer> HubClient::exchange(const QByteArray& verb, const QUrl& ur
             }
             return;
         }
-        if (answer.body.size() + chunk.size() > maxBodyBytes) {
+        if (answer.body.size() + chunk.size() > (onBody ? kMaxErrorBody : maxBodyBytes)) {
             tooLarge = true;
             reply->abort();
             return;
@@ -203,15 +214,16 @@ Result<HubHttpAnswer> HubClient::exchange(const QByteArray& verb, const QUrl& ur
     }
     if (!stoppedByReader && answer.status >= 200 && answer.status < 300 && error != QNetworkReply::NoError) {
         // The answer began and the connection broke off: what arrived is kept by the reader.
-        return makeError("hub.connection-lost", where + ": the connection broke off (" +
-                                                    reply->errorString().toStdString() + ")");
+        return makeError("hub.connection-lost",
+                         where + ": the connection broke off (" + reply->errorString().toStdString() + ")");
     }
     answer.tokenSent = tokenSent;
     return answer;
 }
 
 Result<HubHttpAnswer> HubClient::get(const std::string& url, const Headers& headers,
-                                     const std::function<bool(const QByteArray&)>& onBody, qint64 maxBodyBytes) {
+                                     const std::function<bool(const QByteArray&)>& onBody,
+                                     qint64 maxBodyBytes) {
     QUrl current(QString::fromStdString(url));
     for (int hop = 0; hop <= kMaxRedirects; ++hop) {
         auto answer = exchange("GET", current, headers, onBody, maxBodyBytes);
@@ -220,15 +232,18 @@ Result<HubHttpAnswer> HubClient::get(const std::string& url, const Headers& head
         }
         const std::optional<std::string> location = answer->header("Location");
         if (!location || location->empty()) {
-            return makeError("hub.bad-response", current.toString().toStdString() + ": a redirect without a Location");
+            return makeError("hub.bad-response",
+                             current.toString().toStdString() + ": a redirect without a Location");
         }
         const QUrl next = current.resolved(QUrl(QString::fromStdString(*location)));
         if (next.scheme() != QStringLiteral("http") && next.scheme() != QStringLiteral("https")) {
-            return makeError("hub.bad-response", "a redirect to '" + location->substr(0, 200) + "', which is not http(s)");
+            return makeError("hub.bad-response",
+                             "a redirect to '" + location->substr(0, 200) + "', which is not http(s)");
         }
         current = next;
     }
-    return makeError("hub.too-many-redirects", url + ": more than " + std::to_string(kMaxRedirects) + " redirects");
+    return makeError("hub.too-many-redirects",
+                     url + ": more than " + std::to_string(kMaxRedirects) + " redirects");
 }
 
 Result<HubHttpAnswer> HubClient::getJson(const std::string& url) {
@@ -335,8 +350,8 @@ Result<QByteArray> HubClient::readRange(QUrl& url, std::uint64_t from, std::uint
     if (!answer) {
         return answer.error();
     }
-    if (auto error = hubStatusError(*answer, url.toString(QUrl::RemoveQuery).toStdString(),
-                                    answer->tokenSent)) {
+    if (auto error =
+            hubStatusError(*answer, url.toString(QUrl::RemoveQuery).toStdString(), answer->tokenSent)) {
         return *error;
     }
     if (answer->status != 206 || wholeFile) {
@@ -348,13 +363,14 @@ Result<QByteArray> HubClient::readRange(QUrl& url, std::uint64_t from, std::uint
     url = answer->url;
     if (static_cast<std::uint64_t>(body.size()) != wanted) {
         return makeError("hub.bad-response", "asked for " + std::to_string(wanted) + " bytes from offset " +
-                                                 std::to_string(from) + ", got " + std::to_string(body.size()));
+                                                 std::to_string(from) + ", got " +
+                                                 std::to_string(body.size()));
     }
     return body;
 }
 
-Result<GgufFile> HubClient::readGgufHeader(const std::string& url, std::uint64_t fileBytes, std::uint64_t* bytesRead,
-                                           std::vector<std::uint8_t>* headerBytes) {
+Result<GgufFile> HubClient::readGgufHeader(const std::string& url, std::uint64_t fileBytes,
+                                           std::uint64_t* bytesRead, std::vector<std::uint8_t>* headerBytes) {
     const QUrl resolveUrl(QString::fromStdString(url));
     QUrl current = resolveUrl;
     GgufParser parser(fileBytes, {});

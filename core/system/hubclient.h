@@ -52,7 +52,7 @@ struct HubHttpAnswer {
     int status = 0;
     QByteArray body;
     QList<QNetworkReply::RawHeaderPair> headers;
-    QUrl url; // the URL that answered (after the redirects followed)
+    QUrl url;               // the URL that answered (after the redirects followed)
     bool tokenSent = false; // whether the request that answered carried the token
     std::optional<std::string> header(std::string_view name) const;
 };
@@ -79,12 +79,14 @@ class HubClient {
     // `headerBytes` (if given) receives the bytes from offset 0 up to the header's end, for the
     // header cache.
     Result<GgufFile> readGgufHeader(const std::string& url, std::uint64_t fileBytes,
-                                    std::uint64_t* bytesRead = nullptr, std::vector<std::uint8_t>* headerBytes = nullptr);
+                                    std::uint64_t* bytesRead = nullptr,
+                                    std::vector<std::uint8_t>* headerBytes = nullptr);
 
     // GET with redirects followed (the token dropped off the endpoint's origin); `onBody`
     // receives the body as it arrives and returns false to stop; without it the body is kept
     // (up to maxBodyBytes).
-    Result<HubHttpAnswer> get(const std::string& url, const std::vector<std::pair<QByteArray, QByteArray>>& headers,
+    Result<HubHttpAnswer> get(const std::string& url,
+                              const std::vector<std::pair<QByteArray, QByteArray>>& headers,
                               const std::function<bool(const QByteArray&)>& onBody = {},
                               qint64 maxBodyBytes = 64LL * 1024 * 1024);
 

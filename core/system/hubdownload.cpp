@@ -57,7 +57,8 @@ bool hashExisting(const std::string& path, std::uint64_t bytes, QCryptographicHa
 }
 
 // snapshots/<commit>/<path> -> ../../blobs/<sha256>, or a copy without symlinks.
-std::optional<Error> linkSnapshot(const HubCacheLayout& layout, const std::string& commit, const HubRepoFile& file) {
+std::optional<Error> linkSnapshot(const HubCacheLayout& layout, const std::string& commit,
+                                  const HubRepoFile& file) {
     const fs::path link = pathFromUtf8(layout.snapshotPath(commit, file.path));
     std::error_code ec;
     fs::create_directories(link.parent_path(), ec);
@@ -77,7 +78,8 @@ std::optional<Error> linkSnapshot(const HubCacheLayout& layout, const std::strin
     return std::nullopt;
 }
 
-std::optional<Error> writeRef(const HubCacheLayout& layout, const std::string& branch, const std::string& commit) {
+std::optional<Error> writeRef(const HubCacheLayout& layout, const std::string& branch,
+                              const std::string& commit) {
     const std::string path = layout.refPath(branch);
     std::error_code ec;
     fs::create_directories(pathFromUtf8(path).parent_path(), ec);
@@ -95,9 +97,11 @@ struct Totals {
 };
 
 Result<std::string> download(HubClient& client, const HubCacheLayout& layout, const std::string& commit,
-                             const HubRepoFile& file, const HubProgressCallback& progress, const Totals& totals) {
+                             const HubRepoFile& file, const HubProgressCallback& progress,
+                             const Totals& totals) {
     if (!isSha256Hex(file.sha256)) {
-        return makeError("hub.no-hash", file.path + ": the Hub lists no sha256 for it, so it cannot be verified");
+        return makeError("hub.no-hash",
+                         file.path + ": the Hub lists no sha256 for it, so it cannot be verified");
     }
     const std::string blob = layout.blobPath(file.sha256);
     const std::string partial = layout.partialBlobPath(file.sha256);
@@ -115,11 +119,12 @@ Result<std::string> download(HubClient& client, const HubCacheLayout& layout, co
         }
         const QStorageInfo storage(QString::fromStdString(utf8FromPath(pathFromUtf8(blob).parent_path())));
         const std::uint64_t needed = file.size - have;
-        if (storage.isValid() && static_cast<std::uint64_t>(storage.bytesAvailable()) < needed + kDiskHeadroom) {
-            return makeError("hub.disk-full", file.path + " needs " + std::to_string(needed / (1024 * 1024)) +
-                                                  " MiB more and " + storage.rootPath().toStdString() + " has " +
-                                                  std::to_string(storage.bytesAvailable() / (1024 * 1024)) +
-                                                  " MiB free");
+        if (storage.isValid() &&
+            static_cast<std::uint64_t>(storage.bytesAvailable()) < needed + kDiskHeadroom) {
+            return makeError("hub.disk-full",
+                             file.path + " needs " + std::to_string(needed / (1024 * 1024)) +
+                                 " MiB more and " + storage.rootPath().toStdString() + " has " +
+                                 std::to_string(storage.bytesAvailable() / (1024 * 1024)) + " MiB free");
         }
         QCryptographicHash hash(QCryptographicHash::Sha256);
         if (have > 0 && !hashExisting(partial, have, hash)) {
@@ -161,7 +166,8 @@ Result<std::string> download(HubClient& client, const HubCacheLayout& layout, co
                 0);
             out.close();
             if (writeFailed) {
-                return cacheWriteError(partial, "the disk refused a write (" + out.errorString().toStdString() + ")");
+                return cacheWriteError(partial,
+                                       "the disk refused a write (" + out.errorString().toStdString() + ")");
             }
             if (!answer) {
                 const std::string& code = answer.error().code;
@@ -180,15 +186,17 @@ Result<std::string> download(HubClient& client, const HubCacheLayout& layout, co
             if (answer->status == 200 && resumedAt > 0) {
                 // The server ignored Range and sent the file from its start after our bytes.
                 fs::remove(pathFromUtf8(partial), ec);
-                return makeError("hub.no-range", file.path + ": the server ignored the Range request; the partial "
-                                                             "download was deleted");
+                return makeError("hub.no-range", file.path +
+                                                     ": the server ignored the Range request; the partial "
+                                                     "download was deleted");
             }
         }
         const QByteArray digest = hash.result().toHex();
         if (digest.toStdString() != file.sha256 || sizeOf(partial) != file.size) {
             fs::remove(pathFromUtf8(partial), ec);
-            return makeError("hub.hash-mismatch", file.path + ": the download's sha256 " + digest.toStdString() +
-                                                      " is not the Hub's " + file.sha256 +
+            return makeError("hub.hash-mismatch", file.path + ": the download's sha256 " +
+                                                      digest.toStdString() + " is not the Hub's " +
+                                                      file.sha256 +
                                                       "; the file was deleted, download it again");
         }
         fs::rename(pathFromUtf8(partial), pathFromUtf8(blob), ec);
@@ -204,8 +212,9 @@ Result<std::string> download(HubClient& client, const HubCacheLayout& layout, co
 
 } // namespace
 
-Result<std::string> downloadHubFile(HubClient& client, const HubCacheLayout& layout, const std::string& commit,
-                                    const HubRepoFile& file, const HubProgressCallback& progress) {
+Result<std::string> downloadHubFile(HubClient& client, const HubCacheLayout& layout,
+                                    const std::string& commit, const HubRepoFile& file,
+                                    const HubProgressCallback& progress) {
     return download(client, layout, commit, file, progress, Totals{file.size, 0});
 }
 

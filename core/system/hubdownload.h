@@ -32,19 +32,20 @@
 namespace llamafit {
 
 struct HubDownloadProgress {
-    std::string repoPath;          // the file being downloaded
-    std::uint64_t fileBytes = 0;   // its size
-    std::uint64_t fileDone = 0;    // bytes of it in the cache (a resumed partial counts)
-    std::uint64_t totalBytes = 0;  // every file of the request
+    std::string repoPath;         // the file being downloaded
+    std::uint64_t fileBytes = 0;  // its size
+    std::uint64_t fileDone = 0;   // bytes of it in the cache (a resumed partial counts)
+    std::uint64_t totalBytes = 0; // every file of the request
     std::uint64_t totalDone = 0;
-    double bytesPerSecond = 0;     // over this run's bytes
+    double bytesPerSecond = 0; // over this run's bytes
 };
 
 using HubProgressCallback = std::function<void(const HubDownloadProgress&)>;
 
 // One file, at `commit`; returns its snapshot path.
-Result<std::string> downloadHubFile(HubClient& client, const HubCacheLayout& layout, const std::string& commit,
-                                    const HubRepoFile& file, const HubProgressCallback& progress = {});
+Result<std::string> downloadHubFile(HubClient& client, const HubCacheLayout& layout,
+                                    const std::string& commit, const HubRepoFile& file,
+                                    const HubProgressCallback& progress = {});
 
 struct PulledQuant {
     std::string commit;
@@ -55,7 +56,7 @@ struct PulledQuant {
 // A quant's files (every shard, and its projector unless `withProjector` is false) at `commit`;
 // refs/main is set to `commit` when `branch` is "main".
 Result<PulledQuant> pullQuant(HubClient& client, const HubCacheLayout& layout, const std::string& commit,
-                              const RepoQuant& quant, bool withProjector = true, const HubProgressCallback& progress = {},
-                              const std::string& branch = "main");
+                              const RepoQuant& quant, bool withProjector = true,
+                              const HubProgressCallback& progress = {}, const std::string& branch = "main");
 
 } // namespace llamafit

@@ -25,8 +25,8 @@ Result<GgufFile> headerOf(HubClient& client, const HubHeaderCache& cache, const 
         return std::move(*cached);
     }
     std::vector<std::uint8_t> headerBytes;
-    auto header = client.readGgufHeader(hubResolveUrl(client.options().endpoint, repoId, commit, file.path), file.size,
-                                        &bytesRead, &headerBytes);
+    auto header = client.readGgufHeader(hubResolveUrl(client.options().endpoint, repoId, commit, file.path),
+                                        file.size, &bytesRead, &headerBytes);
     if (header && isSha256Hex(file.sha256)) {
         cache.store(file.sha256, headerBytes);
     }
@@ -96,12 +96,13 @@ void HubHeaderCache::store(const std::string& sha256, const std::vector<std::uin
     if (!isSha256Hex(sha256) || m_directory.empty() || !QDir().mkpath(QString::fromStdString(m_directory))) {
         return; // a cache that cannot be written only costs the next read
     }
-    (void)writeFileAtomically(m_directory + "/" + sha256,
-                              std::string_view(reinterpret_cast<const char*>(headerBytes.data()), headerBytes.size()));
+    (void)writeFileAtomically(
+        m_directory + "/" + sha256,
+        std::string_view(reinterpret_cast<const char*>(headerBytes.data()), headerBytes.size()));
 }
 
-Result<RepoQuantSizing> sizeRepoQuants(HubClient& client, const HubHeaderCache& cache, const std::string& repoId,
-                                       const std::string& revision,
+Result<RepoQuantSizing> sizeRepoQuants(HubClient& client, const HubHeaderCache& cache,
+                                       const std::string& repoId, const std::string& revision,
                                        const std::function<void(const std::string&)>& onQuant) {
     RepoQuantSizing sizing;
     auto commit = client.branchCommit(repoId, revision);

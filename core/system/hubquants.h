@@ -45,8 +45,8 @@ struct RepoQuantSizing {
 };
 
 // `onQuant` (if given) hears each quant's label as its headers are read.
-Result<RepoQuantSizing> sizeRepoQuants(HubClient& client, const HubHeaderCache& cache, const std::string& repoId,
-                                       const std::string& revision = "main",
+Result<RepoQuantSizing> sizeRepoQuants(HubClient& client, const HubHeaderCache& cache,
+                                       const std::string& repoId, const std::string& revision = "main",
                                        const std::function<void(const std::string&)>& onQuant = {});
 
 } // namespace llamafit

@@ -24,6 +24,8 @@ OsKind currentOsKind() {
 #endif
 }
 
-std::string homeDirectory() { return QDir::homePath().toStdString(); }
+std::string homeDirectory() {
+    return QDir::homePath().toStdString();
+}
 
 } // namespace llamafit
