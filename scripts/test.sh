@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs LlamaFit's tests on a fresh Debian 12 machine: build dependencies,
-# Debian's llama-server 0.7.0 in .llama-server/ (no system-wide change), a warnings-as-
-# errors build (-O2), then the unit and integration suites (benchmarks run separately: see README).
+# Debian's llama-server 0.7.0 in .llama-server/ and nginx 1.22.1 in .nginx/ (no system-wide
+# change), a warnings-as-errors build (-O2), then the unit and integration suites (benchmarks run
+# separately: see README).
 #
 # When the pinned llama-server cannot be fetched (Debian's archive has moved on, no network:
 # scripts/fetch-llama-server.sh exits 3 and leaves .llama-server/UNAVAILABLE), the suite still
@@ -22,6 +23,10 @@ if [[ "${fetch_status}" == "${FETCH_UNAVAILABLE}" ]]; then
 elif [[ "${fetch_status}" != "0" ]]; then
     exit "${fetch_status}"
 fi
+# Debian 12's nginx in .nginx/ (no system-wide change): it serves the emulated Hugging Face Hub the
+# Hub client is tested against (tests/support/hubemulation.h). Those tests have no fallback, so
+# a failed fetch fails the run here, with the script's reason.
+scripts/fetch-nginx.sh .nginx
 
 build_dir=${LLAMAFIT_BUILD_DIR:-build-test}
 # -O2 without debug information (CMakePresets.json "dev"): -g made every compile about 40 % slower
