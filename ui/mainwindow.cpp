@@ -13,6 +13,7 @@
 #include "ui/cluster/clusterpanel.h"
 #include "ui/devicedetection.h"
 #include "ui/dockscrollarea.h"
+#include "ui/hub/getmodelsdialog.h"
 #include "ui/launch/launchpanel.h"
 #include "ui/library/modelpickerpanel.h"
 #include "ui/live/liveview.h"
@@ -234,6 +235,26 @@ void MainWindow::buildMenus() {
         dialog->show();
     });
     modelSet->setObjectName(QStringLiteral("modelSetAction"));
+    // Hugging Face repos sized for the machine and settings planned now; a download is chosen
+    // (with its projector) and the library lists it.
+    QAction* getModels = file->addAction(tr("&Get models from Hugging Face..."), this, [this] {
+        auto* dialog = new GetModelsDialog(hubClientOptionsFromEnvironment(), m_session->settings(),
+                                           m_session->machine(), m_session->marginBytes(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &GetModelsDialog::modelDownloaded, this,
+                [this](const QString& modelPath, const QString& projectorPath) {
+                    m_picker->startScan();
+                    m_picker->selectModel(modelPath);
+                    if (!chooseModel(modelPath) || projectorPath.isEmpty()) {
+                        return;
+                    }
+                    ServerSettings settings = m_session->settings();
+                    settings.projector.path = projectorPath.toStdString();
+                    m_session->setSettings(settings);
+                });
+        dialog->show();
+    });
+    getModels->setObjectName(QStringLiteral("getModelsAction"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

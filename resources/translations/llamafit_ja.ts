@@ -1062,6 +1062,189 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     </message>
 </context>
 <context>
+    <name>llamafit::GetModelsDialog</name>
+    <message>
+        <source>fits</source>
+        <translation>収まる</translation>
+    </message>
+    <message>
+        <source>tight</source>
+        <translation>ぎりぎり</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>収まらない</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>Get models from Hugging Face</source>
+        <translation>Hugging Face からモデルを入手</translation>
+    </message>
+    <message>
+        <source>Search for a GGUF model, then pick a repo to see which quant fits %1.</source>
+        <translation>GGUF モデルを検索し、リポジトリを選ぶと %1 に収まる量子化がわかります。</translation>
+    </message>
+    <message>
+        <source>Model name, e.g. Qwen3 8B</source>
+        <translation>モデル名 (例: Qwen3 8B)</translation>
+    </message>
+    <message>
+        <source>Searches Hugging Face for GGUF repos, most downloaded first</source>
+        <translation>Hugging Face で GGUF リポジトリを検索します (ダウンロード数の多い順)</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>検索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Repo</source>
+        <translation>リポジトリ</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>ダウンロード数</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>パラメータ数</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>アーキテクチャ</translation>
+    </message>
+    <message>
+        <source>Pick a repo to size each of its quants for this machine</source>
+        <translation>リポジトリを選ぶと、各量子化をこのマシン向けに見積もります</translation>
+    </message>
+    <message>
+        <source>Sized from each quant&apos;s GGUF header, read without downloading the model: the same estimate as for a file on disk</source>
+        <translation>各量子化の GGUF ヘッダーから見積もります (モデル本体はダウンロードしません)。ディスク上のファイルと同じ見積もりです</translation>
+    </message>
+    <message>
+        <source>&amp;Download</source>
+        <translation>ダウンロード(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Downloads the selected quant (and its vision projector) into the Hugging Face cache, checked by sha256</source>
+        <translation>選んだ量子化 (とビジョンプロジェクタ) を Hugging Face キャッシュにダウンロードし、sha256 で検証します</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel download</source>
+        <translation>ダウンロードを中止(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stops the download; what arrived is kept and the next download resumes it</source>
+        <translation>ダウンロードを止めます。受信済みの部分は残り、次回のダウンロードで続きから再開します</translation>
+    </message>
+    <message>
+        <source>Searching for &quot;%1&quot;...</source>
+        <translation>「%1」を検索中...</translation>
+    </message>
+    <message>
+        <source>The search failed: %1</source>
+        <translation>検索に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source> (gated: needs HF_TOKEN)</source>
+        <translation> (制限付き: HF_TOKEN が必要)</translation>
+    </message>
+    <message>
+        <source>No GGUF repo matches.</source>
+        <translation>一致する GGUF リポジトリはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n repo(s) found.</source>
+        <translation>
+            <numerusform>%n 件のリポジトリが見つかりました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading the quants&apos; headers of %1 (no model data is downloaded)...</source>
+        <translation>%1 の各量子化のヘッダーを読み込み中 (モデルのデータはダウンロードしません)...</translation>
+    </message>
+    <message>
+        <source>%1 could not be sized: %2</source>
+        <translation>%1 を見積もれませんでした: %2</translation>
+    </message>
+    <message>
+        <source>Quant</source>
+        <translation>量子化</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>ダウンロード</translation>
+    </message>
+    <message>
+        <source>At -c %1</source>
+        <translation>-c %1 で</translation>
+    </message>
+    <message>
+        <source>Max -c, %1</source>
+        <translation>最大 -c (%1)</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>トークン/秒</translation>
+    </message>
+    <message>
+        <source>  ★ recommended</source>
+        <translation>  ★ おすすめ</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>cannot load: %1</source>
+        <translation>読み込めません: %1</translation>
+    </message>
+    <message>
+        <source>%1 MiB in all</source>
+        <translation>合計 %1 MiB</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>%1: %2 is the best quality that fits %3 at these settings.</source>
+        <translation>%1: この設定で %3 に収まる最高品質は %2 です。</translation>
+    </message>
+    <message>
+        <source>%1: no quant fits %2 at these settings; lower the context or the K/V cache type.</source>
+        <translation>%1: この設定で %2 に収まる量子化はありません。コンテキスト長か K/V キャッシュの型を下げてください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued</source>
+        <translation>
+            <numerusform>待機中 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Downloading %1...</source>
+        <translation>%1 をダウンロード中...</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 GiB, %4 MiB/s, %5 left</source>
+        <translation>%1: %3 GiB 中 %2 GiB、%4 MiB/s、残り %5</translation>
+    </message>
+    <message>
+        <source>%1: cancelled; the part downloaded is kept and resumes next time</source>
+        <translation>%1: 中止しました。ダウンロード済みの部分は残り、次回続きから再開します</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 に失敗しました: %2</translation>
+    </message>
+    <message>
+        <source>%1 is downloaded and verified: %2</source>
+        <translation>%1 のダウンロードと検証が完了しました: %2</translation>
+    </message>
+</context>
+<context>
     <name>llamafit::LaunchExport</name>
     <message>
         <source>Shell script (.sh)…</source>
@@ -1660,6 +1843,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>Cluster</source>
         <translation>クラスター</translation>
+    </message>
+    <message>
+        <source>&amp;Get models from Hugging Face...</source>
+        <translation>Hugging Face からモデルを入手(&amp;G)...</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,7 @@
 #include "tests/integration/scratchdirectory.h"
 #include "tests/support/ggufwriter.h"
 #include "tests/support/hubemulation.h"
+#include "tests/support/hubfixtures.h"
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
@@ -55,76 +56,13 @@ std::string folder(const std::string& name) {
     return path;
 }
 
-// Splits `file` as llama.cpp's gguf-split does: every key in part 1, only split.* in the others,
-// the tensors shared out in table order.
-std::vector<std::string> writeSplit(const GgufFile& file, const std::string& prefix, std::uint32_t parts) {
-    std::vector<std::string> paths;
-    const std::size_t perPart = (file.tensors.size() + parts - 1) / parts;
-    for (std::uint32_t index = 0; index < parts; ++index) {
-        GgufFile part;
-        if (index == 0) {
-            part.metadata = file.metadata;
-        }
-        part.metadata.emplace_back("split.no", GgufValue::fromUint(index, GgufValueType::Uint16));
-        part.metadata.emplace_back("split.count", GgufValue::fromUint(parts, GgufValueType::Uint16));
-        part.metadata.emplace_back(
-            "split.tensors.count",
-            GgufValue::fromInt(static_cast<std::int64_t>(file.tensors.size()), GgufValueType::Int32));
-        const std::size_t begin = index * perPart;
-        const std::size_t end = std::min(file.tensors.size(), begin + perPart);
-        part.tensors.assign(file.tensors.begin() + static_cast<std::ptrdiff_t>(begin),
-                            file.tensors.begin() + static_cast<std::ptrdiff_t>(end));
-        part.alignment = file.alignment;
-        layOutOffsets(part);
-        part.rebuildIndex();
-        paths.push_back(ggufSplitPartPath(prefix, index + 1, parts));
-        EXPECT_EQ(writeGguf(paths.back(), part,
-                            {3,
-                             [](const GgufTensorInfo&, std::span<std::uint8_t> data) {
-                                 std::fill(data.begin(), data.end(), std::uint8_t{0x11});
-                             }}),
-                  "");
-    }
-    return paths;
-}
-
-// The tiny llama as four quants: three single files and a split F16 set in a subfolder.
-std::vector<HubFixtureFile> tinyRepoFiles(const std::string& dir) {
-    std::vector<HubFixtureFile> files;
-    const ModelSpec spec = tinyModelSpec();
-    for (const auto& [name, type] :
-         std::vector<std::pair<std::string, std::optional<GgmlType>>>{{"Tiny-F32.gguf", std::nullopt},
-                                                                      {"Tiny-Q8_0.gguf", GgmlType::Q8_0},
-                                                                      {"Tiny-Q4_0.gguf", GgmlType::Q4_0}}) {
-        ModelFileOptions options;
-        options.weightType = type;
-        options.realWeights = true;
-        EXPECT_TRUE(writeSpecAsGguf(spec, dir + "/" + name, options).ok());
-        files.push_back({name, dir + "/" + name, "", std::nullopt});
-    }
-    ModelFileOptions f16;
-    f16.weightType = GgmlType::F16;
-    const auto whole = ggufFileForSpec(spec, f16);
-    EXPECT_TRUE(whole.ok());
-    fs::create_directories(dir + "/F16");
-    for (const std::string& path : writeSplit(*whole, dir + "/F16/Tiny-F16", 2)) {
-        files.push_back({"F16/" + fs::path(path).filename().string(), path, "", std::nullopt});
-    }
-    // The projector the live projector test pairs with the tiny model (its n_embd): sparse here.
-    const auto projector = loadModelSpecFile(shapesDirectory() + "/mmproj/gemma3-mmproj.json");
-    EXPECT_TRUE(projector.ok());
-    EXPECT_TRUE(writeSpecAsGguf(*projector, dir + "/mmproj-F16.gguf").ok());
-    files.push_back({"mmproj-F16.gguf", dir + "/mmproj-F16.gguf", "", std::nullopt});
-    files.push_back({"README.md", dir + "/README.md", "", std::nullopt});
-    std::ofstream(dir + "/README.md") << "# Tiny\n";
-    return files;
-}
-
 class HubClientTest : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         const std::string dir = folder("hub-fixture");
-        std::vector<HubFixtureRepo> repos{{kTinyRepo, kCommit, tinyRepoFiles(dir), false}};
+        auto files = tinyHubRepoFiles(dir);
+        ASSERT_TRUE(files.ok()) << files.error().message;
+        std::vector<HubFixtureRepo> repos{{kTinyRepo, kCommit, *files, false}};
         HubFixtureRepo gated{kGatedRepo, kCommit, {}, true};
         gated.files.push_back(repos.front().files[1]); // Tiny-Q8_0.gguf
         repos.push_back(gated);
