@@ -241,6 +241,10 @@ void MainWindow::buildMenus() {
         auto* dialog = new GetModelsDialog(hubClientOptionsFromEnvironment(), m_session->settings(),
                                            m_session->machine(), m_session->marginBytes(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        // A built-in card without its file: the repo and quant it was made from, ready to download.
+        if (const LoadedModel& model = m_session->model(); model.path.empty() && !model.hubRepo.empty()) {
+            dialog->openRepo(QString::fromStdString(model.hubRepo), QString::fromStdString(model.hubQuant));
+        }
         connect(dialog, &GetModelsDialog::modelDownloaded, this,
                 [this](const QString& modelPath, const QString& projectorPath) {
                     m_picker->startScan();

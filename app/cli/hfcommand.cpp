@@ -10,6 +10,7 @@
 #include "core/flags/serverargs.h"
 #include "core/hub/hubcachelayout.h"
 #include "core/hub/quantfit.h"
+#include "core/model/modelspec.h"
 #include "core/sizing/kvpairs.h"
 #include "core/system/benchmarkstore.h"
 #include "core/system/hubdownload.h"
@@ -30,7 +31,7 @@ constexpr const char* kUsage =
     R"(usage: llamafit-cli hf search QUERY [--limit N] [--json]
        llamafit-cli hf quants REPO [--machine ID|FILE.json] [--margin-mib N] [--types LIST]
                               [llama-server flags] [--json]
-       llamafit-cli hf pull REPO[:QUANT] [--no-mmproj] [--json]
+       llamafit-cli hf pull REPO[:QUANT]|CARD_ID [--no-mmproj] [--json]
 
 Hugging Face GGUF repos, sized for this machine before anything is downloaded.
 
@@ -46,7 +47,8 @@ Hugging Face GGUF repos, sized for this machine before anything is downloaded.
                  downloads the quant (default: llama-server's, Q4_K_M then Q8_0) and its
                  projector into the Hugging Face cache, resuming a partial download (also one
                  llama-server -hf left), and checks its sha256 before use; prints the paths
-                 to give llama-server's -m and --mmproj
+                 to give llama-server's -m and --mmproj; a built-in card's id ('cards') pulls
+                 the repo and quant the card was made from
 
   --machine, --margin-mib, --no-vulkan, --no-nvml
                  the machine as for 'plan' (default: this one)
@@ -275,6 +277,19 @@ int runPull(const CliOptions& options, const CommandIo& io) {
     if (const std::size_t colon = repoId.find(':'); colon != std::string::npos) {
         tag = repoId.substr(colon + 1);
         repoId.erase(colon);
+    } else if (repoId.find('/') == std::string::npos) {
+        // A built-in card's id: the repo and quant it was made from.
+        Result<ModelSpec> card = findBuiltinModelCard(repoId);
+        if (!card || card->hubRepo.empty()) {
+            return reportError(
+                io,
+                makeError("hub.bad-repo-id", "'" + repoId +
+                                                 "' is neither a repo (org/name) nor a built-in card "
+                                                 "with a Hugging Face source"),
+                json);
+        }
+        repoId = card->hubRepo;
+        tag = card->hubQuant;
     }
     HubClient client(hubClientOptionsFromEnvironment());
     auto commit = client.branchCommit(repoId);

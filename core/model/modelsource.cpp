@@ -55,6 +55,8 @@ Result<LoadedModel> loadModel(const std::string& pathOrCardId) {
     loaded.cardId = card->id;
     loaded.displayName = card->displayName;
     loaded.source = card->source;
+    loaded.hubRepo = card->hubRepo;
+    loaded.hubQuant = card->hubQuant;
     return loaded;
 }
 

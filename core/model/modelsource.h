@@ -22,6 +22,8 @@ struct LoadedModel {
     std::string cardId;      // the card id, empty for a file
     std::string displayName; // card display name, or general.name / file name
     std::string source;      // card: where its values come from; file: "file"
+    std::string hubRepo;     // card: its Hugging Face repo and quant (ModelSpec::hubRepo), if known
+    std::string hubQuant;
 };
 
 Result<LoadedModel> loadModel(const std::string& pathOrCardId);

@@ -4,6 +4,7 @@
 //
 // Format (every field required unless marked optional):
 //   { "id": "...", "name": "...", "source": "...", "notes": "..." (optional),
+//     "huggingface": {"repo": "org/name", "quant": "Q6_K"} (optional; quant optional),
 //     "vocabulary_size": 248320,
 //     "metadata": [ {"key": "general.architecture", "type": "string", "value": "qwen35moe"},
 //                   {"key": "qwen35moe.block_count", "type": "u32", "value": 40},
@@ -22,6 +23,7 @@
 #include "core/model/modelspec.h"
 
 #include "core/common/units.h"
+#include "core/hub/hubresponses.h"
 #include "core/model/modelspec_internal.h"
 
 #include <nlohmann/json.hpp>
@@ -77,7 +79,8 @@ Result<ModelSpec> parseModelSpec(std::string_view text) {
         return makeError("spec.bad-json", "a model spec must be a JSON object");
     }
     if (auto bad = spec::checkFields(
-            root, {"id", "name", "source", "notes", "vocabulary_size", "metadata", "tensors"}, "spec")) {
+            root, {"id", "name", "source", "notes", "huggingface", "vocabulary_size", "metadata", "tensors"},
+            "spec")) {
         return *bad;
     }
     ModelSpec spec;
@@ -96,6 +99,24 @@ Result<ModelSpec> parseModelSpec(std::string_view text) {
             return notes.error();
         }
         spec.notes = std::move(*notes);
+    }
+    if (root.contains("huggingface")) {
+        const json& hub = root.at("huggingface");
+        if (!hub.is_object() || !hub.contains("repo") || !hub.at("repo").is_string() ||
+            (hub.contains("quant") && !hub.at("quant").is_string())) {
+            return makeError("spec.bad-json",
+                             where +
+                                 ": \"huggingface\" must be {\"repo\": \"org/name\", \"quant\": \"Q4_K_M\"}");
+        }
+        if (auto bad = spec::checkFields(hub, {"repo", "quant"}, where + " huggingface")) {
+            return *bad;
+        }
+        spec.hubRepo = hub.at("repo").get<std::string>();
+        spec.hubQuant = hub.value("quant", std::string{});
+        if (!isValidRepoId(spec.hubRepo)) {
+            return makeError("spec.bad-json",
+                             where + ": \"" + spec.hubRepo + "\" is not a Hugging Face repo id");
+        }
     }
     if (!root.contains("vocabulary_size")) {
         return makeError("spec.missing-field", where + ": missing \"vocabulary_size\"");

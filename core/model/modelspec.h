@@ -26,6 +26,10 @@ struct ModelSpec {
     std::string displayName; // "Qwen3.5-35B-A3B Q6_K"
     std::string source;      // where the values come from (model card / config.json / file listing)
     std::string notes;       // e.g. how the quantisation mix was chosen
+    // Where the model is on Hugging Face (a built-in card's one-click download): the repo and the
+    // quant as the Hub labels it ("Q6_K"; empty: llama.cpp's default pick). Empty repo: not known.
+    std::string hubRepo;
+    std::string hubQuant;
     // Tokenizer size (tokens are generated when the spec is written as a file).
     std::uint32_t vocabularySize = 0;
     GgufFile file; // metadata + tensor table (no data), offsets laid out with alignment 32

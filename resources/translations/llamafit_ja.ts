@@ -1481,6 +1481,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>llama.cpp:</source>
         <translation>llama.cpp:</translation>
     </message>
+    <message>
+        <source>%1 is a built-in card with no model file: download it with File &gt; Get models from Hugging Face (%2), or choose a GGUF file in the library.</source>
+        <translation>%1 は組み込みカードで、モデルファイルがありません。ファイル &gt; Hugging Face からモデルを入手 (%2) でダウンロードするか、ライブラリで GGUF ファイルを選んでください。</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::LiveTimeChart</name>

@@ -16,7 +16,8 @@ namespace llamafit::test {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std::string& prefix, std::uint32_t parts) {
+Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std::string& prefix,
+                                                std::uint32_t parts) {
     std::vector<std::string> paths;
     const std::size_t perPart = (file.tensors.size() + parts - 1) / parts;
     for (std::uint32_t index = 0; index < parts; ++index) {
@@ -26,8 +27,9 @@ Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std:
         }
         part.metadata.emplace_back("split.no", GgufValue::fromUint(index, GgufValueType::Uint16));
         part.metadata.emplace_back("split.count", GgufValue::fromUint(parts, GgufValueType::Uint16));
-        part.metadata.emplace_back("split.tensors.count", GgufValue::fromInt(static_cast<std::int64_t>(file.tensors.size()),
-                                                                             GgufValueType::Int32));
+        part.metadata.emplace_back(
+            "split.tensors.count",
+            GgufValue::fromInt(static_cast<std::int64_t>(file.tensors.size()), GgufValueType::Int32));
         const std::size_t begin = std::min(file.tensors.size(), index * perPart);
         const std::size_t end = std::min(file.tensors.size(), begin + perPart);
         part.tensors.assign(file.tensors.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -50,8 +52,10 @@ Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std:
 Result<std::vector<HubFixtureFile>> tinyHubRepoFiles(const std::string& dir) {
     std::vector<HubFixtureFile> files;
     const ModelSpec spec = tinyModelSpec();
-    for (const auto& [name, type] : std::vector<std::pair<std::string, std::optional<GgmlType>>>{
-             {"Tiny-F32.gguf", std::nullopt}, {"Tiny-Q8_0.gguf", GgmlType::Q8_0}, {"Tiny-Q4_0.gguf", GgmlType::Q4_0}}) {
+    for (const auto& [name, type] :
+         std::vector<std::pair<std::string, std::optional<GgmlType>>>{{"Tiny-F32.gguf", std::nullopt},
+                                                                      {"Tiny-Q8_0.gguf", GgmlType::Q8_0},
+                                                                      {"Tiny-Q4_0.gguf", GgmlType::Q4_0}}) {
         ModelFileOptions options;
         options.weightType = type;
         options.realWeights = true;

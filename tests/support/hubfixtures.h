@@ -15,7 +15,8 @@ namespace llamafit::test {
 // Writes `file` split as llama.cpp's gguf-split does (every key in part 1, only split.* in the
 // others, the tensors shared out in table order, filled with a constant byte) at
 // "<prefix>-0000i-of-0000N.gguf"; returns the parts' paths.
-Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std::string& prefix, std::uint32_t parts);
+Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std::string& prefix,
+                                                std::uint32_t parts);
 
 // The tiny llama (modelfiles.h tinyModelSpec, loadable by llama-server) as a repo, written into
 // `dir`: Tiny-F32, Tiny-Q8_0 and Tiny-Q4_0 single files with real weights, a split F16 set in

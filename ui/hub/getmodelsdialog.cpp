@@ -74,8 +74,9 @@ QString etaText(double seconds) {
 
 GetModelsDialog::GetModelsDialog(HubClientOptions options, ServerSettings settings, Machine machine,
                                  std::uint64_t marginBytes, QWidget* parent)
-    : QDialog(parent), m_options(std::move(options)), m_settings(std::move(settings)), m_machine(std::move(machine)),
-      m_marginBytes(marginBytes), m_runner(std::make_unique<HubTaskRunner>(m_options)) {
+    : QDialog(parent), m_options(std::move(options)), m_settings(std::move(settings)),
+      m_machine(std::move(machine)), m_marginBytes(marginBytes),
+      m_runner(std::make_unique<HubTaskRunner>(m_options)) {
     setObjectName(QStringLiteral("getModelsDialog"));
     setWindowTitle(tr("Get models from Hugging Face"));
     buildWidgets();
@@ -125,8 +126,9 @@ void GetModelsDialog::buildWidgets() {
     m_downloadButton = new QPushButton(tr("&Download"), this);
     m_downloadButton->setObjectName(QStringLiteral("hubDownloadButton"));
     m_downloadButton->setEnabled(false);
-    m_downloadButton->setToolTip(tr("Downloads the selected quant (and its vision projector) into the Hugging "
-                                    "Face cache, checked by sha256"));
+    m_downloadButton->setToolTip(
+        tr("Downloads the selected quant (and its vision projector) into the Hugging "
+           "Face cache, checked by sha256"));
     connect(m_downloadButton, &QPushButton::clicked, this, [this] {
         const QList<QTableWidgetItem*> selected = m_quants->selectedItems();
         download(selected.isEmpty() ? -1 : selected.front()->row());
@@ -134,7 +136,8 @@ void GetModelsDialog::buildWidgets() {
     m_cancelButton = new QPushButton(tr("&Cancel download"), this);
     m_cancelButton->setObjectName(QStringLiteral("hubCancelButton"));
     m_cancelButton->setEnabled(false);
-    m_cancelButton->setToolTip(tr("Stops the download; what arrived is kept and the next download resumes it"));
+    m_cancelButton->setToolTip(
+        tr("Stops the download; what arrived is kept and the next download resumes it"));
     connect(m_cancelButton, &QPushButton::clicked, this, &GetModelsDialog::cancelDownload);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("hubProgress"));
@@ -173,7 +176,9 @@ void GetModelsDialog::buildWidgets() {
     resize(900, 600);
 }
 
-void GetModelsDialog::setStatus(const QString& text) { m_status->setText(text); }
+void GetModelsDialog::setStatus(const QString& text) {
+    m_status->setText(text);
+}
 
 void GetModelsDialog::search(const QString& query) {
     if (query.trimmed().isEmpty()) {
@@ -196,23 +201,34 @@ void GetModelsDialog::search(const QString& query) {
                 const int row = m_results->rowCount();
                 m_results->insertRow(row);
                 m_results->setItem(row, 0, cell(QString::fromStdString(model.id)));
-                m_results->setItem(row, 1, cell(QLocale().toString(static_cast<qulonglong>(model.downloads)),
-                                                Qt::AlignRight | Qt::AlignVCenter));
+                m_results->setItem(row, 1,
+                                   cell(QLocale().toString(static_cast<qulonglong>(model.downloads)),
+                                        Qt::AlignRight | Qt::AlignVCenter));
                 m_results->setItem(row, 2,
                                    cell(model.parameters > 0
-                                            ? QStringLiteral("%1B").arg(static_cast<double>(model.parameters) / 1e9, 0, 'f', 1)
+                                            ? QStringLiteral("%1B").arg(
+                                                  static_cast<double>(model.parameters) / 1e9, 0, 'f', 1)
                                             : QStringLiteral("-"),
                                         Qt::AlignRight | Qt::AlignVCenter));
-                m_results->setItem(row, 3, cell(QString::fromStdString(model.architecture) +
-                                                (model.gated ? tr(" (gated: needs HF_TOKEN)") : QString())));
+                m_results->setItem(row, 3,
+                                   cell(QString::fromStdString(model.architecture) +
+                                        (model.gated ? tr(" (gated: needs HF_TOKEN)") : QString())));
             }
-            setStatus(models->empty() ? tr("No GGUF repo matches.") : tr("%n repo(s) found.", "", int(models->size())));
+            setStatus(models->empty() ? tr("No GGUF repo matches.")
+                                      : tr("%n repo(s) found.", "", int(models->size())));
             emit searchFinished(true);
         });
 }
 
+void GetModelsDialog::openRepo(const QString& repoId, const QString& quantTag) {
+    m_query->setText(repoId);
+    showRepo(repoId);
+    m_wantedQuant = quantTag;
+}
+
 void GetModelsDialog::showRepo(const QString& repoId) {
     m_repoId = repoId;
+    m_wantedQuant.clear();
     m_quants->setRowCount(0);
     m_downloadButton->setEnabled(false);
     setStatus(tr("Reading the quants' headers of %1 (no model data is downloaded)...").arg(repoId));
@@ -228,15 +244,17 @@ void GetModelsDialog::showRepo(const QString& repoId) {
                 return; // another repo was picked meanwhile
             }
             if (!sizing) {
-                setStatus(tr("%1 could not be sized: %2").arg(repoId, QString::fromStdString(sizing.error().message)));
+                setStatus(tr("%1 could not be sized: %2")
+                              .arg(repoId, QString::fromStdString(sizing.error().message)));
                 emit repoSized(false);
                 return;
             }
             m_commit = sizing->commit;
             const BenchmarkStore store;
-            m_table = quantFitTable(sizing->candidates, m_settings, m_machine, PlacementOptions{m_marginBytes},
-                                    defaultKvPairsWith({m_settings.cacheTypeK, m_settings.cacheTypeV}),
-                                    [&](bool moe) { return store.efficiencyFor(m_machine, moe); });
+            m_table =
+                quantFitTable(sizing->candidates, m_settings, m_machine, PlacementOptions{m_marginBytes},
+                              defaultKvPairsWith({m_settings.cacheTypeK, m_settings.cacheTypeV}),
+                              [&](bool moe) { return store.efficiencyFor(m_machine, moe); });
             showQuants();
             emit repoSized(true);
         });
@@ -244,7 +262,8 @@ void GetModelsDialog::showRepo(const QString& repoId) {
 
 void GetModelsDialog::showQuants() {
     const std::vector<KvPair> pairs = defaultKvPairsWith({m_settings.cacheTypeK, m_settings.cacheTypeV});
-    QStringList headers{tr("Quant"), tr("Download"), tr("At -c %1").arg(m_table.rows.empty() ? 0 : m_table.rows.front().contextTokens)};
+    QStringList headers{tr("Quant"), tr("Download"),
+                        tr("At -c %1").arg(m_table.rows.empty() ? 0 : m_table.rows.front().contextTokens)};
     for (const KvPair& pair : pairs) {
         headers << tr("Max -c, %1").arg(pairText(pair));
     }
@@ -259,34 +278,49 @@ void GetModelsDialog::showQuants() {
         const int r = m_quants->rowCount();
         m_quants->insertRow(r);
         const bool recommended = m_table.recommended == i;
-        QTableWidgetItem* label = cell(QString::fromStdString(row.quant.label) + (recommended ? tr("  ★ recommended") : QString()));
+        QTableWidgetItem* label =
+            cell(QString::fromStdString(row.quant.label) + (recommended ? tr("  ★ recommended") : QString()));
         if (recommended) {
             QFont bold = label->font();
             bold.setBold(true);
             label->setFont(bold);
         }
         m_quants->setItem(r, 0, label);
-        const std::uint64_t bytes = row.quant.modelBytes + (row.quant.projector ? row.quant.projector->size : 0);
+        const std::uint64_t bytes =
+            row.quant.modelBytes + (row.quant.projector ? row.quant.projector->size : 0);
         m_quants->setItem(r, 1, cell(tr("%1 GiB").arg(static_cast<double>(bytes) / kGiB, 0, 'f', 2), right));
         if (row.error) {
-            QTableWidgetItem* error = cell(tr("cannot load: %1").arg(QString::fromStdString(row.error->message)));
+            QTableWidgetItem* error =
+                cell(tr("cannot load: %1").arg(QString::fromStdString(row.error->message)));
             error->setToolTip(QString::fromStdString(row.error->code));
             m_quants->setItem(r, 2, error);
             continue;
         }
         QTableWidgetItem* verdict = cell(verdictText(row.verdict));
-        verdict->setToolTip(tr("%1 MiB in all").arg(static_cast<double>(row.estimate->totals.totalBytes()) / kMiB, 0, 'f', 0));
+        verdict->setToolTip(
+            tr("%1 MiB in all")
+                .arg(static_cast<double>(row.estimate->totals.totalBytes()) / kMiB, 0, 'f', 0));
         m_quants->setItem(r, 2, verdict);
         for (std::size_t p = 0; p < row.largestContext.size(); ++p) {
             const ContextFit& fit = row.largestContext[p];
             m_quants->setItem(r, static_cast<int>(3 + p),
                               cell(fit.fits ? QString::number(fit.contextTokens) : tr("no"), right));
         }
-        m_quants->setItem(r, static_cast<int>(3 + row.largestContext.size()),
-                          cell(row.speed ? QString::number(row.speed->decodeTpsExpected, 'f', 1) : QStringLiteral("-"), right));
+        m_quants->setItem(
+            r, static_cast<int>(3 + row.largestContext.size()),
+            cell(row.speed ? QString::number(row.speed->decodeTpsExpected, 'f', 1) : QStringLiteral("-"),
+                 right));
     }
     m_quants->resizeColumnsToContents();
-    if (m_table.recommended) {
+    std::vector<RepoQuant> shown;
+    for (const QuantFitRow& row : m_table.rows) {
+        shown.push_back(row.quant);
+    }
+    const RepoQuant* wanted =
+        m_wantedQuant.isNull() ? nullptr : quantForTag(shown, m_wantedQuant.toStdString());
+    if (wanted != nullptr) {
+        m_quants->selectRow(static_cast<int>(wanted - shown.data()));
+    } else if (m_table.recommended) {
         m_quants->selectRow(static_cast<int>(*m_table.recommended));
     }
     m_downloadButton->setEnabled(!m_table.rows.empty());
@@ -306,7 +340,8 @@ void GetModelsDialog::download(int row) {
         return;
     }
     m_queue.push_back({m_repoId, m_commit, m_table.rows[static_cast<std::size_t>(row)].quant});
-    m_queueLabel->setText(m_queue.size() > 1 || m_downloading ? tr("%n queued", "", int(m_queue.size())) : QString());
+    m_queueLabel->setText(m_queue.size() > 1 || m_downloading ? tr("%n queued", "", int(m_queue.size()))
+                                                              : QString());
     if (!m_downloading) {
         startNextDownload();
     }
@@ -334,8 +369,9 @@ void GetModelsDialog::startNextDownload() {
     const QString name = next.repoId + QLatin1Char(':') + QString::fromStdString(next.quant.label);
     m_progress->setFormat(name);
     setStatus(tr("Downloading %1...").arg(name));
-    const HubCacheLayout layout{huggingFaceHubCacheDirectory(processEnvironment(), homeDirectory(), currentOsKind()),
-                                next.repoId.toStdString()};
+    const HubCacheLayout layout{
+        huggingFaceHubCacheDirectory(processEnvironment(), homeDirectory(), currentOsKind()),
+        next.repoId.toStdString()};
     QPointer<GetModelsDialog> self(this);
     auto progress = [self, name](const HubDownloadProgress& report) {
         QMetaObject::invokeMethod(
@@ -347,42 +383,47 @@ void GetModelsDialog::startNextDownload() {
                 const double done = static_cast<double>(report.totalDone);
                 const double total = static_cast<double>(report.totalBytes);
                 self->m_progress->setValue(static_cast<int>(1000 * done / total));
-                self->m_progress->setFormat(GetModelsDialog::tr("%1: %2 of %3 GiB, %4 MiB/s, %5 left")
-                                                .arg(name)
-                                                .arg(done / kGiB, 0, 'f', 2)
-                                                .arg(total / kGiB, 0, 'f', 2)
-                                                .arg(report.bytesPerSecond / kMiB, 0, 'f', 1)
-                                                .arg(etaText(report.bytesPerSecond > 0
-                                                                 ? (total - done) / report.bytesPerSecond
-                                                                 : 0)));
+                self->m_progress->setFormat(
+                    GetModelsDialog::tr("%1: %2 of %3 GiB, %4 MiB/s, %5 left")
+                        .arg(name)
+                        .arg(done / kGiB, 0, 'f', 2)
+                        .arg(total / kGiB, 0, 'f', 2)
+                        .arg(report.bytesPerSecond / kMiB, 0, 'f', 1)
+                        .arg(
+                            etaText(report.bytesPerSecond > 0 ? (total - done) / report.bytesPerSecond : 0)));
             },
             Qt::QueuedConnection);
     };
     m_runner->run<Result<PulledQuant>>(
         [layout, next, progress](HubClient& client) {
             int lastPermille = -1;
-            return pullQuant(client, layout, next.commit, next.quant, true, [&](const HubDownloadProgress& report) {
-                const int permille =
-                    report.totalBytes > 0 ? static_cast<int>(1000 * report.totalDone / report.totalBytes) : 0;
-                if (permille != lastPermille) { // at most a thousand updates a download
-                    lastPermille = permille;
-                    progress(report);
-                }
-            });
+            return pullQuant(
+                client, layout, next.commit, next.quant, true, [&](const HubDownloadProgress& report) {
+                    const int permille = report.totalBytes > 0
+                                             ? static_cast<int>(1000 * report.totalDone / report.totalBytes)
+                                             : 0;
+                    if (permille != lastPermille) { // at most a thousand updates a download
+                        lastPermille = permille;
+                        progress(report);
+                    }
+                });
         },
         this,
         [this, name](Result<PulledQuant> pulled) {
             if (!pulled) {
-                const QString message = pulled.error().code == "hub.cancelled"
-                                            ? tr("%1: cancelled; the part downloaded is kept and resumes next time").arg(name)
-                                            : tr("%1 failed: %2").arg(name, QString::fromStdString(pulled.error().message));
+                const QString message =
+                    pulled.error().code == "hub.cancelled"
+                        ? tr("%1: cancelled; the part downloaded is kept and resumes next time").arg(name)
+                        : tr("%1 failed: %2").arg(name, QString::fromStdString(pulled.error().message));
                 setStatus(message);
                 emit downloadFailed(message);
             } else {
                 m_progress->setValue(1000);
-                setStatus(tr("%1 is downloaded and verified: %2").arg(name, QString::fromStdString(pulled->modelPaths.front())));
+                setStatus(tr("%1 is downloaded and verified: %2")
+                              .arg(name, QString::fromStdString(pulled->modelPaths.front())));
                 emit modelDownloaded(QString::fromStdString(pulled->modelPaths.front()),
-                                     pulled->projectorPath ? QString::fromStdString(*pulled->projectorPath) : QString());
+                                     pulled->projectorPath ? QString::fromStdString(*pulled->projectorPath)
+                                                           : QString());
             }
             startNextDownload();
         });

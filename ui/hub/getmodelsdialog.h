@@ -36,8 +36,8 @@ class GetModelsDialog : public QDialog {
   public:
     // `settings`, `machine` and `marginBytes`: what the main window plans, which the quants are
     // sized for. `options`: the Hub (hubClientOptionsFromEnvironment() in the app).
-    GetModelsDialog(HubClientOptions options, ServerSettings settings, Machine machine, std::uint64_t marginBytes,
-                    QWidget* parent = nullptr);
+    GetModelsDialog(HubClientOptions options, ServerSettings settings, Machine machine,
+                    std::uint64_t marginBytes, QWidget* parent = nullptr);
     ~GetModelsDialog() override;
 
     // What the table shows; empty before a repo was sized.
@@ -46,6 +46,9 @@ class GetModelsDialog : public QDialog {
   public slots:
     void search(const QString& query);
     void showRepo(const QString& repoId);
+    // Sizes `repoId` at once (a built-in card's source) and selects the quant `quantTag` names
+    // (the recommended one when it names none of them).
+    void openRepo(const QString& repoId, const QString& quantTag);
     // Queues the download of row `row` of the quant table (the recommended one when -1).
     void download(int row = -1);
     void cancelDownload();
@@ -76,6 +79,7 @@ class GetModelsDialog : public QDialog {
     std::unique_ptr<HubTaskRunner> m_runner;
 
     QString m_repoId;
+    QString m_wantedQuant; // openRepo's tag: selected instead of the recommendation
     std::string m_commit;
     QuantFitTable m_table;
     std::deque<PendingDownload> m_queue;

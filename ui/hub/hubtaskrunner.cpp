@@ -16,7 +16,8 @@ HubTaskRunner::~HubTaskRunner() {
     m_closing = true;
     m_cancel = true;
     // The client and its network manager belong to the runner's thread: they go there.
-    QMetaObject::invokeMethod(m_context.get(), [this] { m_client.reset(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context.get(), [this] { m_client.reset(); }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }

@@ -179,6 +179,13 @@ QString LaunchPanel::launchBlocker() const {
 
 QString LaunchPanel::launchBlockerOf(const Result<BuildArgv>& argv) const {
     if (m_session->model().path.empty()) {
+        if (!m_session->model().hubRepo.empty()) {
+            return tr("%1 is a built-in card with no model file: download it with File > Get models from "
+                      "Hugging "
+                      "Face (%2), or choose a GGUF file in the library.")
+                .arg(QString::fromStdString(m_session->model().displayName),
+                     QString::fromStdString(m_session->model().hubRepo));
+        }
         return tr("%1 is a built-in card with no model file: choose a GGUF file in the library to launch it.")
             .arg(QString::fromStdString(m_session->model().displayName));
     }

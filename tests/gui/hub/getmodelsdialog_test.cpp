@@ -13,8 +13,8 @@
 
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -41,7 +41,8 @@ class GetModelsDialogTest : public ::testing::Test {
         ASSERT_TRUE(files.ok()) << files.error().message;
         HubEmulationOptions options;
         options.searchResultIds = {kRepo};
-        auto hub = HubEmulation::start({HubFixtureRepo{kRepo, kCommit, *files, false}}, folder + "/site", options);
+        auto hub =
+            HubEmulation::start({HubFixtureRepo{kRepo, kCommit, *files, false}}, folder + "/site", options);
         ASSERT_TRUE(hub.ok()) << hub.error().message;
         m_hub = std::make_unique<HubEmulation>(std::move(*hub));
         m_cache = folder + "/hub-cache";
@@ -62,7 +63,9 @@ class GetModelsDialogTest : public ::testing::Test {
         qunsetenv("HF_HUB_CACHE");
     }
 
-    template <typename T> T* child(const char* name) { return m_dialog->findChild<T*>(QString::fromLatin1(name)); }
+    template <typename T> T* child(const char* name) {
+        return m_dialog->findChild<T*>(QString::fromLatin1(name));
+    }
 
     // Types the query, presses Search, picks the first repo: the quant table is sized.
     void searchAndPick() {
@@ -70,7 +73,8 @@ class GetModelsDialogTest : public ::testing::Test {
         QTest::keyClicks(child<QLineEdit>("hubQuery"), QStringLiteral("tiny"));
         QTest::mouseClick(child<QPushButton>("hubSearchButton"), Qt::LeftButton);
         ASSERT_TRUE(searched.wait(20000));
-        ASSERT_EQ(searched.front().front().toBool(), true) << child<QLabel>("hubStatus")->text().toStdString();
+        ASSERT_EQ(searched.front().front().toBool(), true)
+            << child<QLabel>("hubStatus")->text().toStdString();
         auto* results = child<QTableWidget>("hubResults");
         ASSERT_EQ(results->rowCount(), 1);
         EXPECT_EQ(results->item(0, 0)->text().toStdString(), kRepo);
@@ -92,8 +96,11 @@ TEST_F(GetModelsDialogTest, RecommendsAQuantAndDownloadsIt) {
     ASSERT_EQ(quants->rowCount(), 4); // F32, F16 (two shards), Q8_0, Q4_0
     const QuantFitTable& table = m_dialog->fitTable();
     ASSERT_TRUE(table.recommended.has_value());
-    EXPECT_EQ(table.rows[*table.recommended].quant.label, "F32"); // the best quality, and it fits an 8 GB card
-    EXPECT_TRUE(quants->item(static_cast<int>(*table.recommended), 0)->text().contains(QStringLiteral("recommended")));
+    EXPECT_EQ(table.rows[*table.recommended].quant.label,
+              "F32"); // the best quality, and it fits an 8 GB card
+    EXPECT_TRUE(quants->item(static_cast<int>(*table.recommended), 0)
+                    ->text()
+                    .contains(QStringLiteral("recommended")));
     EXPECT_EQ(quants->selectedItems().front()->row(), static_cast<int>(*table.recommended));
     // The table is the estimate: verdict column and the largest contexts.
     EXPECT_EQ(quants->item(0, 2)->text(), QStringLiteral("fits"));
@@ -127,6 +134,17 @@ TEST_F(GetModelsDialogTest, ACancelledDownloadCompletesWhenAskedAgain) {
         ASSERT_TRUE(downloaded.wait(60000)) << child<QLabel>("hubStatus")->text().toStdString();
     }
     EXPECT_TRUE(loadModel(downloaded.back().at(0).toString().toStdString()).ok());
+}
+
+TEST_F(GetModelsDialogTest, ABuiltInCardsSourceOpensWithItsQuantSelected) {
+    QSignalSpy sized(m_dialog.get(), &GetModelsDialog::repoSized);
+    m_dialog->openRepo(QString::fromStdString(kRepo), QStringLiteral("q4_0"));
+    ASSERT_TRUE(sized.wait(20000));
+    auto* quants = child<QTableWidget>("hubQuants");
+    ASSERT_FALSE(quants->selectedItems().isEmpty());
+    EXPECT_TRUE(
+        quants->item(quants->selectedItems().front()->row(), 0)->text().startsWith(QStringLiteral("Q4_0")));
+    EXPECT_EQ(child<QLineEdit>("hubQuery")->text().toStdString(), kRepo);
 }
 
 } // namespace

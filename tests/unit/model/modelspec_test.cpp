@@ -193,6 +193,32 @@ TEST(BuiltinModelCards, AllParseWithSourcesAndUniqueIds) {
     EXPECT_EQ(missing.error().code, "spec.unknown-card");
 }
 
+TEST(ModelSpec, AHuggingFaceSourceIsARepoIdAndAQuant) {
+    const std::string tensors = R"({"name": "token_embd.weight", "type": "f16", "shape": [64, 300]})";
+    const auto withSource = [&](const std::string& source) {
+        std::string text = smallSpec(tensors);
+        text.insert(text.find(R"("vocabulary_size")"), source + ", ");
+        return parseModelSpec(text);
+    };
+    const auto spec = withSource(R"("huggingface": {"repo": "unsloth/Qwen3-8B-GGUF", "quant": "Q4_K_M"})");
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    EXPECT_EQ(spec->hubRepo, "unsloth/Qwen3-8B-GGUF");
+    EXPECT_EQ(spec->hubQuant, "Q4_K_M");
+    EXPECT_EQ(withSource(R"("huggingface": {"repo": "ggml-org/gpt-oss-20b-GGUF"})")->hubQuant, "");
+    for (const char* bad :
+         {R"("huggingface": {"repo": "../x"})", R"("huggingface": "unsloth/x")",
+          R"("huggingface": {"quant": "Q4_K_M"})", R"("huggingface": {"repo": "a/b", "branch": "x"})"}) {
+        const auto refused = withSource(bad);
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_TRUE(refused.error().code.starts_with("spec.")) << refused.error().code;
+    }
+    // The seed's model card names the repo its author downloaded from.
+    const auto seed = findBuiltinModelCard("qwen3.5-35b-a3b-q6_k");
+    ASSERT_TRUE(seed.ok());
+    EXPECT_EQ(seed->hubRepo, "unsloth/Qwen3.5-35B-A3B-GGUF");
+    EXPECT_EQ(seed->hubQuant, "Q6_K");
+}
+
 TEST(BuiltinModelCards, Qwen35CardMatchesThePublishedQ6KFile) {
     const auto card = findBuiltinModelCard("qwen3.5-35b-a3b-q6_k");
     ASSERT_TRUE(card.ok());
