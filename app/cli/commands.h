@@ -28,5 +28,6 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runRpcServerCommand(const std::vector<std::string>& args, const CommandIo& io);
 int runHfCommand(const std::vector<std::string>& args, const CommandIo& io);
+int runEnginesCommand(const std::vector<std::string>& args, const CommandIo& io);
 
 } // namespace llamafit

@@ -42,6 +42,8 @@ constexpr std::array kCommands{
             "serve this machine's devices to llama-server --rpc elsewhere; scripts for other hosts"},
     Command{"hf", llamafit::runHfCommand,
             "Hugging Face GGUF repos: search, which quant fits this machine, download"},
+    Command{"engines", llamafit::runEnginesCommand,
+            "the llama-server builds on this machine: build and devices"},
 };
 
 void printUsage(std::ostream& out) {

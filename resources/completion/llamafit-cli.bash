@@ -11,7 +11,7 @@ _llamafit_cli() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="cards inspect estimate fit sweep devices machines plan export launch hf"
+    local commands="cards inspect estimate fit sweep devices machines plan export launch hf engines"
     if ((cword == 1)); then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
