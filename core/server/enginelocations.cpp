@@ -31,7 +31,9 @@ std::string joined(std::string folder, const std::string& name, OsKind os) {
 
 } // namespace
 
-std::string llamaServerProgramName(OsKind os) { return os == OsKind::Windows ? "llama-server.exe" : "llama-server"; }
+std::string llamaServerProgramName(OsKind os) {
+    return os == OsKind::Windows ? "llama-server.exe" : "llama-server";
+}
 
 EngineSearch engineSearch(const EnvironmentLookup& environment, const std::string& homeDirectory, OsKind os,
                           const std::vector<std::string>& ownEngineFolders) {
@@ -39,8 +41,9 @@ EngineSearch engineSearch(const EnvironmentLookup& environment, const std::strin
     const std::string program = llamaServerProgramName(os);
     const auto add = [&](const std::string& folder, const std::string& origin) {
         EngineLocation location{joined(folder, program, os), origin};
-        const bool seen = std::any_of(search.programs.begin(), search.programs.end(),
-                                      [&](const EngineLocation& known) { return known.path == location.path; });
+        const bool seen =
+            std::any_of(search.programs.begin(), search.programs.end(),
+                        [&](const EngineLocation& known) { return known.path == location.path; });
         if (!seen) {
             search.programs.push_back(std::move(location));
         }
@@ -68,7 +71,8 @@ EngineSearch engineSearch(const EnvironmentLookup& environment, const std::strin
         const std::string localAppData =
             environment("LOCALAPPDATA").value_or(homeDirectory + "\\AppData\\Local");
         add(localAppData + "\\Microsoft\\WinGet\\Links", "winget");
-        search.folderScans.push_back({localAppData + "\\Microsoft\\WinGet\\Packages", "ggml.llamacpp_", "winget"});
+        search.folderScans.push_back(
+            {localAppData + "\\Microsoft\\WinGet\\Packages", "ggml.llamacpp_", "winget"});
         break;
     }
     case OsKind::Unknown:

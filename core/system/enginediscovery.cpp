@@ -16,18 +16,21 @@ namespace llamafit {
 namespace {
 
 // The program's output for `args`, or why it could not be had.
-Result<std::string> outputOf(const std::string& program, const QStringList& args, std::chrono::milliseconds timeout) {
+Result<std::string> outputOf(const std::string& program, const QStringList& args,
+                             std::chrono::milliseconds timeout) {
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(QString::fromStdString(program), args);
     if (!process.waitForStarted(static_cast<int>(timeout.count()))) {
-        return makeError("probe.not-executable", program + " does not start: " + process.errorString().toStdString());
+        return makeError("probe.not-executable",
+                         program + " does not start: " + process.errorString().toStdString());
     }
     if (!process.waitForFinished(static_cast<int>(timeout.count()))) {
         process.kill();
         process.waitForFinished();
-        return makeError("probe.failed", program + " did not answer " + args.join(QLatin1Char(' ')).toStdString() +
-                                             " within " + std::to_string(timeout.count() / 1000) + " s");
+        return makeError("probe.failed", program + " did not answer " +
+                                             args.join(QLatin1Char(' ')).toStdString() + " within " +
+                                             std::to_string(timeout.count() / 1000) + " s");
     }
     return process.readAll().toStdString();
 }
@@ -35,14 +38,18 @@ Result<std::string> outputOf(const std::string& program, const QStringList& args
 } // namespace
 
 std::vector<InstalledEngine> discoverEngines(const EngineDiscoveryOptions& options) {
-    EngineSearch search = engineSearch(processEnvironment(), homeDirectory(), currentOsKind(), options.ownEngineFolders);
+    EngineSearch search =
+        engineSearch(processEnvironment(), homeDirectory(), currentOsKind(), options.ownEngineFolders);
     for (const EngineSearch::FolderScan& scan : search.folderScans) {
         const QDir folder(QString::fromStdString(scan.folder));
-        const QStringList packages = folder.entryList({QString::fromStdString(scan.subfolderPrefix) + QLatin1Char('*')},
-                                                      QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        const QStringList packages =
+            folder.entryList({QString::fromStdString(scan.subfolderPrefix) + QLatin1Char('*')},
+                             QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
         for (const QString& package : packages) {
             search.programs.push_back(
-                {folder.filePath(package + QLatin1Char('/') + QString::fromStdString(llamaServerProgramName(currentOsKind())))
+                {folder
+                     .filePath(package + QLatin1Char('/') +
+                               QString::fromStdString(llamaServerProgramName(currentOsKind())))
                      .toStdString(),
                  scan.origin});
         }

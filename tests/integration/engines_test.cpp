@@ -34,9 +34,10 @@ TEST(EnginesCli, ListsEachBuildOnPathWithItsBuildAndDevices) {
     }
     std::filesystem::permissions(fake + "/llama-server", std::filesystem::perms::owner_all);
 
-    const QString path = QString::fromStdString(std::filesystem::path(*cpu).parent_path().string() + ":" +
-                                                std::filesystem::path(*gpu).parent_path().string() + ":" + fake) +
-                         QStringLiteral(":/usr/bin:/bin");
+    const QString path =
+        QString::fromStdString(std::filesystem::path(*cpu).parent_path().string() + ":" +
+                               std::filesystem::path(*gpu).parent_path().string() + ":" + fake) +
+        QStringLiteral(":/usr/bin:/bin");
     QProcess cli;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("PATH"), path);

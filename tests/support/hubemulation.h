@@ -140,6 +140,9 @@ class HubEmulation {
     std::string gitOidOf(const std::string& repoId, const std::string& repoPath) const;
 
     const std::string& workDirectory() const { return m_workDirectory; }
+    // Files put here while nginx runs are served at cdnOrigin() + "/static/<path>", with nginx's
+    // Range support: other sites a test needs beside the Hub (llama.cpp's releases).
+    std::string staticDirectory() const { return m_workDirectory + "/static"; }
     int pid() const { return m_pid; }
 
   private:

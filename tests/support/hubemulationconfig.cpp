@@ -190,6 +190,11 @@ std::string nginxConfig(const std::vector<HubSiteRepo>& repos, const std::string
          << "        location ^~ /cdn/ {\n"
          << "            root cdn;\n"
          << "        }\n"
+         // Files a test puts under <work>/static/ while nginx runs (HubEmulation::staticDirectory):
+         // other sites on the same real server, such as llama.cpp's GitHub releases.
+         << "        location ^~ /static/ {\n"
+         << "            root .;\n"
+         << "        }\n"
          << "    }\n"
          << "}\n";
     return conf.str();

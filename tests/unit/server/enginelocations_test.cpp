@@ -25,8 +25,9 @@ std::vector<std::string> paths(const EngineSearch& search) {
 }
 
 TEST(EngineLocations, LinuxLooksOnPathThenDebianAndHomebrew) {
-    const EngineSearch search = engineSearch(environmentOf({{"PATH", "/opt/llama/bin:/usr/bin::/usr/local/bin/"}}),
-                                             "/home/u", OsKind::Linux, {"/home/u/.local/share/llamafit/engines/b7000"});
+    const EngineSearch search =
+        engineSearch(environmentOf({{"PATH", "/opt/llama/bin:/usr/bin::/usr/local/bin/"}}), "/home/u",
+                     OsKind::Linux, {"/home/u/.local/share/llamafit/engines/b7000"});
     EXPECT_EQ(paths(search), (std::vector<std::string>{
                                  "/home/u/.local/share/llamafit/engines/b7000/llama-server (LlamaFit)",
                                  "/opt/llama/bin/llama-server (PATH)",
@@ -39,14 +40,16 @@ TEST(EngineLocations, LinuxLooksOnPathThenDebianAndHomebrew) {
 }
 
 TEST(EngineLocations, WindowsLooksInWingetsLinksAndPackages) {
-    const EngineSearch search = engineSearch(
-        environmentOf({{"PATH", "C:\\Windows\\system32;C:\\llama\\"}, {"LOCALAPPDATA", "C:\\Users\\u\\AppData\\Local"}}),
-        "C:\\Users\\u", OsKind::Windows);
-    EXPECT_EQ(paths(search), (std::vector<std::string>{
-                                 "C:\\Windows\\system32\\llama-server.exe (PATH)",
-                                 "C:\\llama\\llama-server.exe (PATH)",
-                                 "C:\\Users\\u\\AppData\\Local\\Microsoft\\WinGet\\Links\\llama-server.exe (winget)",
-                             }));
+    const EngineSearch search =
+        engineSearch(environmentOf({{"PATH", "C:\\Windows\\system32;C:\\llama\\"},
+                                    {"LOCALAPPDATA", "C:\\Users\\u\\AppData\\Local"}}),
+                     "C:\\Users\\u", OsKind::Windows);
+    EXPECT_EQ(paths(search),
+              (std::vector<std::string>{
+                  "C:\\Windows\\system32\\llama-server.exe (PATH)",
+                  "C:\\llama\\llama-server.exe (PATH)",
+                  "C:\\Users\\u\\AppData\\Local\\Microsoft\\WinGet\\Links\\llama-server.exe (winget)",
+              }));
     ASSERT_EQ(search.folderScans.size(), 1U);
     EXPECT_EQ(search.folderScans.front().folder, "C:\\Users\\u\\AppData\\Local\\Microsoft\\WinGet\\Packages");
     EXPECT_EQ(search.folderScans.front().subfolderPrefix, "ggml.llamacpp_");
