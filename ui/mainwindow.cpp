@@ -13,6 +13,7 @@
 #include "ui/cluster/clusterpanel.h"
 #include "ui/devicedetection.h"
 #include "ui/dockscrollarea.h"
+#include "ui/hub/enginesdialog.h"
 #include "ui/hub/getmodelsdialog.h"
 #include "ui/launch/launchpanel.h"
 #include "ui/library/modelpickerpanel.h"
@@ -306,6 +307,19 @@ void MainWindow::buildMenus() {
     QAction* stop = server->addAction(tr("&Stop llama-server"), m_launchPanel, &LaunchPanel::stop);
     stop->setObjectName(QStringLiteral("stopAction"));
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    // The llama-server builds here, and llama.cpp's official one for this machine when none fits.
+    QAction* engines = server->addAction(tr("llama-server &builds..."), this, [this] {
+        const Machine& machine = m_session->machine();
+        auto* dialog = new EnginesDialog(
+            m_launchPanel->serverBinary(),
+            preferredEngineBackend(machine.gpus.empty() ? Backend::Cpu : machine.gpus.front().backend,
+                                   !machine.gpus.empty(), currentOsKind()),
+            this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &EnginesDialog::engineChosen, m_launchPanel, &LaunchPanel::setServerBinary);
+        dialog->show();
+    });
+    engines->setObjectName(QStringLiteral("enginesAction"));
     server->addSeparator();
     QAction* benchmark =
         server->addAction(tr("&Benchmark with llama-bench..."), this, &MainWindow::showBenchmark);

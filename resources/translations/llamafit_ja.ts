@@ -945,6 +945,75 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     </message>
 </context>
 <context>
+    <name>llamafit::EnginesDialog</name>
+    <message>
+        <source>llama-server builds</source>
+        <translation>llama-server のビルド</translation>
+    </message>
+    <message>
+        <source>llama-server</source>
+        <translation>llama-server</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>入手元</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>ビルド</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>デバイス</translation>
+    </message>
+    <message>
+        <source>Each build was run with --version and --list-devices</source>
+        <translation>各ビルドを --version と --list-devices で実行して調べました</translation>
+    </message>
+    <message>
+        <source>&amp;Use this build</source>
+        <translation>このビルドを使う(&amp;U)</translation>
+    </message>
+    <message>
+        <source>The backend of the build to get: Vulkan runs on AMD, Intel and NVIDIA GPUs</source>
+        <translation>入手するビルドのバックエンド: Vulkan は AMD・Intel・NVIDIA の GPU で動きます</translation>
+    </message>
+    <message>
+        <source>&amp;Get llama.cpp&apos;s release build</source>
+        <translation>llama.cpp の公式ビルドを入手(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Downloads llama.cpp&apos;s latest official build for this machine from GitHub, checks its published sha256, and unpacks it into LlamaFit&apos;s engines folder</source>
+        <translation>このマシン用の llama.cpp 最新公式ビルドを GitHub からダウンロードし、公開された sha256 を確認して LlamaFit のエンジンフォルダに展開します</translation>
+    </message>
+    <message>
+        <source>Looking for llama-server builds...</source>
+        <translation>llama-server のビルドを探しています...</translation>
+    </message>
+    <message>
+        <source>does not run: %1</source>
+        <translation>実行できません: %1</translation>
+    </message>
+    <message>
+        <source>No llama-server on this machine: get llama.cpp&apos;s release build.</source>
+        <translation>このマシンに llama-server がありません。llama.cpp の公式ビルドを入手してください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n build(s) found.</source>
+        <translation>
+            <numerusform>%n 個のビルドが見つかりました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Getting llama.cpp&apos;s %1 build...</source>
+        <translation>llama.cpp の %1 ビルドを入手中...</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s build could not be had: %1</source>
+        <translation>llama.cpp のビルドを入手できませんでした: %1</translation>
+    </message>
+</context>
+<context>
     <name>llamafit::FailureDialog</name>
     <message>
         <source>llama-server failed</source>
@@ -1294,10 +1363,6 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <translation>llama-server はこの設定を拒否します: %1</translation>
     </message>
     <message>
-        <source>No llama-server binary: choose one with Browse.</source>
-        <translation>llama-server の実行ファイルがありません: 「参照」で選んでください。</translation>
-    </message>
-    <message>
         <source>llama-server was not found on PATH: choose it with Browse.</source>
         <translation>PATH に llama-server が見つかりません: 「参照」で選んでください。</translation>
     </message>
@@ -1484,6 +1549,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>%1 is a built-in card with no model file: download it with File &gt; Get models from Hugging Face (%2), or choose a GGUF file in the library.</source>
         <translation>%1 は組み込みカードで、モデルファイルがありません。ファイル &gt; Hugging Face からモデルを入手 (%2) でダウンロードするか、ライブラリで GGUF ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>No llama-server binary: choose one with Browse, or get llama.cpp&apos;s build with Server &gt; llama-server builds.</source>
+        <translation>llama-server の実行ファイルがありません。参照で選ぶか、サーバー &gt; llama-server のビルド で llama.cpp のビルドを入手してください。</translation>
     </message>
 </context>
 <context>
@@ -1851,6 +1920,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
     <message>
         <source>&amp;Get models from Hugging Face...</source>
         <translation>Hugging Face からモデルを入手(&amp;G)...</translation>
+    </message>
+    <message>
+        <source>llama-server &amp;builds...</source>
+        <translation>llama-server のビルド(&amp;B)...</translation>
     </message>
 </context>
 <context>

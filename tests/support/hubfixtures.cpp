@@ -6,6 +6,12 @@
 #include "tests/support/ggufwriter.h"
 #include "tests/support/modelfiles.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+#include <QProcess>
+
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -90,6 +96,54 @@ Result<std::vector<HubFixtureFile>> tinyHubRepoFiles(const std::string& dir) {
     std::ofstream(dir + "/README.md") << "# Tiny\n";
     files.push_back({"README.md", dir + "/README.md", "", std::nullopt});
     return files;
+}
+
+Result<std::string> writeLlamaReleaseSite(const HubEmulation& hub, const std::string& serverWrapper,
+                                          const std::string& tag, const std::string& name,
+                                          const std::string& digest) {
+    const std::string archiveName = "llama-" + tag + "-bin-ubuntu-x64.tar.gz";
+    const std::string download = hub.staticDirectory() + "/download/" + tag;
+    const std::string archive = download + "/" + archiveName;
+    std::error_code ec;
+    fs::create_directories(download, ec);
+    if (!fs::exists(archive)) {
+        QProcess tar;
+        // S: the prefix goes on member names, not on symbolic links' targets (the root's ld.so link).
+        tar.start(QStringLiteral("tar"),
+                  {QStringLiteral("--transform"), QString::fromStdString("s,^,llama-" + tag + "/,S"),
+                   QStringLiteral("-C"),
+                   QString::fromStdString(fs::path(serverWrapper).parent_path().string()),
+                   QStringLiteral("-I"), QStringLiteral("gzip -1"), QStringLiteral("-cf"),
+                   QString::fromStdString(archive), QStringLiteral("llama-server"), QStringLiteral("root")});
+        if (!tar.waitForFinished(300000) || tar.exitCode() != 0) {
+            return makeError("test.write-failed",
+                             "packing the release failed: " + tar.readAllStandardError().toStdString());
+        }
+    }
+    std::string sha256 = digest;
+    if (sha256.empty()) {
+        QFile file(QString::fromStdString(archive));
+        if (!file.open(QIODevice::ReadOnly)) {
+            return makeError("test.read-failed", archive);
+        }
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        hash.addData(&file);
+        sha256 = hash.result().toHex().toStdString();
+    }
+    const std::string url = hub.cdnOrigin() + "/static/download/" + tag + "/" + archiveName;
+    const nlohmann::json listing{{"tag_name", tag},
+                                 {"assets",
+                                  {{{"name", archiveName},
+                                    {"size", fs::file_size(archive)},
+                                    {"browser_download_url", url},
+                                    {"digest", "sha256:" + sha256}},
+                                   {{"name", "llama-" + tag + "-bin-win-vulkan-x64.zip"},
+                                    {"size", 1},
+                                    {"browser_download_url", url}}}}};
+    const std::string folder = hub.staticDirectory() + "/repos/ggml-org/llama.cpp/releases/" + name;
+    fs::create_directories(folder, ec);
+    std::ofstream(folder + "/latest") << listing.dump();
+    return hub.cdnOrigin() + "/static/repos/ggml-org/llama.cpp/releases/" + name + "/latest";
 }
 
 } // namespace llamafit::test

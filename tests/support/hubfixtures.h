@@ -23,4 +23,14 @@ Result<std::vector<std::string>> writeSplitGguf(const GgufFile& file, const std:
 // F16/, the projector made for its width (gemma3-mmproj, sparse) and a README.
 Result<std::vector<HubFixtureFile>> tinyHubRepoFiles(const std::string& dir);
 
+// llama.cpp's GitHub releases on the emulation's static site (HubEmulation::staticDirectory):
+// `serverWrapper`'s folder -- the rig's llama-server wrapper and its unpacked Debian root
+// (scripts/fetch-llama-server.sh) -- packed as the Linux CPU release is
+// (llama-<tag>/... in llama-<tag>-bin-ubuntu-x64.tar.gz), and a releases/latest listing under
+// static/repos/ggml-org/llama.cpp/releases/<name>/ that gives it `digest` (its real sha256 when
+// empty) plus a Windows build without one. Returns the listing's URL.
+Result<std::string> writeLlamaReleaseSite(const HubEmulation& hub, const std::string& serverWrapper,
+                                          const std::string& tag, const std::string& name,
+                                          const std::string& digest = {});
+
 } // namespace llamafit::test

@@ -2,8 +2,11 @@
 
 #include "ui/launch/launchpanel.h"
 
+#include "core/server/enginelocations.h"
 #include "core/server/exposure.h"
 #include "core/system/apikeyfile.h"
+#include "core/system/enginefetch.h"
+#include "core/system/processenvironment.h"
 #include "ui/launch/failuredialog.h"
 #include "ui/sizingsession.h"
 
@@ -51,6 +54,11 @@ QString LaunchPanel::defaultServerBinary() {
     const QString fromEnvironment = qEnvironmentVariable("LLAMAFIT_LLAMA_SERVER");
     if (!fromEnvironment.isEmpty()) {
         return fromEnvironment;
+    }
+    // A build the user fetched into LlamaFit's engines folder, then the one on PATH.
+    const std::vector<std::string> own = ownEngineFolders(defaultEnginesRoot(), currentOsKind());
+    if (!own.empty()) {
+        return QString::fromStdString(own.front() + "/" + llamaServerProgramName(currentOsKind()));
     }
     return QStandardPaths::findExecutable(QStringLiteral("llama-server"));
 }
@@ -194,7 +202,8 @@ QString LaunchPanel::launchBlockerOf(const Result<BuildArgv>& argv) const {
             .arg(QString::fromStdString(m_session->estimate().error().message));
     }
     if (serverBinary().isEmpty()) {
-        return tr("No llama-server binary: choose one with Browse.");
+        return tr("No llama-server binary: choose one with Browse, or get llama.cpp's build with Server > "
+                  "llama-server builds.");
     }
     // Spelled for the probed build (argvNow): a setting it cannot express blocks the launch.
     if (!argv) {
