@@ -89,8 +89,9 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     m_sweepChart = new SweepChart(session, plan);
     plan->addWidget(m_memoryChart);
     plan->addWidget(m_sweepChart);
-    plan->setStretchFactor(0, 3);
-    plan->setStretchFactor(1, 2);
+    // The memory chart first: it is what the product is for (at least a third of the window).
+    plan->setStretchFactor(0, 2);
+    plan->setStretchFactor(1, 1);
     m_liveView = new LiveView(session, m_process, m_tabs);
     // One store for what the benchmark dialog and the live view record and what the figures
     // learn from.

@@ -57,7 +57,62 @@ QString decodeSpeedToolTipLine(const std::optional<SpeedPrediction>& prediction,
         .arg(slotTokens)
         .arg(prediction->decodeTpsBound, 0, 'f', 1)
         .arg(prediction->decodeTpsExpected, 0, 'f', 1)
-        .arg(QString::fromStdString(prediction->efficiency.description));
+        .arg(efficiencySourceText(prediction->efficiency));
+}
+
+QString efficiencySourceText(const SpeedEfficiency& efficiency) {
+    if (efficiency.source == SpeedSource::PublicDefaults) {
+        QString basis;
+        switch (efficiency.backend) {
+        case Backend::Cpu:
+            basis = QCoreApplication::translate("SpeedSource", "CPU (no public row; an assumed figure)");
+            break;
+        case Backend::Rpc:
+            basis = QCoreApplication::translate("SpeedSource", "RPC (taken as CPU)");
+            break;
+        case Backend::Other:
+            basis = QCoreApplication::translate("SpeedSource", "an unknown backend (taken as Vulkan)");
+            break;
+        case Backend::Cuda:
+            basis = QStringLiteral("CUDA");
+            break;
+        case Backend::Metal:
+            basis = QStringLiteral("Metal");
+            break;
+        case Backend::Rocm:
+            basis = QStringLiteral("ROCm");
+            break;
+        case Backend::Vulkan:
+            basis = QStringLiteral("Vulkan");
+            break;
+        }
+        return (efficiency.moe ? QCoreApplication::translate("SpeedSource",
+                                                             "public defaults for %1, MoE (docs/speed.md)")
+                               : QCoreApplication::translate("SpeedSource",
+                                                             "public defaults for %1, dense (docs/speed.md)"))
+            .arg(basis);
+    }
+    QString from;
+    if (efficiency.liveRuns == 0) {
+        from = QCoreApplication::translate("SpeedSource", "%n llama-bench row(s)", "",
+                                           int(efficiency.benchmarkRows));
+    } else if (efficiency.benchmarkRows == 0) {
+        from = QCoreApplication::translate("SpeedSource", "%n live run(s)", "", int(efficiency.liveRuns));
+    } else {
+        from = QCoreApplication::translate("SpeedSource", "%1 and %2")
+                   .arg(QCoreApplication::translate("SpeedSource", "%n llama-bench row(s)", "",
+                                                    int(efficiency.benchmarkRows)),
+                        QCoreApplication::translate("SpeedSource", "%n live run(s)", "",
+                                                    int(efficiency.liveRuns)));
+    }
+    QString text = QCoreApplication::translate("SpeedSource", "learned from %1 on this machine").arg(from);
+    if (efficiency.decodeIsDefault) {
+        text += QCoreApplication::translate("SpeedSource", " (decode: public default)");
+    }
+    if (efficiency.promptIsDefault) {
+        text += QCoreApplication::translate("SpeedSource", " (prompt: public default)");
+    }
+    return text;
 }
 
 } // namespace llamafit

@@ -50,4 +50,9 @@ class SessionSpeed {
 // (public defaults for CPU, dense (docs/speed.md))", or why there is none.
 QString decodeSpeedToolTipLine(const std::optional<SpeedPrediction>& prediction, std::uint32_t slotTokens);
 
+// Where an efficiency comes from, for people, in the app's language (the core's description is
+// English): "public defaults for Vulkan, MoE (docs/speed.md)", "learned from 3 live runs on this
+// machine". The one home of that wording in the GUI.
+QString efficiencySourceText(const SpeedEfficiency& efficiency);
+
 } // namespace llamafit

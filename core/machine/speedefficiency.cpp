@@ -71,6 +71,8 @@ SpeedEfficiency defaultSpeedEfficiency(Backend backend, bool moe) {
     efficiency.decode = moe ? defaults.denseDecode * kMoeScale : defaults.denseDecode;
     efficiency.prompt = defaults.prompt;
     efficiency.source = SpeedSource::PublicDefaults;
+    efficiency.backend = backend;
+    efficiency.moe = moe;
     efficiency.description = std::string("public defaults for ") + defaults.basis +
                              (moe ? ", MoE" : ", dense") + " (docs/speed.md)";
     return efficiency;
@@ -105,6 +107,10 @@ SpeedEfficiency learnSpeedEfficiency(Backend backend, bool moe,
                         : benchRows == 0 ? SpeedSource::LiveRuns
                                          : SpeedSource::BenchmarksAndLiveRuns;
     efficiency.sampleCount = benchRows + liveRuns;
+    efficiency.benchmarkRows = benchRows;
+    efficiency.liveRuns = liveRuns;
+    efficiency.decodeIsDefault = decodeRatios.empty();
+    efficiency.promptIsDefault = promptRatios.empty();
     const std::string rows = std::to_string(benchRows) + " llama-bench row(s)";
     const std::string runs = std::to_string(liveRuns) + " live run(s)";
     efficiency.description = "learned from " +

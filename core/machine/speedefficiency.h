@@ -31,6 +31,13 @@ struct SpeedEfficiency {
     SpeedSource source = SpeedSource::PublicDefaults;
     std::size_t sampleCount = 0; // benchmark rows and live runs it was learned from (0 for the defaults)
     std::string description;     // "public defaults for Vulkan, MoE (docs/speed.md)"
+    // What the description says, as data, for front ends that word it in another language.
+    Backend backend = Backend::Vulkan; // the backend the figures are for
+    bool moe = false;
+    std::size_t benchmarkRows = 0; // learned from: this machine's llama-bench rows
+    std::size_t liveRuns = 0;      // and live runs
+    bool decodeIsDefault = true;   // learned sources may leave one of the two at the public default
+    bool promptIsDefault = true;
     bool operator==(const SpeedEfficiency&) const = default;
 };
 

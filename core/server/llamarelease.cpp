@@ -14,14 +14,18 @@ namespace {
 
 using Json = nlohmann::json;
 
-Error badRelease(const std::string& what) { return makeError("release.bad-response", "the release listing " + what); }
+Error badRelease(const std::string& what) {
+    return makeError("release.bad-response", "the release listing " + what);
+}
 
 bool isHex64(std::string_view text) {
     return text.size() == 64 &&
            std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
 }
 
-bool endsWithArchive(std::string_view name) { return name.ends_with(".zip") || name.ends_with(".tar.gz"); }
+bool endsWithArchive(std::string_view name) {
+    return name.ends_with(".zip") || name.ends_with(".tar.gz");
+}
 
 std::string lowerCase(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -57,7 +61,8 @@ Result<LlamaRelease> parseLlamaRelease(std::string_view text) {
     }
     release.tag = json["tag_name"].get<std::string>();
     if (release.tag.size() > 1 && release.tag.front() == 'b' &&
-        std::all_of(release.tag.begin() + 1, release.tag.end(), [](unsigned char c) { return std::isdigit(c); }) &&
+        std::all_of(release.tag.begin() + 1, release.tag.end(),
+                    [](unsigned char c) { return std::isdigit(c); }) &&
         release.tag.size() < 11) {
         release.buildNumber = static_cast<std::uint32_t>(std::stoul(release.tag.substr(1)));
     }
@@ -74,9 +79,12 @@ Result<LlamaRelease> parseLlamaRelease(std::string_view text) {
         asset.url = entry["browser_download_url"].get<std::string>();
         if (asset.name.empty() || asset.name.find_first_of("/\\") != std::string::npos || asset.name == "." ||
             asset.name == ".." || !(asset.url.starts_with("https://") || asset.url.starts_with("http://"))) {
-            return badRelease("holds an asset named '" + asset.name.substr(0, 100) + "', which is not a file name");
+            return badRelease("holds an asset named '" + asset.name.substr(0, 100) +
+                              "', which is not a file name");
         }
-        asset.size = entry.contains("size") && entry["size"].is_number_unsigned() ? entry["size"].get<std::uint64_t>() : 0;
+        asset.size = entry.contains("size") && entry["size"].is_number_unsigned()
+                         ? entry["size"].get<std::uint64_t>()
+                         : 0;
         if (entry.contains("digest") && entry["digest"].is_string()) {
             const std::string digest = entry["digest"].get<std::string>();
             if (!digest.starts_with("sha256:") || !isHex64(std::string_view(digest).substr(7))) {
@@ -106,8 +114,8 @@ std::string_view engineBackendName(EngineBackend backend) {
 }
 
 std::optional<EngineBackend> parseEngineBackend(std::string_view name) {
-    for (EngineBackend backend : {EngineBackend::Cpu, EngineBackend::Vulkan, EngineBackend::Cuda, EngineBackend::Hip,
-                                  EngineBackend::Metal}) {
+    for (EngineBackend backend : {EngineBackend::Cpu, EngineBackend::Vulkan, EngineBackend::Cuda,
+                                  EngineBackend::Hip, EngineBackend::Metal}) {
         if (engineBackendName(backend) == lowerCase(std::string(name))) {
             return backend;
         }
@@ -158,7 +166,8 @@ Result<EngineAssets> chooseEngineAssets(const LlamaRelease& release, OsKind os, 
             std::sort(versions.begin(), versions.end());
             for (const std::string& version : versions) {
                 archive = findAsset(release, prefix, {"win-cuda-" + version}, cpu);
-                const ReleaseAsset* cudart = findAsset(release, "cudart-llama-bin-", {"win-cuda-" + version}, cpu);
+                const ReleaseAsset* cudart =
+                    findAsset(release, "cudart-llama-bin-", {"win-cuda-" + version}, cpu);
                 if (archive && cudart) {
                     runtime = *cudart;
                     break;
@@ -172,8 +181,9 @@ Result<EngineAssets> chooseEngineAssets(const LlamaRelease& release, OsKind os, 
     }
     if (archive == nullptr) {
         return makeError("release.no-asset", "llama.cpp " + release.tag + " has no " +
-                                                 std::string(engineBackendName(backend)) + " build for this system (" +
-                                                 std::string(cpu) + ") with a published sha256 digest");
+                                                 std::string(engineBackendName(backend)) +
+                                                 " build for this system (" + std::string(cpu) +
+                                                 ") with a published sha256 digest");
     }
     return EngineAssets{*archive, runtime};
 }

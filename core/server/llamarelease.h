@@ -29,7 +29,7 @@ inline constexpr std::string_view kLlamaReleasesLatestUrl =
 
 struct ReleaseAsset {
     std::string name;
-    std::string url;    // browser_download_url
+    std::string url; // browser_download_url
     std::uint64_t size = 0;
     std::string sha256; // from "digest": "sha256:<hex>"; "" when GitHub gives none
     bool operator==(const ReleaseAsset&) const = default;

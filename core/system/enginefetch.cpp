@@ -73,9 +73,10 @@ Result<bool> download(HubClient& http, const ReleaseAsset& asset, const QString&
     const std::string digest = hash.result().toHex().toStdString();
     if (digest != asset.sha256) {
         QFile::remove(path);
-        return makeError("release.digest-mismatch", asset.name + ": its sha256 " + digest +
-                                                        " is not the digest the release publishes (" + asset.sha256 +
-                                                        "); the download was deleted and nothing was unpacked");
+        return makeError("release.digest-mismatch",
+                         asset.name + ": its sha256 " + digest +
+                             " is not the digest the release publishes (" + asset.sha256 +
+                             "); the download was deleted and nothing was unpacked");
     }
     return true;
 }
@@ -84,7 +85,8 @@ Result<bool> unpack(const QString& archive, const QString& folder, OsKind os) {
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
     if (archive.endsWith(QStringLiteral(".zip")) && os != OsKind::Windows) {
-        process.start(QStringLiteral("unzip"), {QStringLiteral("-q"), QStringLiteral("-o"), archive, QStringLiteral("-d"), folder});
+        process.start(QStringLiteral("unzip"),
+                      {QStringLiteral("-q"), QStringLiteral("-o"), archive, QStringLiteral("-d"), folder});
     } else {
         process.start(QStringLiteral("tar"), {QStringLiteral("-xf"), archive, QStringLiteral("-C"), folder});
     }
@@ -100,7 +102,8 @@ Result<bool> unpack(const QString& archive, const QString& folder, OsKind os) {
 } // namespace
 
 std::string defaultEnginesRoot() {
-    return (QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/llamafit/engines"))
+    return (QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+            QStringLiteral("/llamafit/engines"))
         .toStdString();
 }
 
@@ -124,7 +127,8 @@ std::vector<std::string> ownEngineFolders(const std::string& enginesRoot, OsKind
     return folders;
 }
 
-Result<FetchedEngine> fetchEngine(HubClient& http, const EngineFetchRequest& request, const HubProgressCallback& progress) {
+Result<FetchedEngine> fetchEngine(HubClient& http, const EngineFetchRequest& request,
+                                  const HubProgressCallback& progress) {
     auto listing = http.get(request.releasesUrl, {{"Accept", "application/vnd.github+json"}});
     if (!listing) {
         return listing.error();
@@ -142,7 +146,8 @@ Result<FetchedEngine> fetchEngine(HubClient& http, const EngineFetchRequest& req
     }
     const QDir root(QString::fromStdString(request.enginesRoot));
     const QString downloads = root.filePath(QStringLiteral(".downloads"));
-    const QString name = QString::fromStdString(release->tag + "-" + std::string(engineBackendName(request.backend)));
+    const QString name =
+        QString::fromStdString(release->tag + "-" + std::string(engineBackendName(request.backend)));
     const QString partial = root.filePath(QStringLiteral(".partial-") + name);
     if (!QDir().mkpath(downloads) || (QDir(partial).exists() && !QDir(partial).removeRecursively()) ||
         !QDir().mkpath(partial)) {
@@ -168,18 +173,21 @@ Result<FetchedEngine> fetchEngine(HubClient& http, const EngineFetchRequest& req
     }
     if (folderWithProgram(partial, request.os).isEmpty()) {
         QDir(partial).removeRecursively();
-        return makeError("release.no-program", assets->archive.name + " holds no " + llamaServerProgramName(request.os));
+        return makeError("release.no-program",
+                         assets->archive.name + " holds no " + llamaServerProgramName(request.os));
     }
     const QString folder = root.filePath(name);
     if (QDir(folder).exists()) {
         QDir(folder).removeRecursively();
     }
     if (!QDir().rename(partial, folder)) {
-        return makeError("hub.cache-write", folder.toStdString() + ": the unpacked build cannot be moved into place");
+        return makeError("hub.cache-write",
+                         folder.toStdString() + ": the unpacked build cannot be moved into place");
     }
-    return FetchedEngine{release->tag, folder.toStdString(), (folderWithProgram(folder, request.os) + QLatin1Char('/') +
-                                                             QString::fromStdString(llamaServerProgramName(request.os)))
-                                                                .toStdString()};
+    return FetchedEngine{release->tag, folder.toStdString(),
+                         (folderWithProgram(folder, request.os) + QLatin1Char('/') +
+                          QString::fromStdString(llamaServerProgramName(request.os)))
+                             .toStdString()};
 }
 
 } // namespace llamafit

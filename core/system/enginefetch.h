@@ -24,7 +24,7 @@ namespace llamafit {
 
 struct EngineFetchRequest {
     std::string releasesUrl = std::string(kLlamaReleasesLatestUrl); // the releases/latest JSON
-    std::string enginesRoot;                                         // defaultEnginesRoot() in the apps
+    std::string enginesRoot;                                        // defaultEnginesRoot() in the apps
     EngineBackend backend = EngineBackend::Cpu;
     OsKind os = OsKind::Linux;
     std::string cpu = "x64";

@@ -421,6 +421,57 @@
     </message>
 </context>
 <context>
+    <name>SpeedSource</name>
+    <message numerus="yes">
+        <source>%n llama-bench row(s)</source>
+        <translation>
+            <numerusform>llama-bench の %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n live run(s)</source>
+        <translation>
+            <numerusform>%n 回のライブ実行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>CPU (no public row; an assumed figure)</source>
+        <translation>CPU (公開データなし、仮定値)</translation>
+    </message>
+    <message>
+        <source>RPC (taken as CPU)</source>
+        <translation>RPC (CPU とみなす)</translation>
+    </message>
+    <message>
+        <source>an unknown backend (taken as Vulkan)</source>
+        <translation>不明なバックエンド (Vulkan とみなす)</translation>
+    </message>
+    <message>
+        <source>public defaults for %1, MoE (docs/speed.md)</source>
+        <translation>%1 の公開既定値、MoE (docs/speed.md)</translation>
+    </message>
+    <message>
+        <source>public defaults for %1, dense (docs/speed.md)</source>
+        <translation>%1 の公開既定値、密モデル (docs/speed.md)</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 と %2</translation>
+    </message>
+    <message>
+        <source>learned from %1 on this machine</source>
+        <translation>このマシンの %1 から学習</translation>
+    </message>
+    <message>
+        <source> (decode: public default)</source>
+        <translation> (デコード: 公開既定値)</translation>
+    </message>
+    <message>
+        <source> (prompt: public default)</source>
+        <translation> (プロンプト: 公開既定値)</translation>
+    </message>
+</context>
+<context>
     <name>llamafit::AboutDialog</name>
     <message>
         <source>About LlamaFit</source>

@@ -28,6 +28,10 @@ namespace llamafit {
 
 namespace {
 
+// Up to three legend entries a row; fewer where the chart is narrow (LegendPlot).
+constexpr int kMostLegendColumns = 3;
+constexpr int kMinimumPlotHeight = 200;
+
 constexpr double kBarWidth = 0.6;
 constexpr double kHalfBar = kBarWidth / 2;
 
@@ -69,12 +73,16 @@ QColor ownerColor(BufferOwner owner) {
 } // namespace
 
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_speed(session), m_plot(new QCustomPlot(this)),
+    : QWidget(parent), m_session(session), m_speed(session), m_plot(new LegendPlot(kMostLegendColumns, this)),
       m_verdictLabel(new QLabel(this)), m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)),
       m_breakdownLabel(new QLabel(this)), m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
     m_plot->setObjectName(QStringLiteral("memoryChart"));
     m_plot->setToolTip(QString()); // tooltips come from hover over a segment
     m_plot->setMouseTracking(true);
+    // The bars stay readable whatever text is below them: the plan splitter gives the sweep chart
+    // less before the memory chart goes below this (a third of a 1366 x 768 window with its menu,
+    // tabs and launch dock is about 200 px).
+    m_plot->setMinimumHeight(kMinimumPlotHeight);
     m_verdictLabel->setObjectName(QStringLiteral("memoryVerdictLabel"));
     m_verdictLabel->setToolTip(tr("Whether llama-server's memory fits every pool of this machine, with the "
                                   "safety margin (--fit-target)"));
@@ -128,15 +136,6 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_plot->yAxis->setLabel(tr("GiB"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
-    m_plot->legend->setVisible(true);
-    // Three entries a row: one long row would set the window's minimum width. The wrap only
-    // applies to items placed after it, so the existing ones are rearranged.
-    m_plot->legend->setWrap(3);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    auto* legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
     connect(m_session, &SizingSession::estimateChanged, this, &MemoryChart::refresh);
@@ -189,7 +188,7 @@ void MemoryChart::refresh() {
     updateVerdictLabel();
     m_noteLabel->setText(backendFreeNote());
     m_noteLabel->setVisible(!m_noteLabel->text().isEmpty());
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->fitLegend(); // the entries may have changed (a draft model's, a projector's)
 }
 
 void MemoryChart::showError(const QString& message) {

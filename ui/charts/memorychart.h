@@ -22,6 +22,7 @@
 
 #include "core/sizing/memoryestimate.h"
 #include "ui/charts/poolsegments.h"
+#include "ui/legendplot.h"
 #include "ui/sessionspeed.h"
 
 #include <QString>
@@ -98,7 +99,7 @@ class MemoryChart : public QWidget {
 
     SizingSession* m_session;
     SessionSpeed m_speed; // the decode-speed line of the weights, KV and RS tooltips
-    QCustomPlot* m_plot;
+    LegendPlot* m_plot;
     QLabel* m_verdictLabel;
     QLabel* m_messageLabel;
     QLabel* m_noteLabel;

@@ -80,16 +80,17 @@ EnginesDialog::EnginesDialog(const QString& current, EngineBackend preferred, QW
 
     m_backend = new QComboBox(this);
     m_backend->setObjectName(QStringLiteral("engineBackendCombo"));
-    for (EngineBackend backend : {EngineBackend::Cpu, EngineBackend::Vulkan, EngineBackend::Cuda, EngineBackend::Hip,
-                                  EngineBackend::Metal}) {
+    for (EngineBackend backend : {EngineBackend::Cpu, EngineBackend::Vulkan, EngineBackend::Cuda,
+                                  EngineBackend::Hip, EngineBackend::Metal}) {
         m_backend->addItem(QString::fromLatin1(engineBackendName(backend).data()), static_cast<int>(backend));
     }
     m_backend->setCurrentIndex(m_backend->findData(static_cast<int>(preferred)));
     m_backend->setToolTip(tr("The backend of the build to get: Vulkan runs on AMD, Intel and NVIDIA GPUs"));
     m_fetchButton = new QPushButton(tr("&Get llama.cpp's release build"), this);
     m_fetchButton->setObjectName(QStringLiteral("fetchEngineButton"));
-    m_fetchButton->setToolTip(tr("Downloads llama.cpp's latest official build for this machine from GitHub, "
-                                 "checks its published sha256, and unpacks it into LlamaFit's engines folder"));
+    m_fetchButton->setToolTip(
+        tr("Downloads llama.cpp's latest official build for this machine from GitHub, "
+           "checks its published sha256, and unpacks it into LlamaFit's engines folder"));
     connect(m_fetchButton, &QPushButton::clicked, this, &EnginesDialog::fetch);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("engineProgress"));
@@ -154,20 +155,23 @@ void EnginesDialog::showEngines(const QString& select) {
         } else {
             devices = QStringLiteral("CPU");
             for (const ListedDevice& device : engine.devices) {
-                devices += QStringLiteral(", %1 (%2)").arg(QString::fromStdString(device.name),
-                                                          QString::fromStdString(device.description));
+                devices +=
+                    QStringLiteral(", %1 (%2)")
+                        .arg(QString::fromStdString(device.name), QString::fromStdString(device.description));
             }
         }
         m_table->setItem(row, 3, cell(devices));
-        if (!select.isEmpty() && QFileInfo(select).canonicalFilePath() ==
-                                     QFileInfo(QString::fromStdString(engine.location.path)).canonicalFilePath()) {
+        if (!select.isEmpty() &&
+            QFileInfo(select).canonicalFilePath() ==
+                QFileInfo(QString::fromStdString(engine.location.path)).canonicalFilePath()) {
             m_table->selectRow(row);
         }
     }
     m_table->resizeColumnToContents(1);
     m_table->resizeColumnToContents(2);
-    m_status->setText(m_engines.empty() ? tr("No llama-server on this machine: get llama.cpp's release build.")
-                                        : tr("%n build(s) found.", "", int(m_engines.size())));
+    m_status->setText(m_engines.empty()
+                          ? tr("No llama-server on this machine: get llama.cpp's release build.")
+                          : tr("%n build(s) found.", "", int(m_engines.size())));
 }
 
 void EnginesDialog::fetch() {
@@ -185,12 +189,14 @@ void EnginesDialog::fetch() {
         [request, self](HubClient& client) {
             int lastPermille = -1;
             return fetchEngine(client, request, [&](const HubDownloadProgress& progress) {
-                const int permille =
-                    progress.totalBytes > 0 ? static_cast<int>(1000 * progress.totalDone / progress.totalBytes) : 0;
+                const int permille = progress.totalBytes > 0
+                                         ? static_cast<int>(1000 * progress.totalDone / progress.totalBytes)
+                                         : 0;
                 if (permille != lastPermille) {
                     lastPermille = permille;
                     QMetaObject::invokeMethod(
-                        self.data(), [self, permille] { self->m_progress->setValue(permille); }, Qt::QueuedConnection);
+                        self.data(), [self, permille] { self->m_progress->setValue(permille); },
+                        Qt::QueuedConnection);
                 }
             });
         },

@@ -3,7 +3,9 @@
 
 #include "ui/chartstyle.h"
 
+#include "ui/legendplot.h"
 #include <QEvent>
+
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -19,16 +21,9 @@ constexpr double kMinimumSpan = 30; // seconds shown at least, while the window 
 } // namespace
 
 LiveTimeChart::LiveTimeChart(QWidget* parent) : QWidget(parent) {
-    m_plot = new QCustomPlot(this);
+    // The legend in a row under the plot (inside, it covered the lines), up to two entries a row.
+    m_plot = new LegendPlot(2, this);
     m_plot->setMinimumHeight(160);
-    m_plot->legend->setVisible(true);
-    // The legend in a row under the plot, two entries a row: inside, it covered the lines.
-    auto* legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->addElement(0, 0, m_plot->legend);
-    m_plot->legend->setWrap(2);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->xAxis->setLabel(tr("seconds since ready"));
     m_plot->xAxis->setRange(0, std::min(static_cast<double>(m_window.count()), kMinimumSpan));
     m_plot->yAxis->setRange(0, 1);
@@ -51,6 +46,7 @@ QCPGraph* LiveTimeChart::addSeries(const QString& name, const QColor& color, boo
     graph->setPen(QPen(color, 2, dashed ? Qt::DashLine : Qt::SolidLine));
     graph->setAdaptiveSampling(true);
     m_series.push_back(graph);
+    m_plot->fitLegend();
     return graph;
 }
 
@@ -58,6 +54,7 @@ void LiveTimeChart::removeSeries(QCPGraph* graph) {
     std::erase(m_series, graph);
     std::erase(m_contextSeries, graph);
     m_plot->removeGraph(graph);
+    m_plot->fitLegend();
 }
 
 void LiveTimeChart::addPoint(QCPGraph* graph, double seconds, double value) {
@@ -72,6 +69,7 @@ void LiveTimeChart::addReferenceLine(const QString& name, double value, const QC
     graph->setName(name);
     graph->setPen(QPen(color, 1.5, style));
     m_references.push_back(ReferenceLine{graph, value, name});
+    m_plot->fitLegend();
 }
 
 void LiveTimeChart::setScalesAxis(QCPGraph* graph, bool scales) {
@@ -133,6 +131,7 @@ void LiveTimeChart::clearReferenceLines() {
         m_plot->removeGraph(line.graph);
     }
     m_references.clear();
+    m_plot->fitLegend();
 }
 
 int LiveTimeChart::pointCount(const QCPGraph* graph) {

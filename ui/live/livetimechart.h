@@ -9,6 +9,8 @@
 // Owns: the plot, its graphs and reference lines. Thread: GUI thread.
 // Units: x in seconds; y in what the subclass says (MiB, tokens/s).
 
+#include "ui/legendplot.h"
+
 #include <QColor>
 #include <QString>
 #include <QWidget>
@@ -71,7 +73,7 @@ class LiveTimeChart : public QWidget {
     };
     void trim(QCPGraph* graph) const;
 
-    QCustomPlot* m_plot = nullptr;
+    LegendPlot* m_plot = nullptr;
     std::vector<QCPGraph*> m_contextSeries; // not scaling the y axis
     std::vector<QCPGraph*> m_series;
     std::vector<ReferenceLine> m_references;

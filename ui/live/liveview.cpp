@@ -1,5 +1,6 @@
 // The live view while llama-server runs; see liveview.h.
 #include "ui/live/liveview.h"
+#include "ui/sessionspeed.h"
 
 #include "core/machine/speedmodel.h"
 #include "core/server/allocationlog.h"
@@ -350,7 +351,7 @@ void LiveView::showLiveSpeed(const RunTotals& totals) {
             .arg(static_cast<double>(speed.bytesPerToken) / (1024.0 * 1024.0), 0, 'f', 1)
             .arg(speed.depthTokens)
             .arg(speed.efficiency.decode, 0, 'f', 2)
-            .arg(QString::fromStdString(speed.efficiency.description)));
+            .arg(efficiencySourceText(speed.efficiency)));
 }
 
 void LiveView::showLearning() {

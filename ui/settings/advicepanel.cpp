@@ -1,5 +1,6 @@
 // Solver buttons and the decode-speed bound; see advicepanel.h.
 #include "ui/settings/advicepanel.h"
+#include "ui/sessionspeed.h"
 
 #include "core/machine/kvpairspeed.h"
 #include "core/sizing/solvers.h"
@@ -257,7 +258,7 @@ void AdvicePanel::showEstimate() {
                                     .arg(half->decodeTpsBound, 0, 'f', 1)
                                     .arg(full->decodeTpsExpected, 0, 'f', 1)
                                     .arg(half->decodeTpsExpected, 0, 'f', 1)
-                                    .arg(QString::fromStdString(full->efficiency.description)));
+                                    .arg(efficiencySourceText(full->efficiency)));
 }
 
 } // namespace llamafit

@@ -47,7 +47,8 @@ class FirstRunTest : public test::MainWindowFixture {
         ASSERT_TRUE(files.ok()) << files.error().message;
         test::HubEmulationOptions options;
         options.searchResultIds = {kRepo};
-        auto hub = test::HubEmulation::start({test::HubFixtureRepo{kRepo, kCommit, *files, false}}, dir + "/site", options);
+        auto hub = test::HubEmulation::start({test::HubFixtureRepo{kRepo, kCommit, *files, false}},
+                                             dir + "/site", options);
         ASSERT_TRUE(hub.ok()) << hub.error().message;
         m_hub = std::make_unique<test::HubEmulation>(std::move(*hub));
         auto releases = test::writeLlamaReleaseSite(*m_hub, *server, "b11669", "first-run");
@@ -94,7 +95,8 @@ TEST_F(FirstRunTest, FromNothingToTokens) {
     openWindow();
     auto* launchPanel = m_window->findChild<LaunchPanel*>();
     ASSERT_NE(launchPanel, nullptr);
-    EXPECT_TRUE(launchPanel->serverBinary().isEmpty()) << "a llama-server was found: " << launchPanel->serverBinary().toStdString();
+    EXPECT_TRUE(launchPanel->serverBinary().isEmpty())
+        << "a llama-server was found: " << launchPanel->serverBinary().toStdString();
 
     // Get models: search, pick the repo, download the recommended quant.
     m_window->findChild<QAction*>(QStringLiteral("getModelsAction"))->trigger();
@@ -107,13 +109,15 @@ TEST_F(FirstRunTest, FromNothingToTokens) {
     QSignalSpy sized(models, &GetModelsDialog::repoSized);
     dialogChild<QTableWidget>(models, "hubResults")->selectRow(0);
     ASSERT_TRUE(sized.wait(30000));
-    ASSERT_TRUE(sized.back().front().toBool()) << dialogChild<QLabel>(models, "hubStatus")->text().toStdString();
+    ASSERT_TRUE(sized.back().front().toBool())
+        << dialogChild<QLabel>(models, "hubStatus")->text().toStdString();
     ASSERT_TRUE(models->fitTable().recommended.has_value());
     QSignalSpy downloaded(models, &GetModelsDialog::modelDownloaded);
     QTest::mouseClick(dialogChild<QPushButton>(models, "hubDownloadButton"), Qt::LeftButton);
     ASSERT_TRUE(downloaded.wait(120000)) << dialogChild<QLabel>(models, "hubStatus")->text().toStdString();
     const QString modelPath = downloaded.front().at(0).toString();
-    EXPECT_EQ(QString::fromStdString(m_session->model().path), modelPath) << "the download is the model planned";
+    EXPECT_EQ(QString::fromStdString(m_session->model().path), modelPath)
+        << "the download is the model planned";
     models->close();
 
     // The engine: llama.cpp's release build for this machine, fetched and checked.
@@ -137,12 +141,16 @@ TEST_F(FirstRunTest, FromNothingToTokens) {
     ASSERT_TRUE(QTest::qWaitFor([&] { return launch->isEnabled(); }, 60000))
         << launchPanel->launchBlocker().toStdString();
     launch->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return m_window->serverProcess()->state() == State::Ready ||
-                                             m_window->serverProcess()->state() == State::Failed; },
-                                180000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return m_window->serverProcess()->state() == State::Ready ||
+                   m_window->serverProcess()->state() == State::Failed;
+        },
+        180000));
     ASSERT_EQ(m_window->serverProcess()->state(), State::Ready) << m_window->serverProcess()->log();
     QNetworkAccessManager network;
-    QNetworkRequest request(m_window->serverProcess()->baseUrl().resolved(QUrl(QStringLiteral("/completion"))));
+    QNetworkRequest request(
+        m_window->serverProcess()->baseUrl().resolved(QUrl(QStringLiteral("/completion"))));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     std::unique_ptr<QNetworkReply> reply(network.post(request, R"({"prompt": "Hello", "n_predict": 8})"));
     QEventLoop loop;
@@ -150,7 +158,8 @@ TEST_F(FirstRunTest, FromNothingToTokens) {
     loop.exec();
     ASSERT_EQ(reply->error(), QNetworkReply::NoError) << reply->errorString().toStdString();
     const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
-    EXPECT_GT(answer.value(QStringLiteral("tokens_predicted")).toInt(), 0) << QJsonDocument(answer).toJson().toStdString();
+    EXPECT_GT(answer.value(QStringLiteral("tokens_predicted")).toInt(), 0)
+        << QJsonDocument(answer).toJson().toStdString();
 }
 
 } // namespace

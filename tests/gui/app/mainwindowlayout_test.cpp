@@ -6,6 +6,7 @@
 // slots box read "auto (4, un", the advice buttons "Largest context t"), nor than its minimum
 // size hint elsewhere. A word-wrapped label is as high as its text needs at its width. Checked on
 // the default card and on a file with a NextN block with MTP drafting on (one row more).
+#include "tests/gui/app/japanesetranslation.h"
 #include "tests/gui/app/mainwindowfixture.h"
 
 #include <QAbstractButton>
@@ -153,6 +154,36 @@ TEST_P(MainWindowLayoutTest, EveryControlIsShownWholeWithMtpDraftingOn) {
     ASSERT_TRUE(m_session->estimate().ok()) << m_session->estimate().error().message;
     ASSERT_TRUE(child<QCheckBox>("mtpDraftCheck")->isVisible());
     expectEveryControlWhole(size);
+}
+
+// The picture the product exists for stays readable: on every screen and in both languages the
+// window fits the screen and the memory chart is at least a third of its height (at 1366 x 768 it
+// was once 60 px tall under paragraphs of text; in Japanese the window was 1413 px wide).
+TEST_P(MainWindowLayoutTest, TheMemoryChartIsAThirdOfTheWindowInBothLanguages) {
+    const QSize size = GetParam();
+    for (const bool japanese : {false, true}) {
+        std::optional<JapaneseTranslation> translation;
+        if (japanese) {
+            translation.emplace();
+            ASSERT_EQ(translation->language(), QStringLiteral("ja"));
+        }
+        openWindow(size);
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(m_window.get()));
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        const char* language = japanese ? "Japanese" : "English";
+        EXPECT_LE(m_window->minimumSizeHint().width(), size.width()) << language;
+        EXPECT_EQ(m_window->size(), size) << language;
+        auto* chart = m_window->findChild<MemoryChart*>();
+        ASSERT_NE(chart, nullptr);
+        ASSERT_TRUE(chart->isVisible());
+        EXPECT_GE(chart->height() * 3, m_window->height())
+            << language << ": the chart is " << chart->height() << " px of " << m_window->height();
+        EXPECT_GE(chart->plot()->height() * 4, m_window->height())
+            << language << ": the plot itself is " << chart->plot()->height() << " px";
+        closeWindow();
+        m_window.reset();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Screens, MainWindowLayoutTest,

@@ -5,10 +5,12 @@
 #include "core/model/modelsource.h"
 #include "core/server/failurefixes.h"
 #include "core/sizing/estimator.h"
+#include "tests/gui/app/japanesetranslation.h"
 #include "ui/charts/memorychart.h"
 #include "ui/launch/fixtext.h"
 #include "ui/machinepanel.h"
 #include "ui/mainwindow.h"
+#include "ui/sessionspeed.h"
 #include "ui/sizingsession.h"
 #include "ui/translation.h"
 
@@ -127,38 +129,6 @@ QSet<QString> translatedEnglishSources() {
     }
     return sources;
 }
-
-// Installs the Japanese translation for one test and removes exactly the translators
-// installTranslation created (children of the application), so the other tests stay English.
-class JapaneseTranslation {
-  public:
-    JapaneseTranslation() {
-        const QList<QTranslator*> before = QCoreApplication::instance()->findChildren<QTranslator*>();
-        m_language = installTranslation(QStringLiteral("ja"));
-        for (QTranslator* translator : QCoreApplication::instance()->findChildren<QTranslator*>()) {
-            if (!before.contains(translator)) {
-                m_installed << translator;
-            }
-        }
-    }
-    ~JapaneseTranslation() { remove(); }
-    JapaneseTranslation(const JapaneseTranslation&) = delete;
-    JapaneseTranslation& operator=(const JapaneseTranslation&) = delete;
-
-    QString language() const { return m_language; }
-    qsizetype installedCount() const { return m_installed.size(); }
-    void remove() {
-        for (QTranslator* translator : std::as_const(m_installed)) {
-            QCoreApplication::removeTranslator(translator);
-            delete translator;
-        }
-        m_installed.clear();
-    }
-
-  private:
-    QString m_language;
-    QList<QTranslator*> m_installed;
-};
 
 // A real MainWindow with no library folders, no device discovery and its own settings file and
 // profile folder.
@@ -410,6 +380,21 @@ TEST(Translation, TheFailureDiagnosisAndItsFixesAreJapanese) {
                                 QStringLiteral("needs"), QStringLiteral("available")}) {
         EXPECT_FALSE(translated.contains(word)) << translated.toStdString();
     }
+}
+
+// Where a speed figure comes from is worded by the GUI, so it follows the language ("public
+// defaults for Vulkan, MoE (docs/speed.md)" stayed English in the Japanese window).
+TEST(Translation, TheSpeedFiguresSourceIsJapanese) {
+    const SpeedEfficiency defaults = defaultSpeedEfficiency(Backend::Vulkan, true);
+    EXPECT_EQ(efficiencySourceText(defaults).toStdString(), defaults.description);
+    const SpeedEfficiency learned = learnSpeedEfficiency(
+        Backend::Cuda, false, {EfficiencySample{Backend::Cuda, false, false, 70, 100, true}});
+    EXPECT_EQ(efficiencySourceText(learned).toStdString(), learned.description);
+    JapaneseTranslation japanese;
+    ASSERT_EQ(japanese.language(), QStringLiteral("ja"));
+    EXPECT_EQ(efficiencySourceText(defaults), QStringLiteral("Vulkan の公開既定値、MoE (docs/speed.md)"));
+    EXPECT_TRUE(efficiencySourceText(learned).contains(QStringLiteral("1 回のライブ実行")))
+        << efficiencySourceText(learned).toStdString();
 }
 
 TEST(Translation, EnglishScanFindsTheUntranslatedWindow) {
