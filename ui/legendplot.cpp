@@ -4,7 +4,8 @@
 
 namespace llamafit {
 
-LegendPlot::LegendPlot(int mostColumns, QWidget* parent) : QCustomPlot(parent), m_mostColumns(std::max(1, mostColumns)) {
+LegendPlot::LegendPlot(int mostColumns, QWidget* parent)
+    : QCustomPlot(parent), m_mostColumns(std::max(1, mostColumns)) {
     legend->setVisible(true);
     auto* legendRow = new QCPLayoutGrid;
     plotLayout()->addElement(1, 0, legendRow);
@@ -15,7 +16,9 @@ LegendPlot::LegendPlot(int mostColumns, QWidget* parent) : QCustomPlot(parent), 
     legend->setFillOrder(QCPLegend::foColumnsFirst, true);
 }
 
-QSize LegendPlot::minimumSizeHint() const { return {kMinimumWidth, QCustomPlot::minimumSizeHint().height()}; }
+QSize LegendPlot::minimumSizeHint() const {
+    return {kMinimumWidth, QCustomPlot::minimumSizeHint().height()};
+}
 
 void LegendPlot::resizeEvent(QResizeEvent* event) {
     fitLegend();

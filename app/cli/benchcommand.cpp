@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/jsonoutput.h"
+#include "app/cli/qtapplicationscope.h"
 #include "app/cli/sizingcommand.h"
 
 #include "core/machine/machinefrominventory.h"
@@ -127,13 +128,7 @@ Result<BenchRequest> benchRequest(const SizingRun& run) {
 // Runs llama-bench on a Qt event loop (BenchmarkRun is event-driven); progress goes to stderr.
 BenchmarkRun::State runBench(BenchmarkRun& run, const QString& program, const BenchRequest& request,
                              std::ostream& err) {
-    std::unique_ptr<QCoreApplication> ownApp;
-    static int qtArgc = 1;
-    static char name[] = "llamafit-cli";
-    static char* qtArgv[] = {name, nullptr};
-    if (QCoreApplication::instance() == nullptr) {
-        ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
-    }
+    const QtApplicationScope application;
     QObject::connect(&run, &BenchmarkRun::progressed,
                      [&err](std::uint32_t test, std::uint32_t total, const QString& stage) {
                          err << "bench: test " << test << "/" << total << ": " << stage.toStdString() << "\n";

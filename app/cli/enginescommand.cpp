@@ -3,6 +3,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/jsonoutput.h"
+#include "app/cli/qtapplicationscope.h"
 #include "app/cli/texttable.h"
 #include "core/system/enginediscovery.h"
 #include "core/system/enginefetch.h"
@@ -60,13 +61,7 @@ int runEnginesCommand(const std::vector<std::string>& args, const CommandIo& io)
     if (auto end = endOnHelpOrStrayArgument(*options, "engines", kUsage, io)) {
         return *end;
     }
-    int qtArgc = 1;
-    char qtName[] = "llamafit-cli";
-    char* qtArgv[] = {qtName, nullptr};
-    std::unique_ptr<QCoreApplication> ownApp;
-    if (QCoreApplication::instance() == nullptr) {
-        ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
-    }
+    const QtApplicationScope application;
     const bool json = options->has("--json");
     std::optional<FetchedEngine> fetched;
     if (const std::optional<std::string> backendName = options->value("--fetch")) {

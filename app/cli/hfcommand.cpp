@@ -6,6 +6,7 @@
 #include "app/cli/jsonoutput.h"
 #include "app/cli/kvpairs.h"
 #include "app/cli/machinechoice.h"
+#include "app/cli/qtapplicationscope.h"
 #include "app/cli/texttable.h"
 #include "core/flags/serverargs.h"
 #include "core/hub/hubcachelayout.h"
@@ -378,14 +379,7 @@ int runHfCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return kExitOk;
     }
     const std::string sub = options->rest.empty() ? "" : options->rest.front();
-    // The Hub client's event loops need an application object (the CLI has none otherwise).
-    int qtArgc = 1;
-    char qtName[] = "llamafit-cli";
-    char* qtArgv[] = {qtName, nullptr};
-    std::unique_ptr<QCoreApplication> ownApp;
-    if (QCoreApplication::instance() == nullptr) {
-        ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
-    }
+    const QtApplicationScope application; // the Hub client's event loops need one
     if (sub == "search") {
         return runSearch(*options, io);
     }

@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/modelsource.h"
+#include "app/cli/qtapplicationscope.h"
 #include "app/cli/sizingcommand.h"
 
 #include "app/cli/fixtext.h"
@@ -542,13 +543,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         return reportError(io, speedReference.error(), false);
     }
 
-    int qtArgc = 1;
-    char qtName[] = "llamafit-cli";
-    char* qtArgv[] = {qtName, nullptr};
-    std::unique_ptr<QCoreApplication> ownApp;
-    if (QCoreApplication::instance() == nullptr) {
-        ownApp = std::make_unique<QCoreApplication>(qtArgc, qtArgv);
-    }
+    const QtApplicationScope application;
     LaunchSession session(io, std::move(launch->server), std::move(prediction), std::move(*speedReference));
     return session.run(launch->request);
 }

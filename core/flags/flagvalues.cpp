@@ -2,6 +2,7 @@
 // accident (std::stoi reads "4096k" as 4096) we are strict: the whole value must parse.
 
 #include "core/flags/flagvalues.h"
+#include "core/common/asciitext.h"
 
 #include "core/common/units.h"
 #include "core/sizing/estimator.h"
@@ -27,14 +28,6 @@ template <typename T> std::optional<T> parseNumber(std::string_view text) {
     return number;
 }
 
-std::string lowerCase(std::string_view text) {
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
-        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    });
-    return lower;
-}
-
 struct BackendName {
     std::string_view keyword;      // as typed in --gpu cuda:...
     std::string_view bufferPrefix; // how llama.cpp names its devices: CUDA0, Vulkan0, ROCm0, MTL0
@@ -52,7 +45,7 @@ constexpr std::array kBackends = std::to_array<BackendName>({
 });
 
 const BackendName* backendByKeyword(std::string_view keyword) {
-    const std::string lower = lowerCase(keyword);
+    const std::string lower = asciiLower(keyword);
     for (const BackendName& b : kBackends) {
         if (b.keyword == lower) {
             return &b;

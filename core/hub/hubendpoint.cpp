@@ -1,6 +1,7 @@
 // The Hub's endpoint, URLs and token; see hubendpoint.h.
 
 #include "core/hub/hubendpoint.h"
+#include "core/common/asciitext.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,27 +10,10 @@ namespace llamafit {
 
 namespace {
 
-std::string lowerCase(std::string_view text) {
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
-}
-
-std::string trimmed(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-        text.remove_suffix(1);
-    }
-    return std::string(text);
-}
-
 std::optional<std::string> nonEmpty(const EnvironmentLookup& environment, std::string_view name) {
     std::optional<std::string> value = environment(name);
     if (value) {
-        *value = trimmed(*value);
+        *value = asciiTrimmed(*value);
         if (value->empty()) {
             return std::nullopt;
         }
@@ -44,7 +28,7 @@ std::string urlOrigin(std::string_view url) {
     if (schemeEnd == std::string_view::npos) {
         return {};
     }
-    const std::string scheme = lowerCase(url.substr(0, schemeEnd));
+    const std::string scheme = asciiLower(url.substr(0, schemeEnd));
     if (scheme != "http" && scheme != "https") {
         return {};
     }
@@ -68,7 +52,7 @@ std::string urlOrigin(std::string_view url) {
     if (host.empty()) {
         return {};
     }
-    return scheme + "://" + lowerCase(host) + ":" + port;
+    return scheme + "://" + asciiLower(host) + ":" + port;
 }
 
 std::string hubEndpoint(const EnvironmentLookup& environment) {
@@ -144,7 +128,7 @@ std::optional<std::string> hubToken(const EnvironmentLookup& environment, const 
         path = homeDirectory + "/.cache/huggingface/token";
     }
     if (std::optional<std::string> token = readFile(path)) {
-        *token = trimmed(*token);
+        *token = asciiTrimmed(*token);
         if (!token->empty() && token->find_first_of("\r\n") == std::string::npos) {
             return token;
         }

@@ -1,6 +1,7 @@
 // The Hugging Face Hub's answers, parsed and checked; see hubresponses.h.
 
 #include "core/hub/hubresponses.h"
+#include "core/common/asciitext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -94,24 +95,8 @@ bool isRepoNamePart(std::string_view part) {
            part.back() != '-' && part.back() != '.';
 }
 
-std::string lowerCase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-std::string trimmed(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-        text.remove_suffix(1);
-    }
-    return std::string(text);
-}
-
 std::optional<std::uint64_t> parseUnsigned(std::string_view text) {
-    const std::string value = trimmed(text);
+    const std::string value = asciiTrimmed(text);
     std::uint64_t number = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (value.empty() || error != std::errc{} || end != value.data() + value.size()) {
@@ -205,7 +190,7 @@ Result<std::string> parseBranchCommit(std::string_view text, std::string_view br
     }
     for (const Json& entry : *branches) {
         if (entry.is_object() && stringOr(entry, "name") == branch) {
-            std::string commit = lowerCase(stringOr(entry, "targetCommit"));
+            std::string commit = asciiLower(stringOr(entry, "targetCommit"));
             const bool hex =
                 commit.size() == 40 &&
                 std::all_of(commit.begin(), commit.end(), [](unsigned char c) { return std::isxdigit(c); });
@@ -249,7 +234,7 @@ Result<std::vector<HubRepoFile>> parseRepoTree(std::string_view text) {
         file.gitOid = stringOr(entry, "oid");
         const auto lfs = entry.find("lfs");
         if (lfs != entry.end() && lfs->is_object()) {
-            file.sha256 = lowerCase(stringOr(*lfs, "oid"));
+            file.sha256 = asciiLower(stringOr(*lfs, "oid"));
             if (!isSha256Hex(file.sha256)) {
                 return badResponse("gives '" + file.path + "' an LFS hash that is not a sha256");
             }
@@ -265,9 +250,9 @@ Result<std::vector<HubRepoFile>> parseRepoTree(std::string_view text) {
 
 Result<ResolvedFileHeaders> parseResolveHeaders(const HeaderLookup& header) {
     ResolvedFileHeaders resolved;
-    resolved.commit = lowerCase(trimmed(header("X-Repo-Commit").value_or("")));
-    resolved.location = trimmed(header("Location").value_or(""));
-    std::string etag = trimmed(header("X-Linked-Etag").value_or(""));
+    resolved.commit = asciiLower(asciiTrimmed(header("X-Repo-Commit").value_or("")));
+    resolved.location = asciiTrimmed(header("Location").value_or(""));
+    std::string etag = asciiTrimmed(header("X-Linked-Etag").value_or(""));
     if (etag.starts_with("W/")) {
         etag.erase(0, 2);
     }
@@ -278,7 +263,7 @@ Result<ResolvedFileHeaders> parseResolveHeaders(const HeaderLookup& header) {
         if (!isSha256Hex(etag)) {
             return badResponse("gives an X-Linked-Etag that is not a sha256");
         }
-        resolved.sha256 = lowerCase(etag);
+        resolved.sha256 = asciiLower(etag);
     }
     const std::optional<std::string> linkedSize = header("X-Linked-Size");
     const std::optional<std::string> size = linkedSize ? linkedSize : header("Content-Length");
@@ -301,7 +286,7 @@ std::optional<std::string> nextPageUrl(std::string_view linkHeader) {
             return std::nullopt;
         }
         const std::size_t end = std::min(linkHeader.find(',', close), linkHeader.size());
-        const std::string params = lowerCase(std::string(linkHeader.substr(close + 1, end - close - 1)));
+        const std::string params = asciiLower(std::string(linkHeader.substr(close + 1, end - close - 1)));
         if (params.find("rel=\"next\"") != std::string::npos ||
             params.find("rel=next") != std::string::npos) {
             return std::string(linkHeader.substr(open + 1, close - open - 1));
@@ -315,7 +300,7 @@ std::optional<std::uint32_t> rateLimitResetSeconds(std::string_view header) {
     std::size_t at = 0;
     while (at < header.size()) {
         const std::size_t end = std::min(header.find(';', at), header.size());
-        const std::string item = trimmed(header.substr(at, end - at));
+        const std::string item = asciiTrimmed(header.substr(at, end - at));
         if (item.starts_with("t=")) {
             const auto seconds = parseUnsigned(std::string_view(item).substr(2));
             if (seconds && *seconds <= 24 * 3600) {

@@ -2,6 +2,8 @@
 
 #include "core/hub/quantlabel.h"
 
+#include "core/common/asciitext.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -70,9 +72,7 @@ std::string_view withoutDynamicPrefix(std::string_view label) {
 } // namespace
 
 std::optional<std::string> quantLabelOf(std::string_view fileName) {
-    std::string upper(fileName);
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const std::string upper = asciiUpper(fileName);
     std::optional<std::string> last;
     for (std::size_t at = 0; at < upper.size();) {
         const std::size_t length = matchAt(upper, at);

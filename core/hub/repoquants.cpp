@@ -1,6 +1,7 @@
 // A repo's files grouped into quants; see repoquants.h.
 
 #include "core/hub/repoquants.h"
+#include "core/common/asciitext.h"
 
 #include "core/gguf/ggufsplit.h"
 #include "core/hub/quantlabel.h"
@@ -63,13 +64,6 @@ std::size_t sharedFolderDepth(std::string_view a, std::string_view b) {
 
 bool isProjectorPath(std::string_view path) {
     return hasGgufSuffix(path) && baseName(path).find("mmproj") != std::string_view::npos;
-}
-
-std::string upperCase(std::string_view text) {
-    std::string upper(text);
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return upper;
 }
 
 std::optional<HubRepoFile> pairedProjector(const std::vector<HubRepoFile>& files, const RepoQuant& quant) {
@@ -155,9 +149,9 @@ const RepoQuant* quantForTag(const std::vector<RepoQuant>& quants, std::string_v
         return nullptr;
     }
     const auto withLabel = [&](std::string_view wanted) -> const RepoQuant* {
-        const std::string upper = upperCase(wanted);
+        const std::string upper = asciiUpper(wanted);
         for (const RepoQuant& quant : quants) {
-            const std::string label = upperCase(quant.label);
+            const std::string label = asciiUpper(quant.label);
             if (label == upper || (label.starts_with("UD-") && label.substr(3) == upper)) {
                 return &quant;
             }

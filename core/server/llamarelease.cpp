@@ -1,6 +1,7 @@
 // llama.cpp's release builds; see llamarelease.h.
 
 #include "core/server/llamarelease.h"
+#include "core/common/asciitext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,12 +26,6 @@ bool isHex64(std::string_view text) {
 
 bool endsWithArchive(std::string_view name) {
     return name.ends_with(".zip") || name.ends_with(".tar.gz");
-}
-
-std::string lowerCase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
 }
 
 // The asset named "<prefix><middle>-<cpu>.<zip|tar.gz>", where `middle` may be any of `middles`
@@ -90,7 +85,7 @@ Result<LlamaRelease> parseLlamaRelease(std::string_view text) {
             if (!digest.starts_with("sha256:") || !isHex64(std::string_view(digest).substr(7))) {
                 return badRelease("gives " + asset.name + " a digest that is not sha256:<64 hex digits>");
             }
-            asset.sha256 = lowerCase(digest.substr(7));
+            asset.sha256 = asciiLower(digest.substr(7));
         }
         release.assets.push_back(std::move(asset));
     }
@@ -116,7 +111,7 @@ std::string_view engineBackendName(EngineBackend backend) {
 std::optional<EngineBackend> parseEngineBackend(std::string_view name) {
     for (EngineBackend backend : {EngineBackend::Cpu, EngineBackend::Vulkan, EngineBackend::Cuda,
                                   EngineBackend::Hip, EngineBackend::Metal}) {
-        if (engineBackendName(backend) == lowerCase(std::string(name))) {
+        if (engineBackendName(backend) == asciiLower(std::string(name))) {
             return backend;
         }
     }

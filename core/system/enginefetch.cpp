@@ -102,6 +102,9 @@ Result<bool> unpack(const QString& archive, const QString& folder, OsKind os) {
 } // namespace
 
 std::string defaultEnginesRoot() {
+    if (const QString chosen = qEnvironmentVariable("LLAMAFIT_ENGINES_DIR"); !chosen.isEmpty()) {
+        return chosen.toStdString();
+    }
     return (QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
             QStringLiteral("/llamafit/engines"))
         .toStdString();

@@ -39,6 +39,7 @@ struct FetchedEngine {
 Result<FetchedEngine> fetchEngine(HubClient& http, const EngineFetchRequest& request,
                                   const HubProgressCallback& progress = {});
 
+// $LLAMAFIT_ENGINES_DIR when set (a portable install, a test), else
 // <generic data location>/llamafit/engines.
 std::string defaultEnginesRoot();
 

@@ -46,6 +46,13 @@ const std::string kTinyRepo = "llamafit-test/Tiny-GGUF";
 const std::string kGatedRepo = "llamafit-test/Gated-GGUF";
 const std::string kWideRepo = "llamafit-test/Llama-Twenty-Quants-GGUF";
 const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
+constexpr const char* kEightGbCard = "rtx-4060-8gb";
+
+// The fit table for the seed's 8 GB card with the public speed defaults.
+QuantFitTable tableFor(const std::vector<QuantCandidate>& candidates, const ServerSettings& settings) {
+    return quantFitTable(candidates, settings, *findBuiltinMachine(kEightGbCard), {}, defaultKvPairs(),
+                         [](bool moe) { return defaultSpeedEfficiency(Backend::Cuda, moe); });
+}
 
 std::string folder(const std::string& name) {
     std::string error;
@@ -112,13 +119,10 @@ TEST_F(HubClientTest, QuantRowsEqualTheEstimateOfTheDownloadedFiles) {
     ASSERT_TRUE(sizing.ok()) << sizing.error().message;
     EXPECT_EQ(sizing->commit, kCommit);
     ASSERT_EQ(sizing->candidates.size(), 4U); // F32, F16 (2 shards), Q8_0, Q4_0
-    const auto machine = findBuiltinMachine("rtx-4060-8gb");
-    ASSERT_TRUE(machine.ok());
+    const Machine machine = *findBuiltinMachine(kEightGbCard);
     ServerSettings settings;
     settings.contextTokens = 2048;
-    const QuantFitTable table =
-        quantFitTable(sizing->candidates, settings, *machine, {}, defaultKvPairs(),
-                      [](bool moe) { return defaultSpeedEfficiency(Backend::Cuda, moe); });
+    const QuantFitTable table = tableFor(sizing->candidates, settings);
     ASSERT_EQ(table.rows.size(), 4U);
     EXPECT_EQ(table.rows.front().quant.label, "F32"); // the Hub's quality order
     EXPECT_EQ(table.recommended, 0U);                 // a tiny model fits everywhere: the best quality
@@ -138,7 +142,7 @@ TEST_F(HubClientTest, QuantRowsEqualTheEstimateOfTheDownloadedFiles) {
         launched.projector.path = *pulled->projectorPath;
         auto companions = loadCompanionModels(launched);
         ASSERT_TRUE(companions.ok()) << companions.error().message;
-        auto estimate = estimateMemory(local->info, launched, sizingGpus(*machine), *companions);
+        auto estimate = estimateMemory(local->info, launched, sizingGpus(machine), *companions);
         ASSERT_TRUE(estimate.ok()) << estimate.error().message;
         EXPECT_TRUE(*estimate == *row.estimate)
             << row.quant.label << ": the row is not the downloaded file's estimate";
@@ -430,13 +434,9 @@ TEST(HubQuantSizing, TwentyQuantsAreSizedWithoutReadingTensorData) {
               << hub->accessLog().size() << " requests\n";
 
     // The table for the seed's 8 GB card: a recommendation, from the best quality down.
-    const auto machine = findBuiltinMachine("rtx-4060-8gb");
-    ASSERT_TRUE(machine.ok());
     ServerSettings settings;
     settings.contextTokens = 8192;
-    const QuantFitTable table =
-        quantFitTable(sizing->candidates, settings, *machine, {}, defaultKvPairs(),
-                      [](bool moe) { return defaultSpeedEfficiency(Backend::Cuda, moe); });
+    const QuantFitTable table = tableFor(sizing->candidates, settings);
     ASSERT_TRUE(table.recommended.has_value());
     for (std::size_t i = 0; i < *table.recommended; ++i) {
         EXPECT_NE(table.rows[i].verdict, FitVerdict::Fits)

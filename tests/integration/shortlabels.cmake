@@ -3,3 +3,6 @@
 if(llamafit_integration_system_TESTS)
     set_tests_properties(${llamafit_integration_system_TESTS} PROPERTIES LABELS "integration;short")
 endif()
+if(llamafit_integration_hub_TESTS)
+    set_tests_properties(${llamafit_integration_hub_TESTS} PROPERTIES LABELS "integration;short")
+endif()

@@ -57,6 +57,7 @@ class FirstRunTest : public test::MainWindowFixture {
         m_environment = {{"MODEL_ENDPOINT", m_hub->endpoint()},
                          {"LLAMAFIT_LLAMA_RELEASES_URL", *releases},
                          {"HF_HUB_CACHE", dir + "/hf-cache"},
+                         {"LLAMAFIT_ENGINES_DIR", dir + "/engines"},
                          {"PATH", "/usr/bin:/bin"}};
         for (const auto& [name, value] : m_environment) {
             m_saved.emplace_back(name, qgetenv(name.c_str()));
@@ -65,7 +66,6 @@ class FirstRunTest : public test::MainWindowFixture {
         m_savedServer = qgetenv("LLAMAFIT_LLAMA_SERVER");
         qunsetenv("LLAMAFIT_LLAMA_SERVER");
         qunsetenv("LLAMA_CACHE");
-        QDir(QString::fromStdString(defaultEnginesRoot())).removeRecursively(); // QStandardPaths test mode
     }
     void TearDown() override {
         MainWindowFixture::TearDown(); // closes the window, stopping the server
@@ -76,7 +76,6 @@ class FirstRunTest : public test::MainWindowFixture {
         if (!m_savedServer.isEmpty()) {
             qputenv("LLAMAFIT_LLAMA_SERVER", m_savedServer);
         }
-        QDir(QString::fromStdString(defaultEnginesRoot())).removeRecursively();
     }
 
     template <typename T> T* dialogChild(QWidget* dialog, const char* name) {

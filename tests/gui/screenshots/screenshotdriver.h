@@ -53,6 +53,9 @@ class ScreenshotDriver {
     Result<bool> clusterView();
     // 08, 09: a new window at a screen's size on the default card, as a first start there.
     Result<bool> screenSize(QSize size, const char* name);
+    // 10-get-models, 11-downloaded, 12-engine: the new user's path against the emulated Hub and
+    // releases (newuserpath.cpp).
+    Result<bool> newUserPath();
 
     // Writes `image` as `<outputFolder>/<name>` and checks the file reads back >= 1200 px wide.
     Result<bool> save(const QImage& image, const QString& name) const;

@@ -4,7 +4,9 @@
 // (a real allocation failure under prlimit), 07-benchmark (the real llama-bench on the tiny model,
 // measured against predicted), 08-screen-1366x768 and 09-screen-1920x1080 (a new window at a
 // small laptop's and a full-HD screen's size: every dock whole) and 06-japanese-dark (the
-// Japanese translation and the dark theme, installed before that window is built). Exits non-zero naming the
+// Japanese translation and the dark theme, installed before that window is built), 13 and 14 (Japanese at
+// 1366 x 768 and 1920 x 1080), and 10-get-models, 11-downloaded, 12-engine (the new user's path against
+// the Hub and the releases emulated by nginx). Exits non-zero naming the
 // state it could not reach. QStandardPaths runs in test mode: the user's settings are not touched.
 #include "tests/gui/screenshots/screenshotdriver.h"
 #include "tests/support/llamaserverrun.h"
@@ -58,6 +60,7 @@ int main(int argc, char* argv[]) {
         {"09-screen-1920x1080",
          [&] { return driver.screenSize(QSize(1920, 1080), "09-screen-1920x1080.png"); }},
         {"cluster-view", [&] { return driver.clusterView(); }},
+        {"10-get-models", [&] { return driver.newUserPath(); }},
         {"06-japanese-dark",
          [&] {
              driver.closeWindow();
@@ -66,6 +69,11 @@ int main(int argc, char* argv[]) {
              auto opened = driver.openWindow();
              return opened ? driver.saveWindow(QStringLiteral("06-japanese-dark.png")) : opened;
          }},
+        // Japanese at both screen sizes: the whole window on the screen, the chart readable.
+        {"13-japanese-1366x768",
+         [&] { return driver.screenSize(QSize(1366, 768), "13-japanese-1366x768.png"); }},
+        {"14-japanese-1920x1080",
+         [&] { return driver.screenSize(QSize(1920, 1080), "14-japanese-1920x1080.png"); }},
     };
     for (const auto& [state, step] : steps) {
         const llamafit::Result<bool> done = step();

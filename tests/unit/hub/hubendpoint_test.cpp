@@ -2,6 +2,8 @@
 
 #include "core/hub/hubendpoint.h"
 
+#include "tests/support/environmentof.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,12 +11,7 @@
 namespace llamafit {
 namespace {
 
-EnvironmentLookup environmentOf(std::map<std::string, std::string> variables) {
-    return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-        const auto found = variables.find(std::string(name));
-        return found == variables.end() ? std::nullopt : std::optional<std::string>(found->second);
-    };
-}
+using test::environmentOf;
 
 TEST(HubEndpoint, MirrorsFollowLlamaCppsOrder) {
     EXPECT_EQ(hubEndpoint(environmentOf({})), "https://huggingface.co");

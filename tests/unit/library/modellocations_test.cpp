@@ -3,6 +3,8 @@
 
 #include "core/library/modellocations.h"
 
+#include "tests/support/environmentof.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,15 +13,7 @@
 namespace llamafit {
 namespace {
 
-EnvironmentLookup environmentOf(std::map<std::string, std::string> variables) {
-    return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-        const auto found = variables.find(std::string(name));
-        if (found == variables.end()) {
-            return std::nullopt;
-        }
-        return found->second;
-    };
-}
+using test::environmentOf;
 
 std::string hubOf(std::map<std::string, std::string> variables) {
     return huggingFaceHubCacheDirectory(environmentOf(std::move(variables)), "/home/u", OsKind::Linux);
