@@ -48,6 +48,10 @@ namespace llamafit {
 
 namespace {
 
+// The window height from which the Plan tab shows the memory chart and the context sweep
+// together at first (a 1920 x 1080 screen's window); below it the sweep starts folded.
+constexpr int kBothChartsHeight = 900;
+
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
                       QMainWindow* window) {
     auto* dock = new QDockWidget(title, window);
@@ -92,6 +96,7 @@ MainWindow::MainWindow(SizingSession* session, QSettings* settings, AppSettings 
     // The memory chart first: it is what the product is for (at least a third of the window).
     plan->setStretchFactor(0, 2);
     plan->setStretchFactor(1, 1);
+    plan->setCollapsible(1, true);
     m_liveView = new LiveView(session, m_process, m_tabs);
     // One store for what the benchmark dialog and the live view record and what the figures
     // learn from.
@@ -444,6 +449,15 @@ void MainWindow::showEvent(QShowEvent* event) {
         // docks need nothing here: DockScrollArea holds each at least as wide as its panel.
         resizeDocks({findChild<QDockWidget*>(QStringLiteral("launchDock"))},
                     {m_launchPanel->sizeHint().height()}, Qt::Vertical);
+    }
+    if (!m_planSized) {
+        m_planSized = true;
+        // On a short screen the memory chart -- the picture the product is for -- takes the whole
+        // Plan tab at each start; the context sweep waits folded under it (drag the handle up to
+        // open it). Two charts in about 500 px left the bars 60 px tall under their legend and notes.
+        if (height() < kBothChartsHeight) {
+            findChild<QSplitter*>(QStringLiteral("planSplitter"))->setSizes({1, 0}); // proportions
+        }
     }
 }
 

@@ -96,6 +96,7 @@ class MainWindow : public QMainWindow {
     ClusterPanel* m_clusterPanel = nullptr;
     BenchmarkDialog* m_benchmarkDialog = nullptr; // made at the first Server > Benchmark
     bool m_firstLayout = false;
+    bool m_planSized = false; // the Plan splitter fitted to the screen at the first show
 };
 
 } // namespace llamafit

@@ -30,7 +30,9 @@ inline std::string asciiUpper(std::string_view text) {
 
 // Without leading and trailing spaces, tabs, CR and LF.
 inline std::string asciiTrimmed(std::string_view text) {
-    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
+    const auto space = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+    };
     while (!text.empty() && space(text.front())) {
         text.remove_prefix(1);
     }

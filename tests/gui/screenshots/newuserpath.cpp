@@ -24,7 +24,9 @@ namespace llamafit {
 
 namespace {
 
-Error failed(const char* state, const QString& why) { return makeError("screenshots." + std::string(state), why.toStdString()); }
+Error failed(const char* state, const QString& why) {
+    return makeError("screenshots." + std::string(state), why.toStdString());
+}
 
 } // namespace
 
