@@ -32,6 +32,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -382,6 +383,10 @@ void MainWindow::restoreProfile() {
     if (std::optional<ModelProfile> profile = m_profiles->load(m_session->model())) {
         m_session->setSettings(profile->settings);
         m_session->setExtraArgs(profile->extraArgs);
+        // The build this model last ran with, while it is still there.
+        if (!profile->serverBinary.isEmpty() && QFileInfo(profile->serverBinary).isExecutable()) {
+            m_launchPanel->setServerBinary(profile->serverBinary);
+        }
     } else {
         m_session->setSettings(SizingSession::startSettings(m_session->model().info));
     }
@@ -391,7 +396,8 @@ void MainWindow::restoreProfile() {
 }
 
 void MainWindow::saveProfile() {
-    m_profiles->save(m_session->model(), ModelProfile{m_session->settings(), m_session->extraArgs()});
+    m_profiles->save(m_session->model(), ModelProfile{m_session->settings(), m_session->extraArgs(),
+                                                      m_launchPanel->serverBinary()});
 }
 
 AppSettings MainWindow::currentAppSettings() const {

@@ -52,7 +52,8 @@ std::optional<ModelProfile> ModelProfiles::load(const LoadedModel& model) {
         }
     }
     profile.extraArgs = toStdStrings(m_settings->value(key(model) + QStringLiteral("/extra")).toStringList());
-    if (!found && profile.extraArgs.empty()) {
+    profile.serverBinary = m_settings->value(key(model) + QStringLiteral("/server")).toString();
+    if (!found && profile.extraArgs.empty() && profile.serverBinary.isEmpty()) {
         return std::nullopt;
     }
     return profile;
@@ -72,6 +73,7 @@ void ModelProfiles::save(const LoadedModel& model, const ModelProfile& profile) 
         return;
     }
     m_settings->setValue(key(model) + QStringLiteral("/extra"), toQStringList(profile.extraArgs));
+    m_settings->setValue(key(model) + QStringLiteral("/server"), profile.serverBinary);
 }
 
 } // namespace llamafit

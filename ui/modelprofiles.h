@@ -3,7 +3,7 @@
 // them. A GGUF file's profile lives in the launcher's ProfileStore (keyed by canonical path and
 // size, shared with `llamafit-cli launch`); a built-in card has no file, so its profile is
 // kept in the app's QSettings under "cards/<id>", as llama-server flags (toServerArgs), like
-// ProfileStore does. Extra (non-memory) flags are kept next to the settings.
+// ProfileStore does. Extra (non-memory) flags and the llama-server build are kept next to the settings.
 // Used by MainWindow when the model changes and when the app exits. Thread: GUI thread.
 
 #include "core/model/modelsource.h"
@@ -23,6 +23,9 @@ namespace llamafit {
 struct ModelProfile {
     ServerSettings settings;
     std::vector<std::string> extraArgs;
+    // The llama-server build this model was launched with (Server > llama-server builds): empty
+    // = the app's current one. Kept beside the extra flags.
+    QString serverBinary;
 };
 
 class ModelProfiles {

@@ -29,12 +29,15 @@ TEST(ModelProfiles, ACardsSettingsAndExtraFlagsComeBack) {
     const Result<LoadedModel> card = loadModel(std::string(defaultModelCardId()));
     ASSERT_TRUE(card.ok());
     EXPECT_FALSE(profiles.load(*card).has_value());
-    profiles.save(*card, ModelProfile{someSettings(), {"-t", "8"}});
+    profiles.save(
+        *card, ModelProfile{someSettings(), {"-t", "8"}, QStringLiteral("/opt/llama-b11669/llama-server")});
     ModelProfiles reopened(&settings, dir.filePath(QStringLiteral("profiles")));
     const std::optional<ModelProfile> loaded = reopened.load(*card);
     ASSERT_TRUE(loaded.has_value());
     EXPECT_EQ(loaded->settings, someSettings());
     EXPECT_EQ(loaded->extraArgs, (std::vector<std::string>{"-t", "8"}));
+    EXPECT_EQ(loaded->serverBinary,
+              QStringLiteral("/opt/llama-b11669/llama-server")); // the build it ran with
 }
 
 TEST(ModelProfiles, AFilesSettingsGoThroughTheProfileStore) {
@@ -45,7 +48,7 @@ TEST(ModelProfiles, AFilesSettingsGoThroughTheProfileStore) {
     ASSERT_TRUE(model.ok());
     QSettings settings(dir.filePath(QStringLiteral("app.ini")), QSettings::IniFormat);
     ModelProfiles profiles(&settings, dir.filePath(QStringLiteral("profiles")));
-    profiles.save(*model, ModelProfile{someSettings(), {}});
+    profiles.save(*model, ModelProfile{someSettings(), {}, {}});
     EXPECT_TRUE(profiles.message().isEmpty()) << profiles.message().toStdString();
     ProfileStore store(dir.filePath(QStringLiteral("profiles")));
     const ProfileLookup lookup = store.load(path);
@@ -62,7 +65,7 @@ TEST(ModelProfiles, FlagsThatNoLongerParseAreReportedAndDefaultsUsed) {
     ModelProfiles profiles(&settings, dir.filePath(QStringLiteral("profiles")));
     const Result<LoadedModel> card = loadModel(std::string(defaultModelCardId()));
     ASSERT_TRUE(card.ok());
-    profiles.save(*card, ModelProfile{someSettings(), {}});
+    profiles.save(*card, ModelProfile{someSettings(), {}, {}});
     for (const QString& key : settings.allKeys()) {
         if (key.endsWith(QStringLiteral("/args"))) {
             settings.setValue(key, QStringList{QStringLiteral("-c"), QStringLiteral("lots")});
