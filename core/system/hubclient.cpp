@@ -22,6 +22,7 @@ constexpr int kMaxRedirects = 10;
 constexpr std::chrono::milliseconds kCancelPoll{100};
 constexpr std::uint32_t kSearchPageLimit = 100; // the Hub's own page size for /api/models
 constexpr qint64 kMaxErrorBody = 64 * 1024;     // what an error page may hold beside a streamed body
+constexpr std::chrono::seconds kLongestRateLimitWait{60};
 
 using Headers = std::vector<std::pair<QByteArray, QByteArray>>;
 
@@ -246,8 +247,38 @@ Result<HubHttpAnswer> HubClient::get(const std::string& url, const Headers& head
                      url + ": more than " + std::to_string(kMaxRedirects) + " redirects");
 }
 
+bool HubClient::waitFor(std::chrono::seconds wait) {
+    QEventLoop loop;
+    QTimer done;
+    done.setSingleShot(true);
+    QObject::connect(&done, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QTimer cancelPoll;
+    bool cancelled = false;
+    QObject::connect(&cancelPoll, &QTimer::timeout, &loop, [&] {
+        if (m_options.cancelled && m_options.cancelled()) {
+            cancelled = true;
+            loop.quit();
+        }
+    });
+    done.start(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+    cancelPoll.start(kCancelPoll);
+    loop.exec();
+    return !cancelled;
+}
+
 Result<HubHttpAnswer> HubClient::getJson(const std::string& url) {
     auto answer = get(url, {{"Accept", "application/json"}});
+    // The Hub's rate limit (hub-docs rate-limits.md): fixed windows whose reset the 429 says
+    // (RateLimit: ...;t=SECONDS). A reset within a minute is waited for, once; a longer one is
+    // the named error with its seconds.
+    if (answer && answer->status == 429) {
+        const std::optional<std::uint32_t> seconds =
+            rateLimitResetSeconds(answer->header("RateLimit").value_or(""));
+        if (seconds && *seconds <= kLongestRateLimitWait.count() &&
+            waitFor(std::chrono::seconds(*seconds + 1))) {
+            answer = get(url, {{"Accept", "application/json"}});
+        }
+    }
     if (!answer) {
         return answer.error();
     }

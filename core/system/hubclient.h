@@ -16,7 +16,8 @@
 //   hub.cancelled     the caller's cancel flag
 //   hub.gated         401/403: a gated or private repo, with or without a token (the message says which)
 //   hub.not-found     404: no such repo, revision or file
-//   hub.rate-limited  429: retrySeconds in the message from the RateLimit header's t=
+//   hub.rate-limited  429 whose reset (the RateLimit header's t=) is over a minute away, or a second
+//                     429 after waiting for one within a minute; the message says the seconds
 //   hub.http-error    any other status >= 400
 //   hub.no-range      a server that answered a Range request with the whole file
 //   hub.too-many-redirects, hub.answer-too-large
@@ -95,6 +96,8 @@ class HubClient {
                                    const std::vector<std::pair<QByteArray, QByteArray>>& headers,
                                    const std::function<bool(const QByteArray&)>& onBody, qint64 maxBodyBytes);
     Result<HubHttpAnswer> getJson(const std::string& url);
+    // Waits on the event loop; false when `cancelled` said stop first.
+    bool waitFor(std::chrono::seconds wait);
     Result<QByteArray> readRange(QUrl& url, std::uint64_t from, std::uint64_t to);
 
     HubClientOptions m_options;

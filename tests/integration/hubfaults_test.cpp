@@ -142,12 +142,33 @@ TEST(HubFaults, ADownloadCutMidFileResumesWhereTheBytesStopped) {
     EXPECT_EQ(blob.readAll(), content);
 }
 
+TEST(HubFaults, AResetWithinAMinuteIsWaitedForOnce) {
+    int requests = 0;
+    FaultyHub hub([&](const QByteArray&, const QByteArray&) -> FaultyHub::Response {
+        if (++requests == 1) {
+            return {httpResponse(429, "Too Many Requests", {"RateLimit: \"api\";r=0;t=1"}, "rate limited"),
+                    std::nullopt};
+        }
+        return {
+            httpResponse(200, "OK", {"Content-Type: application/json"},
+                         R"({"branches":[{"name":"main","targetCommit":")" + QByteArray(40, 'a') + R"("}]})"),
+            std::nullopt};
+    });
+    HubClientOptions options;
+    options.endpoint = hub.endpoint();
+    HubClient client(options);
+    auto commit = client.branchCommit("org/repo");
+    ASSERT_TRUE(commit.ok()) << commit.error().message;
+    EXPECT_EQ(*commit, std::string(40, 'a'));
+    EXPECT_EQ(requests, 2);
+}
+
 TEST(HubFaults, TheRateLimitIsNamedWithItsReset) {
     FaultyHub hub([](const QByteArray&, const QByteArray&) -> FaultyHub::Response {
-        return {httpResponse(
-                    429, "Too Many Requests",
-                    {"RateLimit: \"api\";r=0;t=42", "RateLimit-Policy: \"fixed window\";\"api\";q=500;w=300"},
-                    "rate limited"),
+        return {httpResponse(429, "Too Many Requests",
+                             {"RateLimit: \"api\";r=0;t=420",
+                              "RateLimit-Policy: \"fixed window\";\"api\";q=500;w=300"},
+                             "rate limited"),
                 std::nullopt};
     });
     HubClientOptions options;
@@ -156,7 +177,7 @@ TEST(HubFaults, TheRateLimitIsNamedWithItsReset) {
     auto commit = client.branchCommit("org/repo");
     ASSERT_FALSE(commit.ok());
     EXPECT_EQ(commit.error().code, "hub.rate-limited");
-    EXPECT_NE(commit.error().message.find("42 s"), std::string::npos) << commit.error().message;
+    EXPECT_NE(commit.error().message.find("420 s"), std::string::npos) << commit.error().message;
 }
 
 TEST(HubFaults, ARangeAnswerShorterThanItSaidIsNotTakenAsAHeader) {
