@@ -317,20 +317,23 @@ int runPull(const CliOptions& options, const CommandIo& io) {
     const HubCacheLayout layout{
         huggingFaceHubCacheDirectory(processEnvironment(), homeDirectory(), currentOsKind()), repoId};
     int lastPercent = -1;
-    auto pulled = pullQuant(client, layout, *commit, *quant, !options.has("--no-mmproj"),
-                            [&](const HubDownloadProgress& progress) {
-                                const int percent =
-                                    progress.totalBytes > 0
-                                        ? static_cast<int>(100 * progress.totalDone / progress.totalBytes)
-                                        : 100;
-                                if (percent != lastPercent) {
-                                    lastPercent = percent;
-                                    io.err << "\r" << progress.repoPath << ": " << percent << " % of "
-                                           << gib(progress.totalBytes) << " GiB, "
-                                           << mib(static_cast<std::uint64_t>(progress.bytesPerSecond))
-                                           << " MiB/s   " << std::flush;
-                                }
-                            });
+    auto pulled = pullQuant(
+        client, layout, *commit, *quant, !options.has("--no-mmproj"),
+        [&](const HubDownloadProgress& progress) {
+            const int percent = progress.totalBytes > 0
+                                    ? static_cast<int>(100 * progress.totalDone / progress.totalBytes)
+                                    : 100;
+            if (percent != lastPercent) {
+                lastPercent = percent;
+                const double left = progress.bytesPerSecond > 0
+                                        ? static_cast<double>(progress.totalBytes - progress.totalDone) /
+                                              progress.bytesPerSecond
+                                        : 0;
+                io.err << "\r" << progress.repoPath << ": " << percent << " % of " << gib(progress.totalBytes)
+                       << " GiB, " << mib(static_cast<std::uint64_t>(progress.bytesPerSecond)) << " MiB/s, "
+                       << static_cast<long long>(left) << " s left   " << std::flush;
+            }
+        });
     if (lastPercent >= 0) {
         io.err << "\n";
     }
