@@ -92,8 +92,11 @@ struct ComputeGraph {
     std::vector<TensorId> nodes;
     std::vector<Buffer> buffers;
 
-    const Tensor& operator[](TensorId id) const { return tensors[id]; }
-    Tensor& operator[](TensorId id) { return tensors[id]; }
+    // Checked: a builder that reaches for a tensor the model lacks (a hostile or broken file
+    // without a weight its architecture needs, kNoTensor) throws std::out_of_range, which
+    // buildModelGraph turns into its error; nothing reads past the graph.
+    const Tensor& operator[](TensorId id) const { return tensors.at(id); }
+    Tensor& operator[](TensorId id) { return tensors.at(id); }
     // The buffer a tensor's memory is in, through its view source (a view of the KV cache is in
     // the cache's buffer); nullptr for compute tensors.
     const Buffer* bufferOf(TensorId id) const;

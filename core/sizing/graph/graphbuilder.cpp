@@ -2,6 +2,7 @@
 // restate ggml/src/ggml.c (ggml_new_tensor_impl, ggml_view_impl and each op's constructor).
 #include "core/sizing/graph/graphbuilder.h"
 
+#include <stdexcept>
 #include <utility>
 
 namespace llamafit::graph {
@@ -284,6 +285,9 @@ TensorId GraphBuilder::mulMatId(TensorId as, TensorId b, TensorId ids) {
 
 void GraphBuilder::expand(TensorId id) {
     // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
+    if (id >= m_visited.size()) {
+        throw std::out_of_range("a tensor the graph does not hold"); // buildModelGraph's error
+    }
     if (m_visited[id]) {
         return;
     }

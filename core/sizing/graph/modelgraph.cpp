@@ -4,6 +4,7 @@
 #include "core/sizing/graph/models/modelbuilders.h"
 
 #include <array>
+#include <stdexcept>
 #include <string_view>
 
 namespace llamafit::graph {
@@ -70,7 +71,13 @@ Result<ComputeGraph> buildModelGraph(const ModelInfo& model, const GraphParams& 
         return makeError("sizing.no-graph", "graph parameters do not cover the model's tensors and layers");
     }
     LlmGraph graph(model, params);
-    builderFor(model)(graph);
+    try {
+        builderFor(model)(graph);
+    } catch (const std::out_of_range&) {
+        // A weight the architecture's graph needs is missing (ComputeGraph's checked access).
+        return makeError("sizing.no-graph",
+                         "the model lacks a tensor its " + model.architecture + " graph needs");
+    }
     return graph.builder().take();
 }
 
