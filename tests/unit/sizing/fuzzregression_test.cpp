@@ -21,7 +21,8 @@ namespace {
 TEST(FuzzRegression, ALlamaWithoutAnFfnWeightIsSizedWithoutAGraph) {
     std::ifstream in(LLAMAFIT_FUZZ_DATA_DIR "/gguf-llama-without-ffn-weight", std::ios::binary);
     ASSERT_TRUE(in.good());
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                          std::istreambuf_iterator<char>());
     Result<GgufFile> file = parseGguf(bytes, bytes.size() + (std::uint64_t{1} << 34));
     ASSERT_TRUE(file.ok()) << file.error().message;
     Result<ModelInfo> model = interpretModel(*file);
