@@ -1,15 +1,29 @@
 // Vulkan device discovery (see vulkanprobe.h). Only instance-level and physical-device
 // queries: no VkDevice is created, so probing allocates nothing on the GPU and cannot change
 // the budgets it reads.
+//
+// The loader is opened at run time (libvulkan.so.1, vulkan-1.dll), not linked: every GPU driver
+// installs it, but a machine without one must still start LlamaFit, and the Windows build has
+// no import library to link. Every entry point comes from vkGetInstanceProcAddr, as the
+// Vulkan spec's "Command Function Pointers" section allows for each of them.
 
 #include "core/system/vulkanprobe.h"
 
+#define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
+
+#include <QLibrary>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
+
+#ifdef _WIN32
+#define VULKAN_LOADER_NAME "vulkan-1.dll"
+#else
+#define VULKAN_LOADER_NAME "libvulkan.so.1"
+#endif
 
 namespace llamafit {
 
@@ -20,26 +34,47 @@ bool hasExtension(const std::vector<VkExtensionProperties>& extensions, std::str
                        [&](const VkExtensionProperties& e) { return name == e.extensionName; });
 }
 
+// The loader's vkGetInstanceProcAddr, from the library opened once for the process and never
+// unloaded (an ICD may still hold threads or atexit handlers of its own).
+PFN_vkGetInstanceProcAddr loaderEntryPoint() {
+    static const PFN_vkGetInstanceProcAddr entry = [] {
+#ifdef _WIN32
+        static QLibrary loader(QStringLiteral("vulkan-1"));
+#else
+        static QLibrary loader(QStringLiteral("vulkan"), 1);
+#endif
+        return reinterpret_cast<PFN_vkGetInstanceProcAddr>(loader.resolve("vkGetInstanceProcAddr"));
+    }();
+    return entry;
+}
+
+template <typename Function> Function instanceFunction(VkInstance instance, const char* name) {
+    return reinterpret_cast<Function>(loaderEntryPoint()(instance, name));
+}
+
 std::vector<VkExtensionProperties> instanceExtensions() {
+    const auto enumerate = instanceFunction<PFN_vkEnumerateInstanceExtensionProperties>(
+        VK_NULL_HANDLE, "vkEnumerateInstanceExtensionProperties");
     std::uint32_t count = 0;
-    if (vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr) != VK_SUCCESS) {
+    if (enumerate == nullptr || enumerate(nullptr, &count, nullptr) != VK_SUCCESS) {
         return {};
     }
     std::vector<VkExtensionProperties> extensions(count);
-    if (vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data()) < VK_SUCCESS) {
+    if (enumerate(nullptr, &count, extensions.data()) < VK_SUCCESS) {
         return {};
     }
     extensions.resize(count);
     return extensions;
 }
 
-std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice device) {
+std::vector<VkExtensionProperties> deviceExtensions(PFN_vkEnumerateDeviceExtensionProperties enumerate,
+                                                    VkPhysicalDevice device) {
     std::uint32_t count = 0;
-    if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) {
+    if (enumerate(device, nullptr, &count, nullptr) != VK_SUCCESS) {
         return {};
     }
     std::vector<VkExtensionProperties> extensions(count);
-    if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data()) < VK_SUCCESS) {
+    if (enumerate(device, nullptr, &count, extensions.data()) < VK_SUCCESS) {
         return {};
     }
     extensions.resize(count);
@@ -85,14 +120,19 @@ std::string vulkanVersionText(std::uint32_t packedVersion) {
 struct VulkanProbe::Impl {
     VkInstance instance = VK_NULL_HANDLE;
     std::uint32_t instanceVersion = VK_API_VERSION_1_0;
+    PFN_vkDestroyInstance destroyInstance = nullptr;
+    PFN_vkEnumeratePhysicalDevices enumeratePhysicalDevices = nullptr;
+    PFN_vkEnumerateDeviceExtensionProperties enumerateDeviceExtensions = nullptr;
+    PFN_vkGetPhysicalDeviceProperties getProperties = nullptr;
+    PFN_vkGetPhysicalDeviceMemoryProperties getMemoryProperties = nullptr;
     PFN_vkGetPhysicalDeviceProperties2 getProperties2 = nullptr;
     PFN_vkGetPhysicalDeviceMemoryProperties2 getMemoryProperties2 = nullptr;
     std::vector<DeviceCaps> caps;
     std::vector<GpuInfo> devices;
 
     ~Impl() {
-        if (instance != VK_NULL_HANDLE) {
-            vkDestroyInstance(instance, nullptr);
+        if (instance != VK_NULL_HANDLE && destroyInstance != nullptr) {
+            destroyInstance(instance, nullptr);
         }
     }
 
@@ -108,7 +148,7 @@ struct VulkanProbe::Impl {
         if (getMemoryProperties2 != nullptr) {
             getMemoryProperties2(device.handle, &properties);
         } else {
-            vkGetPhysicalDeviceMemoryProperties(device.handle, &properties.memoryProperties);
+            getMemoryProperties(device.handle, &properties.memoryProperties);
         }
         std::vector<MemoryHeap> heaps;
         const VkPhysicalDeviceMemoryProperties& memory = properties.memoryProperties;
@@ -126,9 +166,10 @@ struct VulkanProbe::Impl {
     }
 
     GpuInfo describe(DeviceCaps& device) const {
-        const std::vector<VkExtensionProperties> extensions = deviceExtensions(device.handle);
+        const std::vector<VkExtensionProperties> extensions =
+            deviceExtensions(enumerateDeviceExtensions, device.handle);
         VkPhysicalDeviceProperties basic{};
-        vkGetPhysicalDeviceProperties(device.handle, &basic);
+        getProperties(device.handle, &basic);
         const bool chainable = getProperties2 != nullptr;
         // VK_KHR_driver_properties is core in 1.2; VK_EXT_memory_budget and VK_EXT_pci_bus_info
         // only need to be supported (not enabled) to be queried on the physical device.
@@ -210,10 +251,19 @@ Result<std::vector<MemoryHeap>> VulkanProbe::readHeaps(std::size_t deviceIndex) 
 }
 
 Result<std::shared_ptr<VulkanProbe>> VulkanProbe::open() {
+    if (loaderEntryPoint() == nullptr) {
+        return makeError("vulkan.no-instance", "no Vulkan loader (" VULKAN_LOADER_NAME
+                                               ") on this machine: no Vulkan driver installed");
+    }
+    const auto createInstance = instanceFunction<PFN_vkCreateInstance>(VK_NULL_HANDLE, "vkCreateInstance");
+    if (createInstance == nullptr) {
+        return makeError("vulkan.no-instance",
+                         "the Vulkan loader (" VULKAN_LOADER_NAME ") lacks vkCreateInstance");
+    }
     auto impl = std::make_unique<Impl>();
     // vkEnumerateInstanceVersion is 1.1 loader API; a 1.0 loader lacks it (then 1.0).
-    auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
-        vkGetInstanceProcAddr(VK_NULL_HANDLE, "vkEnumerateInstanceVersion"));
+    const auto enumerateVersion =
+        instanceFunction<PFN_vkEnumerateInstanceVersion>(VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
     if (enumerateVersion != nullptr && enumerateVersion(&impl->instanceVersion) != VK_SUCCESS) {
         impl->instanceVersion = VK_API_VERSION_1_0;
     }
@@ -244,29 +294,45 @@ Result<std::shared_ptr<VulkanProbe>> VulkanProbe::open() {
     if (portability) {
         create.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
     }
-    if (const VkResult result = vkCreateInstance(&create, nullptr, &impl->instance); result != VK_SUCCESS) {
+    if (const VkResult result = createInstance(&create, nullptr, &impl->instance); result != VK_SUCCESS) {
         impl->instance = VK_NULL_HANDLE;
         return makeError("vulkan.no-instance",
                          "vkCreateInstance failed with VkResult " + std::to_string(static_cast<int>(result)) +
                              (result == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver installed)" : ""));
     }
+    const VkInstance instance = impl->instance;
+    impl->destroyInstance = instanceFunction<PFN_vkDestroyInstance>(instance, "vkDestroyInstance");
+    impl->enumeratePhysicalDevices =
+        instanceFunction<PFN_vkEnumeratePhysicalDevices>(instance, "vkEnumeratePhysicalDevices");
+    impl->enumerateDeviceExtensions = instanceFunction<PFN_vkEnumerateDeviceExtensionProperties>(
+        instance, "vkEnumerateDeviceExtensionProperties");
+    impl->getProperties =
+        instanceFunction<PFN_vkGetPhysicalDeviceProperties>(instance, "vkGetPhysicalDeviceProperties");
+    impl->getMemoryProperties = instanceFunction<PFN_vkGetPhysicalDeviceMemoryProperties>(
+        instance, "vkGetPhysicalDeviceMemoryProperties");
+    if (impl->destroyInstance == nullptr || impl->enumeratePhysicalDevices == nullptr ||
+        impl->enumerateDeviceExtensions == nullptr || impl->getProperties == nullptr ||
+        impl->getMemoryProperties == nullptr) {
+        return makeError("vulkan.no-instance",
+                         "the Vulkan loader (" VULKAN_LOADER_NAME ") lacks a Vulkan 1.0 instance function");
+    }
     if (application.apiVersion >= VK_API_VERSION_1_1) {
-        impl->getProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
-            vkGetInstanceProcAddr(impl->instance, "vkGetPhysicalDeviceProperties2"));
-        impl->getMemoryProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties2>(
-            vkGetInstanceProcAddr(impl->instance, "vkGetPhysicalDeviceMemoryProperties2"));
+        impl->getProperties2 =
+            instanceFunction<PFN_vkGetPhysicalDeviceProperties2>(instance, "vkGetPhysicalDeviceProperties2");
+        impl->getMemoryProperties2 = instanceFunction<PFN_vkGetPhysicalDeviceMemoryProperties2>(
+            instance, "vkGetPhysicalDeviceMemoryProperties2");
     } else if (properties2Khr) {
-        impl->getProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
-            vkGetInstanceProcAddr(impl->instance, "vkGetPhysicalDeviceProperties2KHR"));
-        impl->getMemoryProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties2>(
-            vkGetInstanceProcAddr(impl->instance, "vkGetPhysicalDeviceMemoryProperties2KHR"));
+        impl->getProperties2 = instanceFunction<PFN_vkGetPhysicalDeviceProperties2>(
+            instance, "vkGetPhysicalDeviceProperties2KHR");
+        impl->getMemoryProperties2 = instanceFunction<PFN_vkGetPhysicalDeviceMemoryProperties2>(
+            instance, "vkGetPhysicalDeviceMemoryProperties2KHR");
     }
 
     std::uint32_t count = 0;
-    VkResult result = vkEnumeratePhysicalDevices(impl->instance, &count, nullptr);
+    VkResult result = impl->enumeratePhysicalDevices(impl->instance, &count, nullptr);
     std::vector<VkPhysicalDevice> handles(count);
     if (result == VK_SUCCESS && count > 0) {
-        result = vkEnumeratePhysicalDevices(impl->instance, &count, handles.data());
+        result = impl->enumeratePhysicalDevices(impl->instance, &count, handles.data());
         handles.resize(count);
     }
     if (result != VK_SUCCESS && result != VK_INCOMPLETE) {
