@@ -36,6 +36,8 @@ std::string_view launchFailureName(LaunchFailureReason reason) {
         return "binary-missing";
     case LaunchFailureReason::BinaryNotExecutable:
         return "binary-not-executable";
+    case LaunchFailureReason::LibraryMissing:
+        return "library-missing";
     case LaunchFailureReason::FlagRejected:
         return "flag-rejected";
     case LaunchFailureReason::PortInUse:
@@ -93,6 +95,25 @@ LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
         }
         return std::optional<std::string_view>();
     };
+    // The build's libraries beside llama-server (libggml*, libllama, a backend) not found: on
+    // Linux ld.so prints "error while loading shared libraries: NAME: cannot open shared object
+    // file" and exits 127; Windows' loader ends the process with STATUS_DLL_NOT_FOUND, or
+    // STATUS_ENTRYPOINT_NOT_FOUND where a DLL of another build is found first on the PATH.
+    if (auto line = firstLine({"error while loading shared libraries"})) {
+        return set(LaunchFailureReason::LibraryMissing,
+                   "llama-server cannot start: a library of its build is missing: " + std::string(*line));
+    }
+    if (outcome.exitCode == kWindowsStatusDllNotFound) {
+        return set(LaunchFailureReason::LibraryMissing,
+                   "llama-server cannot start: a DLL it needs is missing (STATUS_DLL_NOT_FOUND, 0xC0000135): "
+                   "keep the build's ggml*.dll and llama.dll in the folder of llama-server.exe");
+    }
+    if (outcome.exitCode == kWindowsStatusEntryPointNotFound) {
+        return set(
+            LaunchFailureReason::LibraryMissing,
+            "llama-server cannot start: a DLL of another llama.cpp build was found first "
+            "(STATUS_ENTRYPOINT_NOT_FOUND, 0xC0000139): keep the build's own DLLs beside llama-server.exe");
+    }
     // common/arg.cpp: "error: invalid argument: %s" for an unknown flag; a bad value throws
     // and prints "error while handling argument ..." or the backend's own message.
     if (auto line = firstLine({"error: invalid argument:"})) {

@@ -36,6 +36,7 @@ namespace llamafit {
 enum class LaunchFailureReason {
     BinaryMissing,
     BinaryNotExecutable,
+    LibraryMissing, // the build's own DLLs / shared libraries (ggml, llama, a backend) are not found
     FlagRejected,
     PortInUse,
     ModelMissing,
@@ -65,6 +66,11 @@ enum class ExecError {
 inline constexpr int kPosixSigAbrt = 6;
 inline constexpr int kPosixSigKill = 9;
 inline constexpr int kPosixSigSegv = 11;
+// Windows' NTSTATUS exit codes of a program the loader could not start (ntstatus.h), as
+// QProcess::exitCode() gives them (the DWORD as int): a DLL not found, or a DLL of another
+// build that lacks an entry point the program imports.
+inline constexpr int kWindowsStatusDllNotFound = static_cast<int>(0xC0000135U);
+inline constexpr int kWindowsStatusEntryPointNotFound = static_cast<int>(0xC0000139U);
 
 // What the process layer knows when the server has died (or failed to start).
 struct LaunchOutcome {

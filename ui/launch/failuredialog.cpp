@@ -153,6 +153,9 @@ QString FailureDialog::suggestion(const LaunchFailure& failure) {
     case LaunchFailureReason::BinaryMissing:
     case LaunchFailureReason::BinaryNotExecutable:
         return tr("Choose the llama-server binary with Browse.");
+    case LaunchFailureReason::LibraryMissing:
+        return tr("Unpack the whole llama.cpp release into one folder, or fetch a build in Server > "
+                  "llama-server builds: llama-server needs the libraries that came with it.");
     case LaunchFailureReason::FlagRejected:
         return tr("This llama-server does not accept %1: remove it from the extra flags, or choose a build "
                   "that knows it.")

@@ -29,6 +29,27 @@ TEST(LaunchFailureTest, ExecErrorsNameTheBinary) {
     EXPECT_NE(failure.message.find("execve"), std::string::npos);
 }
 
+TEST(LaunchFailureTest, MissingLibrariesOfTheBuildAreNamed) {
+    LaunchOutcome ldSo;
+    ldSo.log = "/opt/llama/llama-server: error while loading shared libraries: libggml-base.so: cannot open "
+               "shared object file: No such file or directory\n";
+    ldSo.exitCode = 127;
+    const LaunchFailure fromLinux = classifyLaunchFailure(ldSo);
+    EXPECT_EQ(fromLinux.reason, LaunchFailureReason::LibraryMissing);
+    EXPECT_NE(fromLinux.message.find("libggml-base.so"), std::string::npos);
+    EXPECT_EQ(launchFailureName(fromLinux.reason), "library-missing");
+
+    LaunchOutcome windows; // no output at all: the loader ends the process before main
+    windows.exitCode = static_cast<int>(0xC0000135U);
+    const LaunchFailure fromWindows = classifyLaunchFailure(windows);
+    EXPECT_EQ(fromWindows.reason, LaunchFailureReason::LibraryMissing);
+    EXPECT_NE(fromWindows.message.find("0xC0000135"), std::string::npos);
+    windows.exitCode = static_cast<int>(0xC0000139U);
+    EXPECT_EQ(classifyLaunchFailure(windows).reason, LaunchFailureReason::LibraryMissing);
+    windows.exitCode = 1;
+    EXPECT_EQ(classifyLaunchFailure(windows).reason, LaunchFailureReason::ExitedUnexpectedly);
+}
+
 TEST(LaunchFailureTest, RejectedFlag) {
     const LaunchFailure failure = classifyCapture("fail-badflag.log");
     EXPECT_EQ(failure.reason, LaunchFailureReason::FlagRejected);
