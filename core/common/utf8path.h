@@ -5,7 +5,10 @@
 // code page, which cannot spell most non-ASCII names (a Japanese folder, "Modèles"), and
 // std::ifstream(std::string) opens through that code page too. Every place in the core that
 // turns a UTF-8 path into a file system call, or a listed path back into text, goes through
-// these two, so both platforms read the same bytes. Pure functions; no I/O.
+// these two, so both platforms read the same bytes. A listed path comes back with '/' between
+// its parts on both (the generic format): Qt spells Windows paths that way too, so a path from
+// the library scan, the file dialog and the settings compares equal as text, where
+// std::filesystem's own appends would give "C:/models\\a.gguf". Pure functions; no I/O.
 
 #include <filesystem>
 #include <string>
@@ -18,7 +21,7 @@ inline std::filesystem::path pathFromUtf8(std::string_view utf8) {
 }
 
 inline std::string utf8FromPath(const std::filesystem::path& path) {
-    const std::u8string text = path.u8string();
+    const std::u8string text = path.generic_u8string();
     return std::string(text.begin(), text.end());
 }
 

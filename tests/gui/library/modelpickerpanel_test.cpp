@@ -63,7 +63,7 @@ class ModelPickerPanelTest : public ::testing::Test {
     std::string path(const std::string& relative) const {
         const fs::path full = fs::path(m_root) / relative;
         fs::create_directories(full.parent_path());
-        return full.string();
+        return full.generic_string(); // as the library lists it: '/' between parts on Windows too
     }
 
     LibraryRoots roots() const {

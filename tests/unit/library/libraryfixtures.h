@@ -36,12 +36,12 @@ class LibraryDir {
 
     bool valid() const { return !m_path.empty(); }
     const std::string& root() const { return m_path; }
-    // The full path of `relative`, its parent folders created, with the platform's separators
-    // (the library lists paths that way: backslashes on Windows).
+    // The full path of `relative`, its parent folders created, as the library lists paths:
+    // '/' between the parts on every platform (core/common/utf8path.h).
     std::string path(const std::string& relative) const {
         std::filesystem::path full = std::filesystem::path(m_path) / relative;
         std::filesystem::create_directories(full.parent_path());
-        return full.make_preferred().string();
+        return full.generic_string();
     }
 
   private:
