@@ -1180,6 +1180,10 @@ expected ~%4 t/s (full) · ~%5 t/s (half): %6</source>
         <source>Free memory on the RPC host %1, or give it a smaller share (-ts), or lower the context, the KV cache types or the slots.</source>
         <translation>RPC ホスト %1 のメモリを空けるか、その割り当て (-ts) を減らすか、コンテキスト長、KVキャッシュの型、スロット数を下げてください。</translation>
     </message>
+    <message>
+        <source>Unpack the whole llama.cpp release into one folder, or fetch a build in Server &gt; llama-server builds: llama-server needs the libraries that came with it.</source>
+        <translation>llama.cpp のリリースを丸ごと一つのフォルダに展開するか、サーバー サーバー &gt; llama-server ビルドでビルドを取得gt; llama-server のビルド でビルドを取得してください。llama-server には同梱のライブラリが必要です。</translation>
+    </message>
 </context>
 <context>
     <name>llamafit::GetModelsDialog</name>
