@@ -3,8 +3,8 @@
 # 10.8 s of CPU at -O2, 7.1 s at -O0, 5.4 s at -O0 with the header precompiled), and test files
 # are over half of every cold build on CI's two cores. Test code is thin; what it exercises --
 # the core, the system layer, the CLI, the widgets, the test support library that writes GGUF
-# files -- keeps the build's own optimisation. Included by tests/CMakeLists.txt and
-# packaging/windows-core/CMakeLists.txt. With the header precompiled, GCC 12 no longer treats
+# files -- keeps the build's own optimisation. Included by tests/CMakeLists.txt, in the Linux and
+# Windows builds alike. With the header precompiled, GCC 12 no longer treats
 # libstdc++'s inlined code as a system header and reports its -Warray-bounds and
 # -Wstringop-overflow false positives (inside std::string's char_traits copies) in a dozen test
 # files, native and MinGW alike, so GCC test executables with a precompiled header do without

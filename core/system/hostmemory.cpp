@@ -7,7 +7,8 @@
 #include <thread>
 
 #ifdef _WIN32
-// Untested here: written against the Win32 documentation (sysinfoapi.h, psapi.h).
+// Written against the Win32 documentation (sysinfoapi.h, psapi.h, winreg.h); run under Wine by
+// scripts/test-windows.sh (the unit tests and the installed CLI).
 // windows.h must come before psapi.h (kept apart so include sorting cannot swap them).
 #ifndef NOMINMAX
 #define NOMINMAX
@@ -63,6 +64,17 @@ Result<std::uint64_t> readProcessRssBytes(std::int64_t pid, const std::filesyste
 CpuInfo readCpuInfo(const std::filesystem::path&) {
     CpuInfo info;
     info.logicalCpus = std::thread::hardware_concurrency();
+    // The name Task Manager shows: the firmware's brand string, which Windows keeps per processor.
+    char name[256] = {};
+    DWORD size = sizeof name;
+    if (RegGetValueA(HKEY_LOCAL_MACHINE, "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                     "ProcessorNameString", RRF_RT_REG_SZ, nullptr, name, &size) == ERROR_SUCCESS) {
+        std::string text(name);
+        // The brand string is padded with spaces in the firmware; Windows keeps them.
+        const auto first = text.find_first_not_of(' ');
+        const auto last = text.find_last_not_of(' ');
+        info.modelName = first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+    }
     return info;
 }
 

@@ -16,6 +16,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include <QDir>
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -109,7 +111,10 @@ TEST_F(ModelSetDialogTest, ExportsTheCliTextAndRefusesACard) {
     const Result<std::string> ini = dialog.exportText(Format::PresetIni);
     ASSERT_TRUE(ini) << ini.error().message;
     EXPECT_NE(
-        ini->find("--models-max 2\nversion = 1\n\n[alpha]\nmodel = " + path("alpha.gguf") + "\nc = 512\n"),
+        // The path as llama-server reads it on this platform (backslashes on Windows).
+        ini->find("--models-max 2\nversion = 1\n\n[alpha]\nmodel = " +
+                  QDir::toNativeSeparators(QString::fromStdString(path("alpha.gguf"))).toStdString() +
+                  "\nc = 512\n"),
         std::string::npos)
         << *ini;
     const QString saved = QString::fromStdString(path("pair.ini"));

@@ -17,7 +17,8 @@ TEST(Utf8Path, NonAsciiNamesRoundTrip) {
 
 TEST(Utf8Path, AppendedPartsAreJoinedWithSlashes) {
     const std::filesystem::path folder = pathFromUtf8("C:/models/モデル");
-    EXPECT_EQ(utf8FromPath(folder / pathFromUtf8("sub") / pathFromUtf8("a.gguf")), "C:/models/モデル/sub/a.gguf");
+    EXPECT_EQ(utf8FromPath(folder / pathFromUtf8("sub") / pathFromUtf8("a.gguf")),
+              "C:/models/モデル/sub/a.gguf");
 }
 
 #ifdef _WIN32

@@ -4,6 +4,8 @@
 
 #include <QtGlobal>
 
+#include <QDir>
+
 #include <gtest/gtest.h>
 
 namespace llamafit {
@@ -32,13 +34,18 @@ class LlamaBenchProgram : public ::testing::Test {
     QByteArray m_server;
 };
 
+// "/opt/llama/..." on Linux, "C:/opt/llama/..." on Windows: absolute on each.
+QString underRoot(const char* relative) {
+    return QDir::rootPath() + QString::fromUtf8(relative);
+}
+
 TEST_F(LlamaBenchProgram, IsTheOneNextToTheServerInUse) {
-    EXPECT_EQ(defaultLlamaBenchProgram(QStringLiteral("/opt/llama/bin/llama-server")),
-              QStringLiteral("/opt/llama/bin/llama-bench"));
-    EXPECT_EQ(defaultLlamaBenchProgram(QStringLiteral("/opt/llama/llama-server.exe")),
-              QStringLiteral("/opt/llama/llama-bench.exe"));
-    qputenv("LLAMAFIT_LLAMA_SERVER", "/srv/llama/llama-server");
-    EXPECT_EQ(defaultLlamaBenchProgram({}), QStringLiteral("/srv/llama/llama-bench"));
+    EXPECT_EQ(defaultLlamaBenchProgram(underRoot("opt/llama/bin/llama-server")),
+              underRoot("opt/llama/bin/llama-bench"));
+    EXPECT_EQ(defaultLlamaBenchProgram(underRoot("opt/llama/llama-server.exe")),
+              underRoot("opt/llama/llama-bench.exe"));
+    qputenv("LLAMAFIT_LLAMA_SERVER", underRoot("srv/llama/llama-server").toUtf8());
+    EXPECT_EQ(defaultLlamaBenchProgram({}), underRoot("srv/llama/llama-bench"));
 }
 
 TEST_F(LlamaBenchProgram, TheEnvironmentWinsAndABareServerNameMeansThePath) {

@@ -4,6 +4,9 @@
 #include "core/common/units.h"
 #include "core/system/nvmlprobe.h"
 
+#include <QByteArray>
+#include <QtGlobal>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -18,8 +21,12 @@ TEST(NvmlProbe, AbsentLibraryIsReportedNotFound) {
 }
 
 TEST(NvmlProbe, LibraryWithoutNvmlSymbolsIsRejected) {
-    // libvulkan is certainly loadable here and has no nvmlInit_v2.
+    // A system library certainly loadable here, without nvmlInit_v2.
+#ifdef _WIN32
+    const Result<std::shared_ptr<NvmlProbe>> probe = NvmlProbe::open("kernel32.dll");
+#else
     const Result<std::shared_ptr<NvmlProbe>> probe = NvmlProbe::open("libvulkan.so.1");
+#endif
     ASSERT_FALSE(probe);
     EXPECT_EQ(probe.error().code, "nvml.missing-symbol");
 }
@@ -49,9 +56,9 @@ TEST(NvmlProbe, ReadsDevicesFromTheFakeLibrary) {
 }
 
 TEST(NvmlProbe, InitFailureNamesTheCode) {
-    ::setenv("LLAMAFIT_FAKE_NVML_INIT_ERROR", "9", 1); // NVML_ERROR_DRIVER_NOT_LOADED
+    qputenv("LLAMAFIT_FAKE_NVML_INIT_ERROR", QByteArrayLiteral("9")); // NVML_ERROR_DRIVER_NOT_LOADED
     const Result<std::shared_ptr<NvmlProbe>> probe = NvmlProbe::open(LLAMAFIT_FAKE_NVML_PATH);
-    ::unsetenv("LLAMAFIT_FAKE_NVML_INIT_ERROR");
+    qunsetenv("LLAMAFIT_FAKE_NVML_INIT_ERROR");
     ASSERT_FALSE(probe);
     EXPECT_EQ(probe.error().code, "nvml.init-failed");
     EXPECT_NE(probe.error().message.find("9"), std::string::npos);

@@ -8,6 +8,7 @@
 #include "core/system/serverprobe.h"
 #include "tests/support/sanitizers.h"
 
+#include <QCoreApplication>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -17,7 +18,6 @@
 
 #include <functional>
 #include <memory>
-#include <unistd.h>
 
 namespace llamafit {
 namespace {
@@ -109,7 +109,7 @@ class MisbehavingServer : public QObject {
 };
 
 std::uint64_t ownRssBytes() {
-    const Result<std::uint64_t> rss = readProcessRssBytes(::getpid());
+    const Result<std::uint64_t> rss = readProcessRssBytes(QCoreApplication::applicationPid());
     return rss.ok() ? *rss : 0;
 }
 

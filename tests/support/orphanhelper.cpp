@@ -1,7 +1,9 @@
 // llamafit-orphan-helper SERVER MODEL: the "app" that dies without cleaning up, for the
-// no-orphans test (serverprocess_test.cpp). Starts llama-server through ServerProcess, and
-// once it is Ready prints "pid N" (the server's pid) and kills itself with SIGKILL, so no
-// destructor runs: only the kernel's parent-death signal can stop the server. Test support only.
+// no-orphans tests (tests/integration/serverprocess_test.cpp, tests/windows). Starts
+// llama-server through ServerProcess, and once it is Ready prints "pid N" (the server's pid)
+// and kills itself -- SIGKILL, or TerminateProcess on Windows -- so no destructor runs: only the
+// kernel's parent-death signal (Linux) or the job object's kill-on-close (Windows) can stop the
+// server. Test support only.
 
 #include "core/system/serverprocess.h"
 
@@ -9,6 +11,22 @@
 
 #include <csignal>
 #include <cstdio>
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
+namespace {
+
+[[noreturn]] void dieWithoutCleanup() {
+#ifdef _WIN32
+    TerminateProcess(GetCurrentProcess(), 9);
+#else
+    std::raise(SIGKILL);
+#endif
+    std::abort(); // not reached
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
@@ -22,7 +40,7 @@ int main(int argc, char** argv) {
                          if (state == llamafit::ServerProcess::State::Ready) {
                              std::printf("pid %lld\n", static_cast<long long>(server.processId()));
                              std::fflush(stdout);
-                             std::raise(SIGKILL);
+                             dieWithoutCleanup();
                          }
                          if (state == llamafit::ServerProcess::State::Failed) {
                              std::fprintf(stderr, "failed: %s\n", server.failure().message.c_str());
