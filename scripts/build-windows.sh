@@ -18,17 +18,7 @@ root=$PWD
 packages=(cmake ninja-build g++-mingw-w64-x86-64-posix qt6-base-dev-tools qt6-tools-dev-tools qt6-l10n-tools
     nlohmann-json3-dev libvulkan-dev googletest nsis zip librsvg2-bin imagemagick patch xz-utils
     apt ca-certificates debian-archive-keyring)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo_cmd=()
-    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-    echo "build-windows: installing ${missing[*]}"
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")"/ensure-packages.sh build-windows "${packages[@]}"
 [[ "${1:-}" == "--install-only" ]] && exit 0
 
 build_dir=${LLAMAFIT_WINDOWS_BUILD_DIR:-build-windows}

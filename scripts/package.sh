@@ -17,17 +17,7 @@ scripts/install-build-deps.sh
 # What packaging needs on top of the build: PNG icons (rsvg-convert), shlibdeps
 # (dpkg-shlibdeps in dpkg-dev, file), and the checks (appstreamcli, desktop-file-validate, lintian).
 packaging_packages=(librsvg2-bin dpkg-dev file appstream desktop-file-utils lintian)
-missing=()
-for p in "${packaging_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo_cmd=()
-    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-    echo "package: installing ${missing[*]}"
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")"/ensure-packages.sh package "${packaging_packages[@]}"
 
 build_dir=${LLAMAFIT_PACKAGE_BUILD_DIR:-build-package}
 # A build folder that exists keeps its build type (CI's build-test is Release at -O2: changing the

@@ -19,17 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(wine wine64 xvfb xauth imagemagick fonts-ipafont-gothic)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo_cmd=()
-    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-    echo "test-windows: installing ${missing[*]}"
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")"/ensure-packages.sh test-windows "${packages[@]}"
 [[ "${1:-}" == "--install-only" ]] && exit 0
 
 build_dir=$(realpath "${LLAMAFIT_WINDOWS_BUILD_DIR:-build-windows}")

@@ -159,13 +159,7 @@ TEST_F(ServerProcessTest, NoOrphanWhenTheAppIsKilled) {
     QSignalSpy output(&helper, &QProcess::readyReadStandardOutput);
     QSignalSpy finished(&helper, &QProcess::finished);
     helper.start();
-    QByteArray printed;
-    QDeadlineTimer deadline(60000);
-    while (!printed.contains('\n') && helper.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-        output.wait(1000);
-        printed += helper.readAllStandardOutput();
-    }
-    printed += helper.readAllStandardOutput();
+    const QByteArray printed = test::readFirstLine(helper, output, 60000);
     ASSERT_TRUE(printed.startsWith("pid "))
         << printed.toStdString() << helper.readAllStandardError().toStdString();
     const auto serverPid = static_cast<pid_t>(printed.mid(4).trimmed().toLongLong());

@@ -9,6 +9,7 @@
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/serverprocesswait.h"
 
 #include <QDeadlineTimer>
 #include <QSignalSpy>
@@ -50,14 +51,7 @@ class ServerProcessFixture : public ::testing::Test {
 
     // Waits for `target` (or Failed) through the spy; true when `target` was reached.
     bool waitForState(QSignalSpy& spy, State target, int timeoutMs) {
-        QDeadlineTimer deadline(timeoutMs);
-        while (m_process.state() != target) {
-            if (m_process.state() == State::Failed || deadline.hasExpired() ||
-                !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
-                return m_process.state() == target;
-            }
-        }
-        return true;
+        return waitForServerState(m_process, spy, target, timeoutMs);
     }
 
     std::string m_modelFileName;

@@ -16,6 +16,7 @@
 #include "core/system/serverprocess.h"
 #include "tests/support/modelfiles.h"
 #include "tests/support/servercomparison.h"
+#include "tests/support/serverprocesswait.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -76,14 +77,7 @@ class WindowsLaunchTest : public ::testing::Test {
     }
 
     bool waitForState(QSignalSpy& spy, State target, int timeoutMs) {
-        QDeadlineTimer deadline(timeoutMs);
-        while (m_process.state() != target) {
-            if (m_process.state() == State::Failed || deadline.hasExpired() ||
-                !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
-                return m_process.state() == target;
-            }
-        }
-        return true;
+        return test::waitForServerState(m_process, spy, target, timeoutMs);
     }
 
     // True once process `pid` has exited (or never existed), within `timeoutMs`.
@@ -220,13 +214,7 @@ TEST_F(WindowsLaunchTest, NoServerOutlivesAKilledApp) {
     QSignalSpy output(&helper, &QProcess::readyReadStandardOutput);
     QSignalSpy finished(&helper, &QProcess::finished);
     helper.start();
-    QByteArray printed;
-    QDeadlineTimer deadline(120000);
-    while (!printed.contains('\n') && helper.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-        output.wait(1000);
-        printed += helper.readAllStandardOutput();
-    }
-    printed += helper.readAllStandardOutput();
+    const QByteArray printed = test::readFirstLine(helper, output, 120000);
     ASSERT_TRUE(printed.startsWith("pid "))
         << printed.toStdString() << helper.readAllStandardError().toStdString();
     const qint64 serverPid = printed.mid(4).trimmed().toLongLong();
