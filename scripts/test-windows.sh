@@ -78,7 +78,7 @@ done <"$manifest"
 [[ -f "$install_dir/uninstall.exe" ]] || fail "no uninstall.exe"
 start_menu=$WINEPREFIX/drive_c/users/$(id -un)/AppData/Roaming/Microsoft/Windows/Start\ Menu/Programs/LlamaFit.lnk
 [[ -f "$start_menu" ]] || fail "no Start-menu entry"
-user_path=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | sed -n 's/.*REG_EXPAND_SZ *//p')
+user_path=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | sed -n 's/.*REG_EXPAND_SZ *//p' || true)
 [[ "$user_path" == *'\LlamaFit\cmd'* ]] || fail "llamafit-cli is not on the user's PATH ($user_path)"
 wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\LlamaFit' /v DisplayVersion |
     tr -d '\r' | grep -q "$version" || fail "no uninstall entry for $version"
@@ -180,6 +180,7 @@ if [[ -e "$start_menu" ]]; then
 fi
 ((${#left[@]} == 0)) || fail "the uninstaller left ${left[*]}"
 [[ ! -e "$install_dir" ]] || fail "the install folder is not empty after the uninstall: $(ls -A "$install_dir")"
-user_path=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | sed -n 's/.*REG_EXPAND_SZ *//p')
+# No Path value at all is right too: the uninstaller deletes it when the entry was all it held.
+user_path=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | sed -n 's/.*REG_EXPAND_SZ *//p' || true)
 [[ "$user_path" != *'\LlamaFit\cmd'* ]] || fail "the uninstaller left llamafit-cli on the PATH"
 echo "test-windows: all passed (installer $(du -h "$installer" | cut -f1))"
