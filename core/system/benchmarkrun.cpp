@@ -115,8 +115,11 @@ void BenchmarkRun::cancel() {
         setState(State::Cancelled);
         return;
     }
-    m_process->terminate();
-    m_killTimer.start(m_timing.stopGrace);
+    if (requestStop(*m_process)) {
+        m_killTimer.start(m_timing.stopGrace);
+    } else {
+        m_process->kill();
+    }
 }
 
 void BenchmarkRun::setState(State state) {

@@ -75,13 +75,35 @@ void ChildProcessGuard::apply(QProcess& process, std::function<void()> inChild) 
 #endif
 }
 
+bool requestStop(QProcess& process) {
+#ifdef Q_OS_WIN
+    const auto group = static_cast<DWORD>(process.processId());
+    if (GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, group)) {
+        return true; // the CLI: the child shares its console
+    }
+    // The GUI has no console, and QProcess gave the child one without a window (CREATE_NO_WINDOW
+    // where the parent has none, qprocess_win.cpp). An event goes only to processes of the
+    // sender's console, so borrow the child's for the call. The group is the child's own
+    // (CREATE_NEW_PROCESS_GROUP above), so LlamaFit itself is not signalled.
+    if (GetConsoleWindow() != nullptr || !AttachConsole(group)) {
+        return false;
+    }
+    const bool sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, group) != 0;
+    FreeConsole();
+    return sent;
+#else
+    process.terminate();
+    return true;
+#endif
+}
+
 void stopAndReap(QProcess* process, const QObject* owner, std::chrono::milliseconds grace) {
     if (process == nullptr || process->state() == QProcess::NotRunning) {
         return;
     }
     QObject::disconnect(process, nullptr, owner, nullptr);
-    process->terminate();
-    if (!process->waitForFinished(static_cast<int>(std::min<std::int64_t>(grace.count(), 3000)))) {
+    if (!requestStop(*process) ||
+        !process->waitForFinished(static_cast<int>(std::min<std::int64_t>(grace.count(), 3000)))) {
         process->kill();
         process->waitForFinished(1000);
     }

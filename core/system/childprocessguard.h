@@ -30,9 +30,16 @@ class ChildProcessGuard {
 #endif
 };
 
+// Asks `process` to stop as Ctrl-C in its terminal would, so it can print its exit-time lines:
+// SIGTERM on Unix; on Windows CTRL_BREAK to its process group (llama-server handles it like
+// SIGINT), through LlamaFit's console, or, where LlamaFit has none (the GUI), through the child's
+// own, attached for the call. False where the request could not be made (then only kill()
+// stops it: a console program ignores the WM_CLOSE that QProcess::terminate posts on Windows).
+bool requestStop(QProcess& process);
+
 // For an owner's destructor, the one place a child is waited for: stops `process` if it still runs
-// (politely first, so it can print its exit-time lines: terminate, at most min(grace, 3 s), then
-// kill) and reaps it, its signals to `owner` disconnected first. Blocking.
+// (politely first, so it can print its exit-time lines: requestStop, at most min(grace, 3 s),
+// then kill) and reaps it, its signals to `owner` disconnected first. Blocking.
 void stopAndReap(QProcess* process, const QObject* owner, std::chrono::milliseconds grace);
 
 } // namespace llamafit

@@ -148,11 +148,13 @@ void RpcServerProcess::stop() {
         return;
     }
     setState(State::Stopping);
-    // ggml-rpc-server keeps nothing to flush: SIGTERM's default action ends it. On Windows
-    // terminate() posts WM_CLOSE, which a console program ignores, so the kill timer ends it
-    // (TerminateProcess; untested here, Linux only).
-    m_process->terminate();
-    m_killTimer.start(m_timing.stopGrace);
+    // ggml-rpc-server keeps nothing to flush: SIGTERM's default action ends it, as Ctrl-C does on
+    // Windows.
+    if (requestStop(*m_process)) {
+        m_killTimer.start(m_timing.stopGrace);
+    } else {
+        m_process->kill();
+    }
 }
 
 void RpcServerProcess::setState(State state) {

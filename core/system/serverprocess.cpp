@@ -19,14 +19,6 @@
 
 #include <algorithm>
 
-#if defined(Q_OS_LINUX)
-#include <csignal>
-#include <sys/prctl.h>
-#include <unistd.h>
-#elif defined(Q_OS_WIN)
-#include <windows.h>
-#endif
-
 namespace llamafit {
 
 namespace {
@@ -203,16 +195,7 @@ void ServerProcess::stop() {
         return;
     }
     setState(State::Stopping);
-    if (m_process->state() == QProcess::Running) {
-#ifdef Q_OS_WIN
-        // Untested here: llama-server handles CTRL_BREAK like SIGINT; terminate() only posts
-        // WM_CLOSE, which a console program ignores.
-        if (!GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(m_process->processId()))) {
-            m_process->terminate();
-        }
-#else
-        m_process->terminate();
-#endif
+    if (m_process->state() == QProcess::Running && requestStop(*m_process)) {
         m_killTimer.start(m_timing.stopGrace);
     } else {
         m_process->kill();
