@@ -81,6 +81,7 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
         params.kvStreams = cache.streams;
     }
     params.flashAttention = context.flashAttention;
+    params.transposedValueCache = !context.flashAttention && context.valueCacheTransposed;
     params.cacheTypeK = settings.cacheTypeK;
     params.cacheTypeV = settings.cacheTypeV;
     for (const TensorBuffer& buffer : weights->tensors) {

@@ -74,6 +74,7 @@ Result<ResolvedContext> resolveContext(const ModelInfo& model, const ServerSetti
     // common GPU backends do); a quantized V forces it on (llama-context.cpp). -fa off stays off.
     // "flash_attn is not compatible with Grok - forcing off" (llama-context.cpp).
     ctx.flashAttention = settings.flashAttention != FlashAttention::Off && model.architecture != "grok";
+    ctx.valueCacheTransposed = !ctx.flashAttention;
 
     // The server reserves one logits row per slot (server-context.cpp: n_outputs_max = n_parallel);
     // llama.cpp's default, which llama-fit-params keeps, is n_outputs_max = n_batch

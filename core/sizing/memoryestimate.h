@@ -72,6 +72,10 @@ struct ResolvedContext {
     std::uint32_t nBatch = 0;
     std::uint32_t nUbatch = 0;
     bool flashAttention = false;
+    // Flash attention was off when the KV cache was created, so V is stored transposed
+    // (llama-model.cpp create_memory: v_trans = !cparams.flash_attn); -fa auto's probe, which comes
+    // later, changes flashAttention only.
+    bool valueCacheTransposed = true;
     std::uint32_t nOutputs = 1; // logits rows reserved: the server asks for one per slot
     std::uint32_t nRsSeq = 0;   // recurrent-state rows per sequence beyond the first (MTP drafting)
     bool operator==(const ResolvedContext&) const = default;

@@ -185,8 +185,9 @@ TensorId GraphBuilder::cast(TensorId a, GgmlType type) {
     return id;
 }
 
-TensorId GraphBuilder::softMax(TensorId a, TensorId mask) {
-    return newTensor(GgmlOp::SoftMax, m_graph[a].type, m_graph[a].ne, {a, mask});
+TensorId GraphBuilder::softMax(TensorId a, TensorId mask, TensorId sinks) {
+    // ggml_soft_max_add_sinks adds no node: it sets the soft_max's src[2].
+    return newTensor(GgmlOp::SoftMax, m_graph[a].type, m_graph[a].ne, {a, mask, sinks});
 }
 
 TensorId GraphBuilder::scaleInPlace(TensorId a) {
@@ -281,6 +282,11 @@ TensorId GraphBuilder::mulMatId(TensorId as, TensorId b, TensorId ids) {
     // ggml_mul_mat_id: F32 [as.ne1, ids.ne0, b.ne2, 1].
     return newTensor(GgmlOp::MulMatId, GgmlType::F32,
                      {m_graph[as].ne[1], m_graph[ids].ne[0], m_graph[b].ne[2], 1}, {as, b, ids});
+}
+
+TensorId GraphBuilder::addId(TensorId a, TensorId b, TensorId ids) {
+    // ggml_add_id: ggml_dup_tensor(a), sources a, b and ids.
+    return newTensor(GgmlOp::AddId, m_graph[a].type, m_graph[a].ne, {a, b, ids});
 }
 
 void GraphBuilder::expand(TensorId id) {

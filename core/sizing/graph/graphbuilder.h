@@ -43,7 +43,8 @@ class GraphBuilder {
     TensorId transpose(TensorId a);
     TensorId cont(TensorId a, Shape ne);
     TensorId cast(TensorId a, GgmlType type);
-    TensorId softMax(TensorId a, TensorId mask);
+    // ggml_soft_max_ext; `sinks` as ggml_soft_max_add_sinks sets it (src[2], gpt-oss's attention sinks).
+    TensorId softMax(TensorId a, TensorId mask, TensorId sinks = kNoTensor);
     // The recurrent-state ops (llama-graph.cpp build_rs, models/graph-context-mamba.cpp):
     // ggml_scale_inplace (a view of a), ggml_cpy (a view of b, written in place), ggml_concat
     // along `dim`, ggml_ssm_conv (F32 [c.ne1, sx.ne0 - c.ne0 + 1, sx.ne2]) and ggml_ssm_scan (F32,
@@ -66,6 +67,8 @@ class GraphBuilder {
     TensorId clamp(TensorId a);
     TensorId div(TensorId a, TensorId b);
     TensorId mulMatId(TensorId as, TensorId b, TensorId ids);
+    // ggml_add_id (an expert's bias, a row of b per selected id): a's type and shape.
+    TensorId addId(TensorId a, TensorId b, TensorId ids);
 
     // ggml_set_output, a name (ggml_set_name), and a pin to a scheduler backend.
     void setOutput(TensorId id) { m_graph[id].flags |= kFlagOutput; }

@@ -36,6 +36,10 @@ struct GraphParams {
     std::uint32_t kvSwaCells = 0; // the sliding-window cache's cells per stream
     std::uint32_t kvStreams = 1;  // 1 with a unified cache, else one per sequence
     bool flashAttention = true;
+    // llama_kv_cache's v_trans: V stored transposed, the cache having been created without flash
+    // attention. -fa auto's probe (llama-context.cpp resolve_fused_ops) can turn flash attention off
+    // after the cache exists, V then staying in rows.
+    bool transposedValueCache = false;
     GgmlType cacheTypeK = GgmlType::F16;
     GgmlType cacheTypeV = GgmlType::F16;
     // Where the weights and caches live: `weightBuffers[i]` for model.tensors[i], the tied output's

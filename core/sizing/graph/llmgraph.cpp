@@ -41,12 +41,13 @@ TensorId LlmGraph::weight(std::string_view name) {
     if (m_weightLeafs[i] != kNoTensor) {
         return m_weightLeafs[i];
     }
-    // The summary keeps ne[0] and the rows; experts are [ne0, ne1, n_expert].
+    // The summary keeps ne[0] and the rows; experts are [ne0, ne1, n_expert], their biases
+    // (llama-model.cpp ffn_*_exps_b, gpt-oss) [ne0, n_expert].
     const TensorSummary& tensor = m_model.tensors[i];
     const auto values = static_cast<std::int64_t>(tensor.rowValues);
     const auto rows = static_cast<std::int64_t>(tensor.rows());
     GraphBuilder::Shape ne{values, rows, 1, 1};
-    if (tensor.expert && m_model.expertCount > 0) {
+    if (tensor.expert && m_model.expertCount > 0 && !name.ends_with(".bias")) {
         ne = {values, rows / m_model.expertCount, m_model.expertCount, 1};
     }
     const BufferId buffer = m_builder.addBuffer(m_params.weightBuffers.at(i));
@@ -194,8 +195,8 @@ const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
         inputs.vRotation = b.input(GgmlType::F32, {size, size, 1, 1}, "attn_inp_v_rot");
     }
     inputs.kIndices = b.input(GgmlType::I64, {T, 1, 1, 1}, "attn_inp_k_idxs");
-    inputs.vIndices =
-        b.input(GgmlType::I64, {m_params.flashAttention ? T : T * valueWidth, 1, 1, 1}, "attn_inp_v_idxs");
+    inputs.vIndices = b.input(GgmlType::I64, {m_params.transposedValueCache ? T * valueWidth : T, 1, 1, 1},
+                              "attn_inp_v_idxs");
     inputs.mask = b.input(m_params.flashAttention ? GgmlType::F16 : GgmlType::F32,
                           {inputs.cells, T / streams, 1, streams}, "attn_inp_kq_mask");
     return m_kvInputs.emplace(swa, inputs).first->second;
@@ -273,7 +274,8 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         streams > 1 ? b.reshape(keyCache, {keyDim * headsKv, cells * streams, 1, 1}) : keyCache;
     b.expand(b.setRows(keyTarget, keyRows, inputs.kIndices));
     TensorId valueStore = kNoTensor;
-    if (flash) {
+    const bool transposedV = m_params.transposedValueCache;
+    if (!transposedV) {
         const TensorId valueRows =
             b.view(v, {valueDim * headsKv, T, 1, 1}, {b[v].nb[2], b[v].nb[2] * T, b[v].nb[2] * T}, 0);
         const TensorId valueTarget =
@@ -308,25 +310,38 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
         if (typeV == GgmlType::F32) {
             values = b.cast(values, GgmlType::F16);
         }
-        const TensorId attended = b.flashAttention(queries, flashKeys, values, inputs.mask);
+        const TensorId attended = b.flashAttention(queries, flashKeys, values, inputs.mask, options.sinks);
         // LLAMA_TENSOR_NAME_FATTN "-" il: resolve_fused_ops reads the layer of each flash attention
         // node from its name (flashAttentionKept in computeengine.h).
         b.setName(attended, std::string(kFlashAttentionName) + std::to_string(layer));
         const Tensor& out = b[attended];
         cur = b.reshape(attended, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
     } else {
-        // llama_kv_cache::get_v of a transposed V: [cells, heads, head_dim, streams].
-        const TensorId values = b.permute(b.view(valueCache, {cells, headsKv, valueDim, streams},
-                                                 {rowBytes(typeV, cells * valueDim), rowBytes(typeV, cells),
-                                                  rowBytes(typeV, cells * valueDim * headsKv)},
-                                                 0),
-                                          {0, 2, 1, 3});
+        // llama_kv_cache::get_v of a transposed V: [cells, heads, head_dim, streams]. V in rows (-fa
+        // auto turned off after the cache was made) is transposed and made contiguous instead
+        // (build_attn_mha's "note: avoid this branch").
+        TensorId values = kNoTensor;
+        if (transposedV) {
+            values = b.permute(b.view(valueCache, {cells, headsKv, valueDim, streams},
+                                      {rowBytes(typeV, cells * valueDim), rowBytes(typeV, cells),
+                                       rowBytes(typeV, cells * valueDim * headsKv)},
+                                      0),
+                               {0, 2, 1, 3});
+        } else {
+            const std::uint64_t valueRow = rowBytes(typeV, valueDim * headsKv);
+            const TensorId rows =
+                b.permute(b.view(valueCache, {valueDim, headsKv, cells, streams},
+                                 {rowBytes(typeV, valueDim), valueRow, valueRow * cells}, 0),
+                          {0, 2, 1, 3});
+            const TensorId transposed = b.transpose(rows);
+            values = b.cont(transposed, b[transposed].ne);
+        }
         TensorId logits = b.mulMat(keys, queries);
         // build_attn_mha: "if (hparams.attn_soft_cap)" the scores go through scale, tanh, scale.
         if (options.softcapLogits) {
             logits = b.scale(b.unary(b.scale(logits), UnaryOp::Tanh));
         }
-        const TensorId scores = b.softMax(logits, inputs.mask);
+        const TensorId scores = b.softMax(logits, inputs.mask, options.sinks);
         const TensorId mixed = b.permute(b.mulMat(values, scores), {0, 2, 1, 3});
         const Tensor& out = b[mixed];
         cur = b.cont(mixed, {out.ne[0] * out.ne[1], out.ne[2] * out.ne[3], 1, 1});
@@ -335,10 +350,12 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
             b.pin(cur, m_params.cpuBackend);
         }
     }
+    // build_attn_mha expands its output; build_attn then rotates it back (a quantized V) before wo,
+    // so the rotation waits for a later expand (after a hybrid's next recurrent state, say).
+    b.expand(cur);
     if (inputs.vRotation != kNoTensor) {
         cur = rotate(cur, inputs.vRotation);
     }
-    b.expand(cur);
     cur = b.mulMat(blockWeight(layer, "attn_output.weight"), cur);
     return addBias(cur, layer, "attn_output.bias");
 }

@@ -26,6 +26,9 @@ struct AttentionOptions {
     // hparams.attn_soft_cap (gemma2): without flash attention the scores are soft-capped (scale,
     // tanh, scale) before the soft_max.
     bool softcapLogits = false;
+    // build_attn's sinks (gpt-oss: blk.N.attn_sinks): ggml_soft_max_add_sinks on the soft_max, or
+    // ggml_flash_attn_ext_add_sinks on the flash attention node, as their last source.
+    TensorId sinks = kNoTensor;
 };
 
 // The name prefix of a flash attention node, followed by its layer (llama-graph.h

@@ -36,6 +36,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
+    ArchitectureBuilder{"gpt-oss", buildGptOssGraph, slidingWindowExperts},
     ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
     ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
     ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
@@ -45,6 +46,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"falcon-h1", buildFalconH1Graph, parallelRecurrentHybrid},
     ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
     ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
+    ArchitectureBuilder{"lfm2", buildLfm2Graph, denseShortConvHybrid},
 };
 
 Builder builderFor(const ModelInfo& model) {

@@ -3,6 +3,7 @@
 #include "core/sizing/graph/moe.h"
 
 #include <string>
+#include <string_view>
 
 namespace llamafit::graph {
 
@@ -14,10 +15,24 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     const auto experts = static_cast<std::int64_t>(model.expertCount);
     const auto used = static_cast<std::int64_t>(model.expertUsedCount);
 
-    // The router: logits = gate_inp * x ([n_expert, n_tokens]), then the gating function.
-    const TensorId logits = b.mulMat(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
-    const TensorId probs = options.gating == ExpertGating::Softmax ? b.softMax(logits, kNoTensor)
-                                                                   : b.unary(logits, UnaryOp::Sigmoid);
+    // An expert bias where the architecture passes them and the model has one (build_moe_ffn's
+    // "if (gate_inp_b)", "if (up_exps_b)", ...).
+    const auto bias = [&](std::string_view suffix) {
+        return options.biases ? graph.blockWeight(layer, suffix) : kNoTensor;
+    };
+
+    // The router: logits = gate_inp * x ([n_expert, n_tokens]) plus gate_inp_b, then the gating
+    // function; SOFTMAX_WEIGHT keeps the logits as the probabilities.
+    TensorId logits = b.mulMat(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
+    if (const TensorId routerBias = bias("ffn_gate_inp.bias"); routerBias != kNoTensor) {
+        logits = b.add(logits, routerBias);
+    }
+    TensorId probs = logits;
+    if (options.gating == ExpertGating::Softmax) {
+        probs = b.softMax(logits, kNoTensor);
+    } else if (options.gating == ExpertGating::Sigmoid) {
+        probs = b.unary(logits, UnaryOp::Sigmoid);
+    }
 
     // ggml_argsort_top_k: the experts sorted by probability, a view of the first n_expert_used
     // (the row stride stays the full argsort's).
@@ -29,6 +44,11 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
 
     // The selected experts' weights: rows of probs as [1, n_expert, n_tokens].
     TensorId weights = b.getRows(b.reshape(probs, {1, experts, tokens, 1}), selected);
+    if (options.gating == ExpertGating::SoftmaxWeight) {
+        // The soft_max over the selected experts' weights, as [n_expert_used, n_tokens].
+        weights =
+            b.reshape(b.softMax(b.reshape(weights, {used, tokens, 1, 1}), kNoTensor), {1, used, tokens, 1});
+    }
     if (options.normalizeWeights) {
         // norm_w: divided by their sum, clamped away from 0 (the smallest normal f16).
         weights = b.reshape(weights, {used, tokens, 1, 1});
@@ -42,13 +62,24 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     b.expand(weights);
 
     // The experts: up and gate of the selected ones (MUL_MAT_ID over [n_embd, 1, n_tokens]),
-    // the GLU, and down.
+    // each followed by its bias (ADD_ID with the selected ids), the activation, and down.
+    const auto expertProduct = [&](TensorId matrices, TensorId input, std::string_view biasSuffix) {
+        const TensorId product = b.mulMatId(matrices, input, selected);
+        const TensorId expertBias = bias(biasSuffix);
+        return expertBias == kNoTensor ? product : b.addId(product, expertBias, selected);
+    };
     const TensorId input = b.reshape(x, {embd, 1, tokens, 1});
-    const TensorId up = b.mulMatId(graph.blockWeight(layer, "ffn_up_exps.weight"), input, selected);
+    const TensorId up =
+        expertProduct(graph.blockWeight(layer, "ffn_up_exps.weight"), input, "ffn_up_exps.bias");
     const TensorId gateWeight = graph.blockWeight(layer, "ffn_gate_exps.weight");
-    TensorId cur = gateWeight == kNoTensor ? up : b.mulMatId(gateWeight, input, selected);
-    cur = gateWeight == kNoTensor ? b.unary(cur, UnaryOp::Silu) : b.glu(cur, up, GluOp::Swiglu);
-    TensorId out = b.mulMatId(graph.blockWeight(layer, "ffn_down_exps.weight"), cur, selected);
+    TensorId cur = gateWeight == kNoTensor ? up : expertProduct(gateWeight, input, "ffn_gate_exps.bias");
+    if (options.activation == ExpertActivation::SwigluOai) {
+        // ggml_swiglu_oai(gate, up, alpha 1.702, limit 7): a GLU of the gate's shape.
+        cur = b.glu(cur, up, GluOp::SwigluOai);
+    } else {
+        cur = gateWeight == kNoTensor ? b.unary(cur, UnaryOp::Silu) : b.glu(cur, up, GluOp::Swiglu);
+    }
+    TensorId out = expertProduct(graph.blockWeight(layer, "ffn_down_exps.weight"), cur, "ffn_down_exps.bias");
     out = b.mul(out, weights);
     b.expand(out);
 

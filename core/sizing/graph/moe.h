@@ -3,18 +3,21 @@
 // llm_graph_context::build_moe_ffn, b11669): the router's logits and gating, the top-k experts per
 // token (ggml_argsort_top_k: an ARGSORT and a view of its first k columns), their weights
 // (normalised and scaled where the architecture asks), the selected experts' up/gate/down as
-// MUL_MAT_ID, and the weighted sum over the experts as views and adds. Used by the MoE
-// architectures' builders (models/qwen3moe.cpp); shapes only, over an LlmGraph.
+// MUL_MAT_ID (each with its expert's bias where the architecture passes one: ADD_ID), and the
+// weighted sum over the experts as views and adds. Used by the MoE architectures' builders
+// (models/qwen3moe.cpp, models/gptoss.cpp); shapes only, over an LlmGraph.
 
 #include "core/sizing/graph/llmgraph.h"
 
 namespace llamafit::graph {
 
-// llama_expert_gating_func_type as far as the builders here use it.
-enum class ExpertGating : std::uint8_t { Softmax, Sigmoid };
+// llama_expert_gating_func_type as far as the builders here use it. SoftmaxWeight: the logits
+// select the experts, the soft_max is taken over the selected ones' weights (gpt-oss).
+enum class ExpertGating : std::uint8_t { Softmax, Sigmoid, SoftmaxWeight };
 
-// llm_ffn_op_type of the experts' activation.
-enum class ExpertActivation : std::uint8_t { Silu };
+// llm_ffn_op_type of the experts' activation: LLM_FFN_SILU (swiglu, or silu without a gate), or
+// LLM_FFN_SWIGLU_OAI_MOE (ggml_swiglu_oai, gpt-oss).
+enum class ExpertActivation : std::uint8_t { Silu, SwigluOai };
 
 // The per-architecture arguments src/models/<arch>.cpp passes build_moe_ffn.
 struct MoeOptions {
@@ -22,9 +25,13 @@ struct MoeOptions {
     ExpertActivation activation = ExpertActivation::Silu;
     bool normalizeWeights = false; // norm_w: the selected weights divided by their sum
     float weightsScale = 0.0f;     // w_scale: 0 and 1 add no SCALE node
+    // gate_inp_b, up_exps_b, gate_exps_b, down_exps_b: the layer's ffn_gate_inp.bias and
+    // ffn_{up,gate,down}_exps.bias, added where the model has them (gpt-oss passes them).
+    bool biases = false;
 };
 
-// build_moe_ffn over layer `layer`'s ffn_gate_inp, ffn_{up,gate,down}_exps; `x` is [n_embd, tokens].
+// build_moe_ffn over layer `layer`'s ffn_gate_inp, ffn_{up,gate,down}_exps (and their biases);
+// `x` is [n_embd, tokens].
 // Returns ffn_moe_out, [n_embd, tokens].
 TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options);
 

@@ -287,4 +287,44 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
     return b.mulMat(g.blockWeight(il, "ssm_out.weight"), y);
 }
 
+TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::uint32_t il) {
+    // lfm2.cpp build_shortconv_block: the conv state keeps the last d_conv = l_cache - 1 columns of
+    // each of the n_embd channels (n_embd_r = d_conv * n_embd); there is no SSM state.
+    GraphBuilder& b = g.builder();
+    const SeqSplit split = seqSplit(g);
+    const std::int64_t embd = b[cur].ne[0];
+    const TensorId convCache = rsCache(g, il, true);
+    const std::int64_t dConv = b[convCache].ne[0] / embd;
+
+    // {n_embd, n_tokens} -> {n_embd, n_seq_tokens, n_seqs}, projected to B, C and x: three equal
+    // chunks of each row, as views.
+    cur = b.reshape(cur, {embd, split.seqTokens, split.seqs, 1});
+    const TensorId bcx = b.mulMat(g.blockWeight(il, "shortconv.in_proj.weight"), cur);
+    const GraphBuilder::Shape bcxNe = b[bcx].ne;
+    const std::uint64_t bcxNb1 = b[bcx].nb[1];
+    const std::uint64_t bcxNb2 = b[bcx].nb[2];
+    const std::int64_t chunk = bcxNe[0] / 3;
+    const auto chunkView = [&](std::int64_t index) {
+        return view3d(b, bcx, {chunk, bcxNe[1], bcxNe[2], 1}, bcxNb1, bcxNb2,
+                      static_cast<std::uint64_t>(index * chunk) * kF32Bytes);
+    };
+    const TensorId B = chunkView(0);
+    const TensorId C = chunkView(1);
+    const TensorId x = chunkView(2);
+    const TensorId bx = b.transpose(b.mul(B, x));
+
+    // The state (build_rs with plain rows) as [d_conv, n_embd, n_seqs] before the ubatch's B*x; the
+    // last d_conv columns are the new state, copied back into the ubatch's cells, which b11669 (the
+    // dumps: cpu_lfm2_l4_np3_faoff) sees as [n_embd_r, n_seqs] rows, as in Mamba-2.
+    TensorId conv = buildRs(g, input, convCache);
+    conv = b.reshape(conv, {dConv, embd, split.seqs, 1});
+    const TensorId convX = b.concat(conv, bx, 0);
+    storeConvState(b, convX, convCache, dConv + 1, embd, split, true);
+
+    const TensorId convOut = b.ssmConv(convX, g.blockWeight(il, "shortconv.conv.weight"));
+    TensorId y = b.mul(C, convOut);
+    y = b.mulMat(g.blockWeight(il, "shortconv.out_proj.weight"), y);
+    return b.reshape(y, {b[y].ne[0], split.seqTokens * split.seqs, 1, 1});
+}
+
 } // namespace llamafit::graph

@@ -2,9 +2,10 @@
 // The recurrent-state parts of llama.cpp's model graphs: llama-graph.cpp build_inp_rs (the
 // rs_s_copy input) and build_rs (a layer's state rows read through s_copy, the cell to clear, the
 // rows past the ubatch's sequences copied back into the cache), and the Mamba layers of
-// src/models/graph-context-mamba.cpp (build_mamba_layer, build_mamba2_layer). The Mamba builder
-// (models/mamba.cpp) and the hybrids compose them. Shapes only; the state tensors are f32
-// [n_embd_r or n_embd_s, rows] leafs in the layer's RS buffer (GraphParams::rsBuffers).
+// src/models/graph-context-mamba.cpp (build_mamba_layer, build_mamba2_layer), and LFM2's short
+// convolution. The Mamba builder (models/mamba.cpp) and the hybrids compose them. Shapes only; the
+// state tensors are f32 [n_embd_r or n_embd_s, rows] leafs in the layer's RS buffer
+// (GraphParams::rsBuffers).
 
 #include "core/sizing/graph/llmgraph.h"
 
@@ -34,5 +35,10 @@ TensorId buildRs(LlmGraph& g, const RsInput& input, TensorId cache, const RsRows
 // the result the layer's [n_embd, n_tokens] output before the residual.
 TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::uint32_t layer);
 TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::uint32_t layer);
+
+// LFM2's short convolution (src/models/lfm2.cpp build_shortconv_block): the input projected into
+// three chunks B, C and x, B*x convolved over the conv state's last tokens (no SSM state), gated by
+// C, projected out. `cur` is the normed [n_embd, n_tokens] input, the result [n_embd, n_tokens].
+TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::uint32_t layer);
 
 } // namespace llamafit::graph

@@ -197,7 +197,15 @@ void checkPlan(const std::string& plan, bool& built) {
     }
     const Result<LayerPlacement> layers = placeLayers(*model, settings, gpus);
     ASSERT_TRUE(layers.ok());
-    std::optional<graph::GraphParams> params = graphParamsFor(*model, settings, *context, kv, gpus, *layers);
+    // -fa auto as the estimate resolves it (estimator.cpp): llama.cpp's probe, replayed, may turn
+    // flash attention off after the KV cache was made with it.
+    ResolvedContext resolved = *context;
+    if (settings.flashAttention == FlashAttention::Auto && resolved.flashAttention &&
+        !ggmlTypeTraits(settings.cacheTypeV).quantized) {
+        resolved.flashAttention =
+            engineKeepsFlashAttention(*model, settings, resolved, gpus, *layers).value_or(true);
+    }
+    std::optional<graph::GraphParams> params = graphParamsFor(*model, settings, resolved, kv, gpus, *layers);
     ASSERT_TRUE(params.has_value());
 
     scheduler::SchedulerOptions options;

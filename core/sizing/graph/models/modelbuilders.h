@@ -9,6 +9,10 @@ namespace llamafit::graph {
 
 TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
+TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
+// Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
+// global layers (or none): the gpt-oss builder's variant.
+bool slidingWindowExperts(const ModelInfo& model);
 
 TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
 TensorId buildGemma3Graph(LlmGraph& graph);  // gemma3 (gemma.cpp)
@@ -29,5 +33,9 @@ TensorId buildNemotronHGraph(LlmGraph& graph); // nemotron_h (nemotronh.cpp)
 // Recurrent, attention and feed-forward-only layers, no experts: the Nemotron-H builder's variant.
 bool denseRecurrentStack(const ModelInfo& model);
 TensorId buildJambaGraph(LlmGraph& graph); // jamba (jamba.cpp)
+TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2 (lfm2.cpp)
+// Short-convolution layers beside attention ones, dense feed-forward, no sliding window: the LFM2
+// builder's variant.
+bool denseShortConvHybrid(const ModelInfo& model);
 
 } // namespace llamafit::graph
