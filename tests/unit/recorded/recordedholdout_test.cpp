@@ -68,10 +68,15 @@ const std::vector<ComputeFloor>& computeFloors() {
         // of 49. With the engine (2026-12-06, after ten lavapipe cases were drawn again under a
         // budget that no longer reads the compute estimate): CPU host 140 and 143 of 147; lavapipe
         // device 83 and 87 of 98, host 84 and 86 of 98; RPC servers 77 and 80 of 88, host 46 and 46
-        // of 49.
-        {HoldoutBackend::Cpu, 0, 0, 140, 143},
-        {HoldoutBackend::Vulkan, 83, 87, 84, 86},
-        {HoldoutBackend::Rpc, 77, 80, 46, 46},
+        // of 49. With gpt-oss's builder: lavapipe device 88 and 91, host 89 and 91; RPC servers 83
+        // and 84, host 47 and 47 (gpt-oss now every buffer within 2 %). With lfm2's builder (lfm2
+        // now every buffer within 2 %): CPU host 143 and 143; lavapipe device 93 and 94, host 94 and
+        // 95; RPC servers 87 and 88, host 49 and 49. With the other work of that day beside it (a V
+        // cache left in rows when -fa auto's probe turns flash attention off, a quantized V's output
+        // rotation after build_attn_mha's expand, cohere2): every buffer within 2 %.
+        {HoldoutBackend::Cpu, 0, 0, 147, 147},
+        {HoldoutBackend::Vulkan, 98, 98, 98, 98},
+        {HoldoutBackend::Rpc, 88, 88, 49, 49},
     };
     return floors;
 }
@@ -256,10 +261,20 @@ TEST(HoldoutComputeFigures, ReportsComputeAndHoldsTheFloor) {
     std::map<HoldoutBackend, MatrixStatistics> byBackend;
     std::map<std::pair<HoldoutBackend, std::string>, MatrixStatistics> byArchitecture;
     std::map<HoldoutBackend, std::uint32_t> refused;
+    std::ostringstream outside; // every compute buffer outside 2 %, for whoever looks for the mechanism
     for (const RecordedHoldoutCase& recordedCase : recordedHoldoutCases()) {
         const auto judged = judgeHoldout(recordedCase);
         if (!judged) {
             continue; // the case's own test names it
+        }
+        for (const ComparedBuffer& buffer : judged->verdict.buffers) {
+            if (buffer.component == Component::Compute && !buffer.withinRelative(0.02)) {
+                char line[256];
+                std::snprintf(line, sizeof line, "[ holdout  ] outside 2 %%: %s %s %.2f/%.2f MiB (x%.3f)\n",
+                              recordedCase.name.c_str(), buffer.bufferType.c_str(), buffer.predictedMiB,
+                              buffer.loggedMiB, buffer.ratio());
+                outside << line;
+            }
         }
         const HoldoutCase& holdout = *recordedCase.holdout;
         byBackend[holdout.backend].add(recordedCase.name, judged->verdict);
@@ -283,7 +298,7 @@ TEST(HoldoutComputeFigures, ReportsComputeAndHoldsTheFloor) {
                    << tallyLine(perArchitecture.hostCompute()) << "\n";
         }
     }
-    std::cout << report.str() << std::flush;
+    std::cout << report.str() << outside.str() << std::flush;
 
     for (const ComputeFloor& floor : computeFloors()) {
         const MatrixStatistics& statistics = byBackend[floor.backend];
