@@ -55,7 +55,7 @@ trap 'rm -rf "${logs}"' EXIT
 echo "record-rpc-runs: running the RPC matrix against ${server} (${version})"
 # The verdicts do not matter here: the logs are kept either way.
 LLAMAFIT_GPU_LLAMA_SERVER="${server}" LLAMAFIT_KEEP_LOGS="${logs}" \
-    "${build_dir}/tests/integration/llamafit_integration" --gtest_filter='Rpc/*' >"${logs}/gtest.out" 2>&1 || true
+    "${build_dir}/tests/integration/llamafit_integration" --gtest_filter='RpcMatrix/*' >"${logs}/gtest.out" 2>&1 || true
 grep -E '^\[  (FAILED|SKIPPED) ' "${logs}/gtest.out" | grep -v 'listed below' | sort -u || true
 
 # What allocationlog.cpp reads (as scripts/record-server-runs.sh keeps it), plus the device list

@@ -71,7 +71,7 @@ case "${backend}" in
 cpu)
     server="${server:-${LLAMAFIT_LLAMA_SERVER:-${repo_dir}/.llama-server/llama-server}}"
     target="llamafit_integration"
-    filter='Shapes/RealServerTest.*'
+    filter='CpuMatrix/RealServerTest.*'
     server_variable="LLAMAFIT_LLAMA_SERVER"
     folder_prefix="cpu"
     ;;

@@ -13,6 +13,7 @@
 // them into tests/data/recorded/rpc-b11669).
 
 #include "tests/integration/rpccaserun.h"
+#include "tests/support/livesample.h"
 #include "tests/support/liveserverskip.h"
 #include "tests/support/rpcserverrun.h"
 
@@ -66,8 +67,15 @@ TEST(RpcServerProcessTest, ListensOnLoopbackAndLeavesNothingBehind) {
     ::close(fd);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rpc, RpcServerTest, ::testing::ValuesIn(rpcCases()),
-                         [](const ::testing::TestParamInfo<RpcCase>& info) { return info.param.name(); });
+std::string rpcCaseName(const ::testing::TestParamInfo<RpcCase>& info) {
+    return info.param.name();
+}
+
+// ctest runs RpcLive, the covering sample of livesample.h; RpcMatrix, every case, is for
+// scripts/record-rpc-runs.sh.
+INSTANTIATE_TEST_SUITE_P(RpcLive, RpcServerTest, ::testing::ValuesIn(coveringLiveSample(rpcCases())),
+                         rpcCaseName);
+INSTANTIATE_TEST_SUITE_P(RpcMatrix, RpcServerTest, ::testing::ValuesIn(rpcCases()), rpcCaseName);
 
 } // namespace
 } // namespace llamafit::test
