@@ -3,10 +3,11 @@
 #include "core/common/units.h"
 #include "core/common/utf8path.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <system_error>
 #include <vector>
 
 namespace llamafit::test {
@@ -150,6 +151,8 @@ std::string writeGguf(const std::string& path, const GgufFile& file, const GgufW
     if (!out) {
         return "write failed for " + path;
     }
+    // The end of the last byte written so far: the data region is extended past it below.
+    std::uint64_t writtenEnd = header.size();
     if (options.fill) {
         std::vector<std::uint8_t> buffer;
         for (const auto& tensor : file.tensors) {
@@ -161,17 +164,25 @@ std::string writeGguf(const std::string& path, const GgufFile& file, const GgufW
             if (!out) {
                 return "write failed for " + path;
             }
+            writtenEnd =
+                std::max<std::uint64_t>(writtenEnd, header.size() + tensor.dataOffset + tensor.bytes);
+        }
+    }
+    // The rest of the data region becomes a hole: one zero byte written at its last position.
+    // Not std::filesystem::resize_file: on Windows it is mingw-w64's ftruncate64, which refuses
+    // (EFBIG, "File too large") to extend a file past the volume's free space even where the
+    // file would be sparse, as under Wine on a CI disk smaller than a 35B model's GGUF.
+    const std::uint64_t fileBytes = header.size() + dataBytes;
+    if (writtenEnd < fileBytes) {
+        out.seekp(static_cast<std::streamoff>(fileBytes - 1));
+        out.put('\0');
+        if (!out) {
+            return "cannot extend " + path + " to its data size";
         }
     }
     out.close();
     if (!out) {
         return "write failed for " + path;
-    }
-    // The data region (or its unwritten padding) becomes a hole: truncate's trick.
-    std::error_code ec;
-    std::filesystem::resize_file(filePath, header.size() + dataBytes, ec);
-    if (ec) {
-        return "cannot extend " + path + " to its data size: " + ec.message();
     }
     return {};
 }
