@@ -145,9 +145,6 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
     if (!settings.loraAdapters.empty()) {
         return "LoRA adapters are not in the graph yet";
     }
-    if (settings.fitMeasurement) {
-        return "llama-fit-params' measurement graph is not built yet";
-    }
     if (settings.generation != LlamaGeneration::Current) {
         return "llama.cpp builds before b11669 are not built yet";
     }
@@ -199,12 +196,30 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
         bufferTypes.push_back(backend.computeBufferType);
     }
     std::vector<std::uint64_t> reserved(setup->backends.size(), 0);
-    for (const graph::ReserveShape& reserve :
-         graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs)) {
+    std::vector<graph::ReserveShape> reserves =
+        graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs);
+    if (settings.fitMeasurement) {
+        // common/fit.cpp measures a context created with no_alloc. llama_context then sizes the
+        // prompt graph alone (llama-context.cpp sched_reserve: graph_reserve with split_only and
+        // ggml_backend_sched_reserve_size, whose ggml_gallocr_reserve_n_size resets every chunk
+        // first, ggml-alloc.c) and only splits the token graph after it; the sizes it keeps are
+        // what llama_get_memory_breakdown reports as compute.
+        reserves.resize(1);
+    }
+    for (const graph::ReserveShape& reserve : reserves) {
         setup->params.reserve = reserve;
         Result<graph::ComputeGraph> built = graph::buildModelGraph(model, setup->params);
         if (!built.ok()) {
             return std::nullopt;
+        }
+        if (settings.fitMeasurement) {
+            // ggml_backend_sched_reserve_size resets the scheduler before it splits the graph
+            // (ggml-backend.cpp ggml_backend_sched_reset), and with it every backend the graph's
+            // callback assigned while llama.cpp built it (ggml_backend_sched_set_tensor_backend:
+            // llama-context.cpp graph_get_cb's norm pins): fit measures an unpinned graph.
+            for (graph::Tensor& tensor : built->tensors) {
+                tensor.pinnedBackend = -1;
+            }
         }
         const Result<scheduler::ScheduledGraph> scheduled =
             scheduler::splitGraph(std::move(*built), setup->backends, setup->options);

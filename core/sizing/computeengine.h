@@ -33,8 +33,8 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
                                                  const LayerPlacement& layers);
 
 // Why the engine does not size this case yet, or "" where it does: an architecture (or variant)
-// without a graph builder, a device without a backend table, LoRA adapters, llama-fit-params'
-// measurement graph, a llama.cpp generation before b11669.
+// without a graph builder, a device without a backend table, LoRA adapters, a llama.cpp
+// generation before b11669.
 std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& settings,
                               const std::vector<GpuDevice>& gpus);
 

@@ -8,6 +8,8 @@
 #include "core/sizing/fitreplica.h"
 #include "core/sizing/rpcdevices.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/shapecut.h"
+#include "tests/support/shapegeometry.h"
 #include "tests/support/vulkancases.h"
 
 #include <map>
@@ -22,15 +24,6 @@ FitCase cpu(std::string name, std::string shape, std::vector<std::string> args,
     return {std::move(name), std::move(shape),          std::nullopt, FitRig::Cpu, std::move(args),
             leaveMiB,        std::move(knownDifference)};
 }
-
-// llama-fit-params (not llama-server) reserves n_batch logits rows: with a vocabulary whose
-// 512-row logits are about the size of the KQ mask, the compute-buffer rule (computebuffer.cpp:
-// the logits reuse the mask's blocks only when smaller) over-predicts its dry run.
-constexpr const char* kBatchLogitsCompute =
-    "llama-fit-params' worst-case graph holds n_ubatch logits rows (llama-server's holds one per slot); with "
-    "logits about as large as the KQ mask the estimate's compute buffer is off (lfm2 at 128000 tokens: "
-    "263.02 "
-    "MiB estimated, 162 MiB measured), so the interpolated context differs";
 
 // lavapipe's Vulkan0 (2048 MiB, 128 MiB storage-buffer range).
 FitCase vulkan(std::string name, std::string shape, std::vector<std::string> args,
@@ -82,7 +75,7 @@ std::vector<FitCase> fitCases() {
         cpu("cpu_qwen35moe_too_big", "qwen35moe", {}),
         cpu("cpu_granitehybrid", "granitehybrid", {}, 700),
         cpu("cpu_falcon_h1", "falcon-h1", {}, 1200),
-        cpu("cpu_lfm2", "lfm2", {}, 700, kBatchLogitsCompute),
+        cpu("cpu_lfm2", "lfm2", {}, 700),
         cpu("cpu_mamba_default", "mamba", {}),
         cpu("cpu_deepseek2_mla", "deepseek2-mla", {}, 17000),
         cpu("cpu_gpt_oss", "gpt-oss", {}, 12500),
@@ -99,9 +92,7 @@ std::vector<FitCase> fitCases() {
         vulkan("vk_qwen3moe", "qwen3moe", {}),
         vulkan("vk_qwen3_faoff", "qwen3", {"-fa", "off"}),
         vulkan("vk_gemma3_fitt1500", "gemma3", {"-fitt", "1500"}),
-        vulkan("vk_gpt_oss", "gpt-oss", {},
-               "gpt-oss on lavapipe: the estimate's Vulkan compute buffer for its sinks and MoE blocks is "
-               "smaller than llama.cpp's, so the interpolated context is larger (11264 vs 9728)"),
+        vulkan("vk_gpt_oss", "gpt-oss", {}),
         // Two RPC servers with the host's memory: fit splits the layers (-ts) once the targets bite.
         rpc("rpc_qwen3_no_changes", "qwen3", {}, 3105),
         rpc("rpc_qwen3_leave1105", "qwen3", {}, 1105),
@@ -115,8 +106,25 @@ std::vector<FitCase> fitCases() {
 }
 
 std::string fitCaseModelFile(const FitCase& fitCase) {
-    return fitCase.shape + (fitCase.weightType ? "-" + std::string(ggmlTypeName(*fitCase.weightType)) : "") +
-           ".gguf";
+    std::string geometry;
+    if (!fitCase.geometry.empty()) {
+        geometry = "-" + fitCase.geometry.substr(fitCase.geometry.find('/') + 1) + "-l" +
+                   std::to_string(fitCase.blocks);
+    }
+    return fitCase.shape + geometry +
+           (fitCase.weightType ? "-" + std::string(ggmlTypeName(*fitCase.weightType)) : "") + ".gguf";
+}
+
+Result<ModelSpec> fitCaseSpec(const FitCase& fitCase) {
+    Result<ModelSpec> spec = loadShape(fitCase.shape);
+    if (!spec || fitCase.geometry.empty()) {
+        return spec;
+    }
+    spec = reshapeToGeometry(*spec, fitCase.geometry);
+    if (!spec) {
+        return spec;
+    }
+    return cutShape(*spec, {fitCase.blocks, std::nullopt});
 }
 
 std::string formatFitRecording(const std::string& caseName, const FitRecording& recording) {
@@ -185,7 +193,7 @@ Result<FitRecording> parseFitRecording(const std::string& text) {
 }
 
 Result<FitReplicaAnswer> replicaAnswer(const FitCase& fitCase, const FitRecording& recording) {
-    Result<ModelSpec> spec = loadShape(fitCase.shape);
+    Result<ModelSpec> spec = fitCaseSpec(fitCase);
     if (!spec) {
         return spec.error();
     }

@@ -19,6 +19,7 @@
 
 #include "core/common/result.h"
 #include "core/gguf/ggmltype.h"
+#include "core/model/modelspec.h"
 
 #include <cstdint>
 #include <optional>
@@ -41,14 +42,21 @@ struct FitCase {
     // Why the replica is known to print something else here (empty: it must match). Such a case
     // is reported as skipped with this text, and fails once the two agree.
     std::string knownDifference{};
+    // The seeded holdout's cases (fitholdoutcases.h): the shape rewritten to a real model's widths
+    // ("qwen2/qwen2.5-7b", shapegeometry.h) and cut to its first `blocks` blocks. Empty: the shape as is.
+    std::string geometry{};
+    std::uint32_t blocks = 0;
 };
 
 std::vector<FitCase> fitCases();
 // The endpoints the RPC cases' recordings name ("127.0.0.1:50052", "127.0.0.1:50053"), in --rpc
 // order; the live test swaps in the ports its servers got.
 const std::vector<std::string>& rpcFitEndpoints();
-// "<shape>[-<type>].gguf"
+// "<shape>[-<geometry>-l<blocks>][-<type>].gguf"
 std::string fitCaseModelFile(const FitCase& fitCase);
+// The case's model: its shape, rewritten to its geometry and cut where it has one, retyped by
+// the writer (ModelFileOptions::weightType) where it says so.
+Result<ModelSpec> fitCaseSpec(const FitCase& fitCase);
 
 struct FitDeviceRecord {
     std::string name;
@@ -65,6 +73,13 @@ struct FitRecording {
     std::string reason;
     bool operator==(const FitRecording&) const = default;
 };
+
+// Whether the tool aborted (ggml_abort: exit 134 through the shell) rather than printing a fit
+// (exit 0) or its failure (exit 1). llama-fit-params 0.7.0 does so on lavapipe for many files with
+// -c unset; such a run neither confirms nor refutes the replica.
+inline bool toolAborted(const FitRecording& recording) {
+    return recording.exitCode != 0 && recording.exitCode != 1;
+}
 
 std::string formatFitRecording(const std::string& caseName, const FitRecording& recording);
 Result<FitRecording> parseFitRecording(const std::string& text);

@@ -5,13 +5,13 @@
 #include "core/sizing/estimator.h"
 #include "core/sizing/rpcdevices.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/seededdraw.h"
 #include "tests/support/shapegeometry.h"
 #include "tests/support/vulkancases.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 
 namespace llamafit::test {
 namespace {
@@ -31,24 +31,6 @@ constexpr std::uint64_t kRpcWeightBudget = 1536 * kMiB;    // per ggml-rpc-serve
 constexpr std::uint64_t kRpcAssumedFreeBytes = 20 * kGiB;
 constexpr int kMaxDraws = 200;
 
-// Portable draws on std::mt19937_64, whose output the standard fixes.
-class Draw {
-  public:
-    explicit Draw(std::uint64_t seed) : m_engine(seed) {}
-    // Uniform in [low, high] (the modulo's bias is below 2^-40 for these ranges).
-    std::uint32_t between(std::uint32_t low, std::uint32_t high) {
-        return low + static_cast<std::uint32_t>(m_engine() % (static_cast<std::uint64_t>(high - low) + 1));
-    }
-    // True with probability percent / 100.
-    bool chance(std::uint32_t percent) { return between(0, 99) < percent; }
-    template <typename T> const T& pick(const std::vector<T>& values) {
-        return values[between(0, static_cast<std::uint32_t>(values.size() - 1))];
-    }
-
-  private:
-    std::mt19937_64 m_engine;
-};
-
 bool hasParameter(const GeometryTable& table, const std::string& name) {
     return table.shapeParameters.count(name) != 0;
 }
@@ -61,7 +43,7 @@ const std::vector<GgmlType>& cacheTypes() {
     return types;
 }
 
-ServerSettings drawSettings(Draw& draw, HoldoutBackend backend, const GeometryTable& table, bool swa,
+ServerSettings drawSettings(SeededDraw& draw, HoldoutBackend backend, const GeometryTable& table, bool swa,
                             std::uint32_t blocks) {
     using T = GgmlType;
     ServerSettings s;
@@ -162,7 +144,7 @@ bool affordable(const ModelSpec& spec, HoldoutBackend backend, const ServerSetti
 HoldoutCase drawCase(std::uint32_t index, HoldoutBackend backend, std::uint32_t position,
                      const std::vector<GeometryTable>& tables) {
     const GeometryTable& table = tables[position % tables.size()];
-    Draw draw(kHoldoutSeed + index);
+    SeededDraw draw(kHoldoutSeed + index);
     const auto base = loadShape(table.shapeStem);
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "h%03u_", index);

@@ -25,8 +25,9 @@ struct ReserveShape {
 
 // llama-context.cpp sched_reserve: the prompt graph (n_ubatch tokens, rounded up to a multiple of
 // the sequences, "making n_tokens a multiple of n_seqs"), then the token graph (one token per
-// sequence); both with llama-server's outputs, one per slot. The prompt graph is reserved again
-// after the token graph, with the same result.
+// sequence); `outputs` is cparams.n_outputs_max (llama-server: one per slot; llama.cpp's default,
+// which llama-fit-params keeps: n_batch), of which each reserve holds at most its tokens. The
+// prompt graph is reserved again after the token graph, with the same result.
 std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_t sequences,
                                         std::uint32_t outputs);
 

@@ -4,6 +4,8 @@
 
 #include "core/sizing/kvrotation.h"
 
+#include <algorithm>
+
 namespace llamafit::graph {
 namespace {
 
@@ -17,7 +19,9 @@ std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_
                                         std::uint32_t outputs) {
     const std::uint32_t seqs = std::max<std::uint32_t>(sequences, 1);
     const std::uint32_t promptTokens = (ubatchTokens + seqs - 1) / seqs * seqs;
-    return {{promptTokens, seqs, outputs}, {seqs, seqs, outputs}};
+    // A reserve holds no more output rows than its tokens: n_outputs_pp = min(n_tokens,
+    // n_outputs_max) before the rounding, and the token graph one per sequence.
+    return {{promptTokens, seqs, std::min(ubatchTokens, outputs)}, {seqs, seqs, std::min(seqs, outputs)}};
 }
 
 LlmGraph::LlmGraph(const ModelInfo& model, const GraphParams& params) : m_model(model), m_params(params) {
