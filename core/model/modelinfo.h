@@ -77,6 +77,16 @@ struct ModelInfo {
     std::uint32_t expertUsedCount = 0;
     std::uint32_t expertFeedForwardLength = 0;
     std::uint32_t sharedExpertFeedForwardLength = 0;
+    // How build_moe_ffn routes (llama-model.cpp load_hparams / load_arch_hparams), as the GGUF stores
+    // it; 0 or false where the key is absent: expert_weights_scale, expert_weights_norm,
+    // expert_gating_func (llama_expert_gating_func_type: 0 none, the architecture's default; 1
+    // softmax, 2 sigmoid, 3 softmax over the selected weights, 4 sqrt(softplus)), expert_group_count.
+    float expertWeightsScale = 0.0f;
+    bool expertWeightsNorm = false;
+    std::uint32_t expertGatingFunc = 0;
+    std::uint32_t expertGroupCount = 0;
+    // attention.temperature_scale (f_attn_temp_scale, deepseek2's optional temperature tuning), 0 if absent.
+    float attentionTemperatureScale = 0.0f;
     // Mamba-2 / gated-delta-net dimensions, for the compute-buffer model.
     std::uint32_t ssmConvKernel = 0;
     std::uint32_t ssmInnerSize = 0;

@@ -35,6 +35,15 @@ Result<bool> readExperts(const ArchKeys& keys, ModelInfo& info) {
         }
         *field.target = value.value().value_or(0);
     }
+    // The routing keys load_hparams (expert_group_count) and the MoE architectures'
+    // load_arch_hparams read, each optional; the graph builders pick what their architecture uses.
+    info.expertWeightsScale =
+        static_cast<float>(keys.file().getFloat(keys.key("expert_weights_scale")).value_or(0.0));
+    info.expertWeightsNorm = keys.file().getBool(keys.key("expert_weights_norm")).value_or(false);
+    info.expertGatingFunc = static_cast<std::uint32_t>(keys.uint("expert_gating_func").value_or(0));
+    info.expertGroupCount = static_cast<std::uint32_t>(keys.uint("expert_group_count").value_or(0));
+    info.attentionTemperatureScale =
+        static_cast<float>(keys.file().getFloat(keys.key("attention.temperature_scale")).value_or(0.0));
     // load_hparams asserts n_expert_used <= n_expert, and n_expert_used > 0 when n_expert > 0.
     if (info.expertUsedCount > info.expertCount || (info.expertCount > 0 && info.expertUsedCount == 0)) {
         return makeError("model.bad-value", keys.key("expert_used_count") + " = " +

@@ -289,6 +289,25 @@ TensorId GraphBuilder::addId(TensorId a, TensorId b, TensorId ids) {
     return newTensor(GgmlOp::AddId, m_graph[a].type, m_graph[a].ne, {a, b, ids});
 }
 
+TensorId GraphBuilder::repeat(TensorId a, Shape ne) {
+    // ggml_repeat_4d: a new tensor of a's type and the asked shape, its one source a.
+    return newTensor(GgmlOp::Repeat, m_graph[a].type, ne, {a});
+}
+
+TensorId GraphBuilder::gatedDeltaNet(TensorId q, TensorId k, TensorId v, TensorId g, TensorId beta,
+                                     TensorId state, std::int64_t snapshots) {
+    // ggml_gated_delta_net: rows of S_v * H values, one per token of every sequence, then K * S_v
+    // per sequence for the state snapshots; K in op_params[0].
+    const Tensor& values = m_graph[v];
+    const std::int64_t headSize = values.ne[0];
+    const std::int64_t sequences = values.ne[3];
+    const std::int64_t rows = values.ne[2] * sequences + snapshots * headSize * sequences;
+    const TensorId id = newTensor(GgmlOp::GatedDeltaNet, GgmlType::F32, {headSize * values.ne[1], rows, 1, 1},
+                                  {q, k, v, g, beta, state});
+    m_graph[id].opParams[0] = static_cast<std::int32_t>(snapshots);
+    return id;
+}
+
 void GraphBuilder::expand(TensorId id) {
     // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
     if (id >= m_visited.size()) {

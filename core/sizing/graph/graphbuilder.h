@@ -69,6 +69,14 @@ class GraphBuilder {
     TensorId mulMatId(TensorId as, TensorId b, TensorId ids);
     // ggml_add_id (an expert's bias, a row of b per selected id): a's type and shape.
     TensorId addId(TensorId a, TensorId b, TensorId ids);
+    // ggml_repeat_4d: a's type, tiled to `ne` (each extent a multiple of a's).
+    TensorId repeat(TensorId a, Shape ne);
+    // ggml_gated_delta_net (the delta-net layers of qwen3next, qwen35, qwen35moe): F32
+    // [S_v * H, n_tokens * n_seqs + snapshots * S_v * n_seqs] (v is [S_v, H, n_tokens, n_seqs]):
+    // every token's output, then `snapshots` copies of each sequence's state; sources q, k, v, g,
+    // beta, state.
+    TensorId gatedDeltaNet(TensorId q, TensorId k, TensorId v, TensorId g, TensorId beta, TensorId state,
+                           std::int64_t snapshots);
 
     // ggml_set_output, a name (ggml_set_name), and a pin to a scheduler backend.
     void setOutput(TensorId id) { m_graph[id].flags |= kFlagOutput; }

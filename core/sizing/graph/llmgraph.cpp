@@ -54,6 +54,17 @@ TensorId LlmGraph::weight(std::string_view name) {
     if (tensor.expert && m_model.expertCount > 0 && !name.ends_with(".bias")) {
         ne = {values, rows / m_model.expertCount, m_model.expertCount, 1};
     }
+    // llama-model.cpp (deepseek2 and the MLA models on its loader): the split wkv_b is one matrix
+    // per head, wk_b {n_embd_head_qk_nope, kv_lora_rank, n_head} and wv_b {kv_lora_rank,
+    // n_embd_head_v_mla, n_head}.
+    if (tensor.layer >= 0 && static_cast<std::size_t>(tensor.layer) < m_model.layers.size() &&
+        (name.ends_with(".attn_k_b.weight") || name.ends_with(".attn_v_b.weight"))) {
+        const auto heads =
+            static_cast<std::int64_t>(m_model.layers[static_cast<std::size_t>(tensor.layer)].headCount);
+        if (heads > 0 && rows % heads == 0) {
+            ne = {values, rows / heads, heads, 1};
+        }
+    }
     const BufferId buffer = m_builder.addBuffer(m_params.weightBuffers.at(i));
     m_weightLeafs[i] = m_builder.leaf(tensor.type, ne, tensor.name, buffer);
     return m_weightLeafs[i];
@@ -359,6 +370,9 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     b.expand(cur);
     if (inputs.vRotation != kNoTensor) {
         cur = rotate(cur, inputs.vRotation);
+    }
+    if (!options.projectOutput) {
+        return cur;
     }
     cur = b.mulMat(blockWeight(layer, "attn_output.weight"), cur);
     return addBias(cur, layer, "attn_output.bias");

@@ -11,6 +11,7 @@
 #include "core/sizing/graph/graphparams.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,6 +30,9 @@ struct AttentionOptions {
     // build_attn's sinks (gpt-oss: blk.N.attn_sinks): ggml_soft_max_add_sinks on the soft_max, or
     // ggml_flash_attn_ext_add_sinks on the flash attention node, as their last source.
     TensorId sinks = kNoTensor;
+    // build_attn's wo: false where the architecture passes none (qwen3next, qwen35moe gate the
+    // attention's output before projecting it themselves), which returns the attention unprojected.
+    bool projectOutput = true;
 };
 
 // The name prefix of a flash attention node, followed by its layer (llama-graph.h
@@ -78,6 +82,13 @@ class LlmGraph {
     // [head_dim, heads, tokens]; `options` as AttentionOptions above.
     TensorId attention(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
                        const AttentionOptions& options = {});
+    // build_attn over a K-only cache (llm_graph_input_attn_k: multi-head latent attention with the
+    // absorption optimisation, deepseek2): stores K of this ubatch, reads V as the first
+    // v.ne[0] values of each cached K row, attends as multi-query attention, and decompresses the
+    // result with `valueDecompression` (v_mla, blk.N.attn_v_b) before wo. `q` and `k` are
+    // [head_dim, heads, tokens]; `v` only gives V's width. Defined in mlaattention.cpp.
+    TensorId attentionKeyOnly(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
+                              TensorId valueDecompression);
 
     // The output norm and the logits (both graph outputs).
     TensorId outputHead(TensorId x);
@@ -92,6 +103,8 @@ class LlmGraph {
         std::uint32_t cells = 0;
     };
     const KvInputs& kvInputs(bool swa);
+    // build_attn_inp_k: the store indices and the mask of a K-only cache (no V indices, no rotations).
+    const KvInputs& keyOnlyInputs();
     TensorId kvCache(std::uint32_t layer, bool keys);
     TensorId rotate(TensorId x, TensorId rotation);
     bool layerIsSwa(std::uint32_t layer) const;
@@ -104,6 +117,7 @@ class LlmGraph {
     std::unordered_map<std::string_view, std::size_t> m_tensorIndex;
     std::vector<TensorId> m_weightLeafs;
     std::map<bool, KvInputs> m_kvInputs;
+    std::optional<KvInputs> m_keyOnlyInputs;
     std::map<std::pair<std::uint32_t, bool>, TensorId> m_caches;
     TensorId m_positions = kNoTensor;
     TensorId m_outputIds = kNoTensor;

@@ -37,6 +37,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
     ArchitectureBuilder{"gpt-oss", buildGptOssGraph, slidingWindowExperts},
+    ArchitectureBuilder{"deepseek2", buildDeepseek2Graph, latentAttentionExperts},
     ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
     ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
     ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
@@ -47,6 +48,8 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
     ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
     ArchitectureBuilder{"lfm2", buildLfm2Graph, denseShortConvHybrid},
+    ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetExperts},
+    ArchitectureBuilder{"qwen35moe", buildQwen35MoeGraph, deltaNetExperts},
 };
 
 Builder builderFor(const ModelInfo& model) {

@@ -13,6 +13,10 @@ TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
 // global layers (or none): the gpt-oss builder's variant.
 bool slidingWindowExperts(const ModelInfo& model);
+TensorId buildDeepseek2Graph(LlmGraph& graph); // deepseek2 with multi-head latent attention (deepseek2.cpp)
+// Latent attention (K-only cache) with routed and shared experts, no expert-selection bias: the
+// DeepSeek-V2 builder's variant.
+bool latentAttentionExperts(const ModelInfo& model);
 
 TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
 TensorId buildGemma3Graph(LlmGraph& graph);  // gemma3 (gemma.cpp)
@@ -37,5 +41,11 @@ TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2 (lfm2.cpp)
 // Short-convolution layers beside attention ones, dense feed-forward, no sliding window: the LFM2
 // builder's variant.
 bool denseShortConvHybrid(const ModelInfo& model);
+TensorId buildQwen3NextGraph(LlmGraph& graph); // qwen3next (qwen3next.cpp)
+TensorId buildQwen35MoeGraph(LlmGraph& graph); // qwen35moe (qwen3next.cpp)
+// Gated delta-net layers beside gated attention ones, routed (and shared) experts, no sliding
+// window, a head size the fused GATED_DELTA_NET runs on every backend table: the Qwen3-Next
+// builders' variant.
+bool deltaNetExperts(const ModelInfo& model);
 
 } // namespace llamafit::graph
