@@ -61,6 +61,9 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   --bandwidth-gbs N      memory bandwidth (GB/s) for the speed figures (speed.* in --json, see
                          docs/speed.md); without it they are null ('plan' takes the machine's)
   --fp16-tflops N        the device's FP16 peak, for the prompt-processing figure
+  --llama-build bNNNN    the llama.cpp build to size for (default b11669, llama.cpp 0.7.0);
+                         an older build reserves its graphs differently and is sized with
+                         the rules of its generation (approximate compute buffers)
   --json                 machine-readable output (stable fields; see docs)
   --verify               also run the installed llama.cpp's own projection (llama-fit-params
                          --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,
@@ -116,10 +119,13 @@ int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io
         const std::string noSpeed = "give --bandwidth-gbs for the speed figures";
         if (run.json) {
             Json json = estimateJson(request.model, request.args, *estimate);
+            json["llama_build"] = run.llamaBuild;
+            json["sized_for"] = sizedForText(run.llamaBuild);
             json["speed"] = speedJson(*speed, filled, noSpeed);
             printJson(run.io.out, json);
         } else {
             printEstimateText(run.io.out, request.model, request.args, *estimate);
+            run.io.out << "Sized for llama.cpp " << sizedForText(run.llamaBuild) << "\n";
             printSpeedText(run.io.out, *speed, filled);
             if (run.options.has("--verify")) {
                 return verifyProjection(run);

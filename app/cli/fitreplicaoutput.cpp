@@ -75,7 +75,10 @@ int runFitReplica(const SizingRun& run, FitProgram program) {
         return run.fail(outcome.error());
     }
     if (run.json) {
-        run.io.out << outcomeJson(*outcome, program).dump(2) << "\n";
+        Json json = outcomeJson(*outcome, program);
+        json["llama_build"] = run.llamaBuild;
+        json["sized_for"] = sizedForText(run.llamaBuild);
+        run.io.out << json.dump(2) << "\n";
     } else if (outcome->status != FitStatus::Failed) {
         run.io.out << fitArgumentsText(*outcome) << "\n";
     }

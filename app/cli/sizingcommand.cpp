@@ -86,6 +86,7 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
         specs.insert(specs.end(), {{"-m", true}, {"--model", true}});
     } else {
         specs.push_back({"--server", true}); // the llama-server asked for --rpc servers' free memory
+        specs.push_back({"--llama-build", true});
     }
     specs.insert(specs.end(), command.options.begin(), command.options.end());
     Result<CliOptions> options = splitCliOptions(args, specs);
@@ -107,12 +108,21 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
     if (!request) {
         return reportError(io, request.error(), json);
     }
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
+    if (const std::optional<std::string> build = options->value("--llama-build")) {
+        Result<std::uint32_t> parsed = parseLlamaBuild(*build);
+        if (!parsed) {
+            return reportError(io, parsed.error(), json);
+        }
+        llamaBuild = *parsed;
+    }
     if (!command.modelOnly) {
+        request->args.settings.generation = generationOfBuild(llamaBuild);
         if (Result<bool> live = addLiveRpcDevices(request->args, llamaServerProgram(*options)); !live) {
             return reportError(io, live.error(), json);
         }
     }
-    return body(SizingRun{io, std::move(*options), std::move(*request), json});
+    return body(SizingRun{io, std::move(*options), std::move(*request), json, llamaBuild});
 }
 
 } // namespace llamafit

@@ -6,12 +6,17 @@
 // command's body gets a ready SizingRun and keeps only what is its own.
 // Used by the <name>command.cpp files of app/cli.
 //
+// The sizing commands other than inspect take --llama-build bNNNN: the llama.cpp build to size for
+// (llamabuild.h), the reference build b11669 when not given.
+//
 // Error codes: cli.missing-value (splitCliOptions), those of parseServerArgs and loadModel,
-// cli.unexpected-argument (a second MODEL for inspect), and the command's own.
+// cli.unexpected-argument (a second MODEL for inspect), settings.bad-value (--llama-build), and
+// the command's own.
 
 #include "app/cli/commandline.h"
 #include "app/cli/modelsource.h"
 #include "core/server/devicelist.h"
+#include "core/sizing/llamabuild.h"
 
 #include <functional>
 #include <string>
@@ -41,6 +46,9 @@ struct SizingRun {
     CliOptions options;
     SizingRequest request; // inspect: only the model
     bool json = false;
+    // The llama.cpp build sized for (--llama-build, default the reference build); its generation
+    // is in request.args.settings.
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
 
     // Reports `error` (text, and JSON when the output is JSON); returns kExitError.
     int fail(const Error& error) const { return reportError(io, error, json); }

@@ -99,8 +99,8 @@ struct ServerSettings {
     ProjectorSetting projector;
     // Not a flag: which program allocates. Only the fit replica (fitreplica.h) sizes llama-fit-params.
     OutputReserve outputReserve = OutputReserve::PerSlot;
-    // Not a flag: a graph --fit measures (common/fit.cpp loads the model with no_alloc), where no
-    // block's first norm is pinned to its device (attentionsplit.h). Set by the fit replica only.
+    // Not a flag: a context --fit measures (common/fit.cpp loads the model with no_alloc), whose
+    // compute is its prompt graph's alone, unpinned (computeengine.cpp). Set by the fit replica only.
     bool fitMeasurement = false;
     // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.
     LlamaGeneration generation = LlamaGeneration::Current;

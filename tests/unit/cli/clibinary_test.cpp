@@ -119,6 +119,34 @@ TEST(CliBinary, EstimateJsonHasTheStableFieldsAndTheMeasuredQwen35Numbers) {
               json["totals"]["rs_bytes"].get<std::uint64_t>());
 }
 
+// --llama-build: the JSON and the text say which build they sized; an older build is sized with
+// its generation's rules, which the engine (b11669's mechanism) does not restate.
+TEST(CliBinary, EstimateSaysWhichLlamaBuildItSized) {
+    const CliRun current = runCli({"estimate", "--json", "-m", kQwen35, "-c", "8192"});
+    ASSERT_EQ(current.exitCode, 0) << current.err;
+    const Json currentJson = parseJson(current);
+    EXPECT_EQ(currentJson["llama_build"], 11669);
+    EXPECT_EQ(currentJson["sized_for"], "b11669");
+
+    const CliRun older =
+        runCli({"estimate", "--json", "-m", kQwen35, "-c", "8192", "--llama-build", "b8183"});
+    ASSERT_EQ(older.exitCode, 0) << older.err;
+    const Json olderJson = parseJson(older);
+    EXPECT_EQ(olderJson["llama_build"], 8183);
+    EXPECT_EQ(olderJson["sized_for"], "b8183 (sized with the rules of builds b7774 to b9409)");
+    EXPECT_EQ(olderJson["compute_sizing"], "approximate: llama.cpp builds before b11669 are not built yet");
+
+    const CliRun text = runCli({"estimate", "-m", kQwen35, "--llama-build", "8183"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("Sized for llama.cpp b8183 (sized with the rules of builds b7774 to b9409)"),
+              std::string::npos)
+        << text.out;
+
+    const CliRun bad = runCli({"estimate", "-m", kQwen35, "--llama-build", "0.7.0"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("'0.7.0' is not a llama.cpp build"), std::string::npos) << bad.err;
+}
+
 TEST(CliBinary, EstimateTextShowsTheTableInMiB) {
     const CliRun run = runCli({"estimate", "-m", kQwen35, "-c", "65536", "-ctk", "q8_0", "-ctv", "q8_0",
                                "--port", "18080", "--no-warmup"});
