@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QStringList>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace llamafit {
 
@@ -90,27 +92,62 @@ SweepChart::SweepChart(SizingSession* session, QWidget* parent)
     m_recomputeTimer.start();
 }
 
-void SweepChart::recompute() {
+SweepChart::~SweepChart() {
+    if (m_sweepThread != nullptr) {
+        disconnect(m_sweepThread, nullptr, this, nullptr);
+        m_sweepThread->wait();
+        delete m_sweepThread;
+    }
+}
+
+SweepChart::SweepInputs SweepChart::currentInputs() const {
     SweepInputs inputs{m_session->settings(), m_session->budget(), m_session->gpus(), m_modelGeneration};
     inputs.settings.contextTokens.reset();
+    return inputs;
+}
+
+void SweepChart::recompute() {
+    if (m_sweepThread != nullptr) {
+        return; // the running sweep's end compares the settings again
+    }
+    SweepInputs inputs = currentInputs();
     if (m_inputs == inputs) {
         placeCurrentLine();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         emit recomputed();
         return;
     }
-    m_inputs = std::move(inputs);
+    startSweep(std::move(inputs));
+}
+
+void SweepChart::startSweep(SweepInputs inputs) {
     ++m_sweepCount;
     const ServerSettings& settings = m_session->settings();
     const KvPair current{settings.cacheTypeK, settings.cacheTypeV};
-    m_data = computeSweep(m_session->sizingModel(), settings, m_session->gpus(), m_session->budget(),
-                          defaultKvPairsWith(current));
-    rebuildGraphs();
-    setGraphData();
-    updateNote();
-    restyle();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    emit recomputed();
+    auto result = std::make_shared<SweepData>();
+    m_sweepThread =
+        QThread::create([result, model = m_session->sizingModel(), settings, gpus = m_session->gpus(),
+                         budget = m_session->budget(), pairs = defaultKvPairsWith(current)] {
+            *result = computeSweep(model, settings, gpus, budget, pairs);
+        });
+    connect(m_sweepThread, &QThread::finished, this, [this, result, inputs = std::move(inputs)]() mutable {
+        m_sweepThread->deleteLater();
+        m_sweepThread = nullptr;
+        SweepInputs latest = currentInputs();
+        if (!(latest == inputs)) {
+            startSweep(std::move(latest));
+            return;
+        }
+        m_inputs = std::move(inputs);
+        m_data = std::move(*result);
+        rebuildGraphs();
+        setGraphData();
+        updateNote();
+        restyle();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        emit recomputed();
+    });
+    m_sweepThread->start();
 }
 
 void SweepChart::rebuildGraphs() {

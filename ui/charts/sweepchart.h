@@ -8,7 +8,11 @@
 // legend entry sets the session's context and K/V types.
 // Used by MainWindow. Reads the SizingSession and writes it through setSettings(); owns its
 // QCustomPlot and graphs. Recomputes at most once per event-loop turn (estimateChanged only
-// starts a zero-timer), then queues one replot. Thread: GUI. Units: tokens; GiB on the axis.
+// starts a zero-timer), on a worker thread: a sweep is hundreds of estimates, which take a second
+// or more for a model the sizing engine replays (docs/engine.md, Speed), and the window stays
+// live meanwhile; settings changed while a sweep runs are swept when it ends, and only the newest
+// settings' sweep is drawn, then one replot queued. Thread: GUI (the sweep itself on its own
+// QThread, over copies of the session's model and settings). Units: tokens; GiB on the axis.
 
 #include "core/sizing/contextsweep.h"
 
@@ -27,6 +31,7 @@ class QCPLegend;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
+class QThread;
 
 namespace llamafit {
 
@@ -36,6 +41,8 @@ class SweepChart : public QWidget {
     Q_OBJECT
   public:
     explicit SweepChart(SizingSession* session, QWidget* parent = nullptr);
+    // Waits for a sweep still running (at most about a second).
+    ~SweepChart() override;
 
     QCustomPlot* plot() const { return m_plot; }
 
@@ -49,7 +56,8 @@ class SweepChart : public QWidget {
     QCPGraph* markerGraph(GgmlType typeK, GgmlType typeV) const; // nullptr when nothing fits
     QString deviceName() const;
     int sweepCount() const { return m_sweepCount; } // sweeps computed (a context change alone computes none)
-    double currentContextLine() const;              // x of the "current context" line; 0 when hidden
+    bool sweeping() const { return m_sweepThread != nullptr; } // a sweep is being computed
+    double currentContextLine() const; // x of the "current context" line; 0 when hidden
 
   signals:
     // After each (coalesced) recompute: data set, replot queued.
@@ -75,7 +83,11 @@ class SweepChart : public QWidget {
         bool operator==(const SweepInputs&) const = default;
     };
 
+    SweepInputs currentInputs() const;
     void recompute();
+    // Starts sweeping the session's settings on a worker thread; its end draws them, or sweeps
+    // again when the settings changed meanwhile.
+    void startSweep(SweepInputs inputs);
     void placeCurrentLine();
     void rebuildGraphs();
     void setGraphData();
@@ -95,6 +107,7 @@ class SweepChart : public QWidget {
     QCPGraph* m_budgetGraph;
     QCPItemStraightLine* m_currentLine;
     std::optional<SweepInputs> m_inputs; // of the data drawn
+    QThread* m_sweepThread = nullptr;    // the sweep being computed, if any
     std::uint64_t m_modelGeneration = 0;
     int m_sweepCount = 0;
 };

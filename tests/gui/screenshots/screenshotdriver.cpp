@@ -5,6 +5,7 @@
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
 #include "ui/charts/memorychart.h"
+#include "ui/charts/sweepchart.h"
 #include "ui/library/modellibrarymodel.h"
 #include "ui/library/modelpickerpanel.h"
 #include "ui/mainwindow.h"
@@ -138,6 +139,13 @@ Result<bool> ScreenshotDriver::changeAndWaitForChart(const std::function<void()>
     chart->plot()->replot(QCustomPlot::rpQueuedReplot);
     if (replotted.count() == 0 && !replotted.wait(10000)) {
         return failed(what, QStringLiteral("the memory chart did not replot in 10 s"));
+    }
+    // The sweep chart sweeps on a worker thread, started by a zero-timer: the picture waits for
+    // its newest sweep.
+    QCoreApplication::processEvents();
+    if (auto* sweep = m_window->findChild<SweepChart*>();
+        sweep && !waitFor([sweep] { return !sweep->sweeping(); }, 60000)) {
+        return failed(what, QStringLiteral("the sweep chart did not finish its sweep in 60 s"));
     }
     // Layout requests and updates the replot posted: handled before the picture is grabbed.
     QCoreApplication::sendPostedEvents();
