@@ -18,18 +18,6 @@ std::uint64_t f32Bytes(std::int64_t values) {
     return static_cast<std::uint64_t>(values) * kF32Bytes;
 }
 
-// ggml_view_2d / ggml_view_3d / ggml_view_4d: the strides a view of fewer dimensions fills in.
-TensorId view2d(GraphBuilder& b, TensorId a, std::int64_t ne0, std::int64_t ne1, std::uint64_t nb1,
-                std::uint64_t offset) {
-    const std::uint64_t nb2 = nb1 * static_cast<std::uint64_t>(ne1);
-    return b.view(a, {ne0, ne1, 1, 1}, {nb1, nb2, nb2}, offset);
-}
-
-TensorId view3d(GraphBuilder& b, TensorId a, GraphBuilder::Shape ne, std::uint64_t nb1, std::uint64_t nb2,
-                std::uint64_t offset) {
-    return b.view(a, {ne[0], ne[1], ne[2], 1}, {nb1, nb2, nb2 * static_cast<std::uint64_t>(ne[2])}, offset);
-}
-
 // The ubatch as build_layer_attn_linear sees it: n_seqs sequences of n_seq_tokens tokens.
 struct Ubatch {
     std::int64_t seqs = 1;
@@ -105,10 +93,10 @@ TensorId buildConvInput(LlmGraph& g, const RsInput& input, TensorId qkvMixed, st
         // n_rs_seq == 0: one copy of the last columns into slot 0.
         const std::int64_t start = std::max<std::int64_t>(0, lastStart - snapshots + t);
         const auto slot = static_cast<std::uint64_t>(snapshots - t);
-        const TensorId last = view3d(b, convInput, {kernel - 1, channels, u.seqs, 1}, b[convInput].nb[1],
-                                     b[convInput].nb[2], f32Bytes(start));
-        const TensorId update = view2d(b, cache, (kernel - 1) * channels, u.seqs, b[cache].nb[1],
-                                       (slot * memSize + kRsHead) * rowBytes);
+        const TensorId last = b.view3d(convInput, {kernel - 1, channels, u.seqs, 1}, b[convInput].nb[1],
+                                       b[convInput].nb[2], f32Bytes(start));
+        const TensorId update = b.view2d(cache, (kernel - 1) * channels, u.seqs, b[cache].nb[1],
+                                         (slot * memSize + kRsHead) * rowBytes);
         b.expand(b.cpy(last, update));
     }
     return convInput;
@@ -141,17 +129,17 @@ TensorId recurrentAttention(LlmGraph& g, TensorId ssmCache, TensorId q, TensorId
             b.view(result, {headSize, headSize, heads, seqs},
                    {f32Bytes(headSize), f32Bytes(headSize * headSize), f32Bytes(headSize * headSize * heads)},
                    outputBytes);
-        const TensorId target = view2d(b, ssmCache, cache.ne[0], seqs, cache.nb[1], kRsHead * cache.nb[1]);
+        const TensorId target = b.view2d(ssmCache, cache.ne[0], seqs, cache.nb[1], kRsHead * cache.nb[1]);
         b.expand(b.cpy(newState, target));
         return output;
     }
     // The kept snapshots: min(n_seq_tokens, K) of them, slot i into rollback group i.
     const std::int64_t stateValues = headSize * headSize * heads;
     const std::int64_t written = std::min(seqTokens, snapshots);
-    const TensorId source = view3d(b, result, {stateValues, seqs, written, 1}, f32Bytes(stateValues),
-                                   f32Bytes(stateValues * seqs), outputBytes);
-    const TensorId target = view3d(b, ssmCache, {stateValues, seqs, written, 1}, cache.nb[1],
-                                   memSize * cache.nb[1], kRsHead * cache.nb[1]);
+    const TensorId source = b.view3d(result, {stateValues, seqs, written, 1}, f32Bytes(stateValues),
+                                     f32Bytes(stateValues * seqs), outputBytes);
+    const TensorId target = b.view3d(ssmCache, {stateValues, seqs, written, 1}, cache.nb[1],
+                                     memSize * cache.nb[1], kRsHead * cache.nb[1]);
     b.expand(b.cpy(source, target));
     return output;
 }

@@ -152,6 +152,22 @@ TensorId GraphBuilder::view(TensorId a, Shape ne, std::array<std::uint64_t, 3> n
     return newView(GgmlOp::View, a, ne, {elementBytes, nb[0], nb[1], nb[2]}, offset);
 }
 
+TensorId GraphBuilder::view1d(TensorId a, std::int64_t ne0, std::uint64_t offset) {
+    const std::uint64_t row = ggmlTypeTraits(m_graph[a].type).bytesPerBlock * static_cast<std::uint64_t>(ne0);
+    return view(a, {ne0, 1, 1, 1}, {row, row, row}, offset);
+}
+
+TensorId GraphBuilder::view2d(TensorId a, std::int64_t ne0, std::int64_t ne1, std::uint64_t nb1,
+                              std::uint64_t offset) {
+    const std::uint64_t nb2 = nb1 * static_cast<std::uint64_t>(ne1);
+    return view(a, {ne0, ne1, 1, 1}, {nb1, nb2, nb2}, offset);
+}
+
+TensorId GraphBuilder::view3d(TensorId a, Shape ne, std::uint64_t nb1, std::uint64_t nb2,
+                              std::uint64_t offset) {
+    return view(a, {ne[0], ne[1], ne[2], 1}, {nb1, nb2, nb2 * static_cast<std::uint64_t>(ne[2])}, offset);
+}
+
 TensorId GraphBuilder::permute(TensorId a, std::array<int, 4> axes) {
     // ggml_permute: dimension i of the source becomes dimension axes[i].
     const Tensor& source = m_graph[a];

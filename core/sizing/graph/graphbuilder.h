@@ -39,6 +39,10 @@ class GraphBuilder {
     TensorId rope(TensorId a, TensorId positions, TensorId factors = kNoTensor);
     TensorId reshape(TensorId a, Shape ne);
     TensorId view(TensorId a, Shape ne, std::array<std::uint64_t, 3> nb, std::uint64_t offset);
+    // ggml_view_1d .. ggml_view_3d: a view of fewer dimensions, the strides above filled in.
+    TensorId view1d(TensorId a, std::int64_t ne0, std::uint64_t offset);
+    TensorId view2d(TensorId a, std::int64_t ne0, std::int64_t ne1, std::uint64_t nb1, std::uint64_t offset);
+    TensorId view3d(TensorId a, Shape ne, std::uint64_t nb1, std::uint64_t nb2, std::uint64_t offset);
     TensorId permute(TensorId a, std::array<int, 4> axes);
     TensorId transpose(TensorId a);
     TensorId cont(TensorId a, Shape ne);

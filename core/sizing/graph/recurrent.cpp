@@ -10,23 +10,6 @@ namespace {
 
 constexpr std::uint64_t kF32Bytes = 4;
 
-// ggml_view_1d .. ggml_view_4d: the strides a view of fewer dimensions fills in.
-TensorId view1d(GraphBuilder& b, TensorId a, std::int64_t ne0, std::uint64_t offset) {
-    const std::uint64_t row = ggmlTypeTraits(b[a].type).bytesPerBlock * static_cast<std::uint64_t>(ne0);
-    return b.view(a, {ne0, 1, 1, 1}, {row, row, row}, offset);
-}
-
-TensorId view2d(GraphBuilder& b, TensorId a, std::int64_t ne0, std::int64_t ne1, std::uint64_t nb1,
-                std::uint64_t offset) {
-    const std::uint64_t nb2 = nb1 * static_cast<std::uint64_t>(ne1);
-    return b.view(a, {ne0, ne1, 1, 1}, {nb1, nb2, nb2}, offset);
-}
-
-TensorId view3d(GraphBuilder& b, TensorId a, GraphBuilder::Shape ne, std::uint64_t nb1, std::uint64_t nb2,
-                std::uint64_t offset) {
-    return b.view(a, {ne[0], ne[1], ne[2], 1}, {nb1, nb2, nb2 * static_cast<std::uint64_t>(ne[2])}, offset);
-}
-
 std::uint64_t elements(const Tensor& t) {
     return static_cast<std::uint64_t>(t.ne[0] * t.ne[1] * t.ne[2] * t.ne[3]);
 }
@@ -57,11 +40,11 @@ std::int64_t weightExtent(LlmGraph& g, std::uint32_t layer, std::string_view suf
 void storeConvState(GraphBuilder& b, TensorId convX, TensorId cache, std::int64_t convWidth,
                     std::int64_t channels, SeqSplit split, bool rows) {
     const Tensor& x = b[convX];
-    const TensorId last = view3d(b, convX, {convWidth - 1, channels, split.seqs, 1}, x.nb[1], x.nb[2],
-                                 static_cast<std::uint64_t>(split.seqTokens) * x.nb[0]);
+    const TensorId last = b.view3d(convX, {convWidth - 1, channels, split.seqs, 1}, x.nb[1], x.nb[2],
+                                   static_cast<std::uint64_t>(split.seqTokens) * x.nb[0]);
     const Tensor& c = b[cache];
-    const TensorId target = rows ? view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
-                                 : view1d(b, cache, c.ne[0] * split.seqs, kRsHead * c.nb[1]);
+    const TensorId target = rows ? b.view2d(cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
+                                 : b.view1d(cache, c.ne[0] * split.seqs, kRsHead * c.nb[1]);
     b.expand(b.cpy(last, target));
 }
 
@@ -72,9 +55,9 @@ void storeSsmState(GraphBuilder& b, TensorId scan, TensorId x, TensorId cache, S
     const std::uint64_t offset = elements(b[x]) * kF32Bytes;
     const std::int64_t flat = c.ne[0] * split.seqs;
     const TensorId states =
-        rows ? view2d(b, scan, c.ne[0], split.seqs, c.nb[1], offset) : view1d(b, scan, flat, offset);
-    const TensorId target = rows ? view2d(b, cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
-                                 : view1d(b, cache, flat, kRsHead * c.nb[1]);
+        rows ? b.view2d(scan, c.ne[0], split.seqs, c.nb[1], offset) : b.view1d(scan, flat, offset);
+    const TensorId target = rows ? b.view2d(cache, c.ne[0], split.seqs, c.nb[1], kRsHead * c.nb[1])
+                                 : b.view1d(cache, flat, kRsHead * c.nb[1]);
     b.expand(b.cpy(states, target));
 }
 
@@ -88,8 +71,8 @@ RsInput buildRsInput(LlmGraph& g) {
     const auto nRs = static_cast<std::int64_t>(g.params().rsCells);
     RsInput input;
     input.stateCopy = b.input(GgmlType::I32, {nRs, 1, 1, 1}, "rs_s_copy");
-    input.mainIds = view1d(b, input.stateCopy, seqSplit(g).seqs, 0);
-    input.extraIds = view1d(b, input.stateCopy, nRs - 1, b[input.stateCopy].nb[0]);
+    input.mainIds = b.view1d(input.stateCopy, seqSplit(g).seqs, 0);
+    input.extraIds = b.view1d(input.stateCopy, nRs - 1, b[input.stateCopy].nb[0]);
     return input;
 }
 
@@ -114,20 +97,20 @@ TensorId buildRs(LlmGraph& g, const RsInput& input, TensorId cache, const RsRows
     // build_rs: the cache as [state_size, rs_size]; one cleared state (rs_z, the first cell of an
     // empty cache) zeroed in place by a scale of 0.
     const TensorId states = b.reshape(cache, {stateSize, s.ne[1], 1, 1});
-    b.expand(b.scaleInPlace(view1d(b, states, stateSize, 0)));
+    b.expand(b.scaleInPlace(b.view1d(states, stateSize, 0)));
     // The cells past the ubatch's sequences, where their unchanged states are copied back.
     const auto extraTarget = [&] {
-        return view2d(b, cache, stateSize, nRs - split.seqs, rowBytes, (kRsHead + split.seqs) * rowBytes);
+        return b.view2d(cache, stateSize, nRs - split.seqs, rowBytes, (kRsHead + split.seqs) * rowBytes);
     };
     if (!getRows) {
         // b11669 (the dumps): one get_rows over all of s_copy; the ubatch's sequences are its first
         // n_seqs rows, the rest (n_seqs .. n_rs) are copied back unchanged.
         const TensorId all = b.getRows(states, input.stateCopy);
         const std::uint64_t allRow = b[all].nb[1];
-        const TensorId output = view2d(b, all, stateSize, split.seqs, allRow, 0);
+        const TensorId output = b.view2d(all, stateSize, split.seqs, allRow, 0);
         b.expand(output);
-        const TensorId extra = view2d(b, all, stateSize, nRs - split.seqs, allRow,
-                                      static_cast<std::uint64_t>(split.seqs) * allRow);
+        const TensorId extra = b.view2d(all, stateSize, nRs - split.seqs, allRow,
+                                        static_cast<std::uint64_t>(split.seqs) * allRow);
         b.expand(b.cpy(extra, extraTarget()));
         return output;
     }
@@ -139,8 +122,8 @@ TensorId buildRs(LlmGraph& g, const RsInput& input, TensorId cache, const RsRows
     b.expand(output);
     const TensorId gathered = b.getRows(states, input.extraIds);
     const std::uint64_t gatheredRow = b[gathered].nb[1];
-    const TensorId extra = view2d(b, gathered, stateSize, nRs - split.seqs, gatheredRow,
-                                  static_cast<std::uint64_t>(split.seqs - 1) * gatheredRow);
+    const TensorId extra = b.view2d(gathered, stateSize, nRs - split.seqs, gatheredRow,
+                                    static_cast<std::uint64_t>(split.seqs - 1) * gatheredRow);
     b.expand(b.cpy(extra, extraTarget()));
     return output;
 }
@@ -163,9 +146,9 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     cur = b.reshape(cur, {b[cur].ne[0], split.seqTokens, split.seqs, 1});
     const TensorId xz = b.mulMat(g.blockWeight(il, "ssm_in.weight"), cur);
     const Tensor& xzT = b[xz];
-    TensorId x = view3d(b, xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2], 0);
-    const TensorId z = view3d(b, xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2],
-                              static_cast<std::uint64_t>(dInner) * kF32Bytes);
+    TensorId x = b.view3d(xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2], 0);
+    const TensorId z = b.view3d(xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2],
+                                static_cast<std::uint64_t>(dInner) * kF32Bytes);
 
     const TensorId convX = b.concat(conv, b.transpose(x), 0);
     storeConvState(b, convX, convCache, dConv, dInner, split, false);
@@ -175,7 +158,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
 
     const TensorId xdb = b.mulMat(g.blockWeight(il, "ssm_x.weight"), x);
     const Tensor& xdbT = b[xdb];
-    TensorId dt = view3d(b, xdb, {dtRank, split.seqTokens, split.seqs, 1}, xdbT.nb[1], xdbT.nb[2], 0);
+    TensorId dt = b.view3d(xdb, {dtRank, split.seqTokens, split.seqs, 1}, xdbT.nb[1], xdbT.nb[2], 0);
     const auto bcView = [&](std::int64_t offsetValues) {
         return b.view(xdb, {dState, 1, split.seqTokens, split.seqs},
                       {static_cast<std::uint64_t>(dState) * xdbT.nb[0], xdbT.nb[1], xdbT.nb[2]},
@@ -208,7 +191,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     });
     storeSsmState(b, yssm, x, ssmCache, split, false);
 
-    TensorId y = view3d(b, yssm, {dInner, split.seqTokens, split.seqs, 1}, b[x].nb[2], b[x].nb[3], 0);
+    TensorId y = b.view3d(yssm, {dInner, split.seqTokens, split.seqs, 1}, b[x].nb[2], b[x].nb[3], 0);
     y = b.add(y, b.mul(xFlat, g.blockWeight(il, "ssm_d")));
     y = b.glu(b.cont(z, b[z].ne), y, GluOp::Swiglu);
     cur = b.mulMat(g.blockWeight(il, "ssm_out.weight"), y);
@@ -239,10 +222,10 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
     const Tensor& zT = b[zxBCdt];
     const TensorId z = b.view(zxBCdt, {headDim, nHead, split.seqTokens, split.seqs},
                               {static_cast<std::uint64_t>(headDim) * zT.nb[0], zT.nb[1], zT.nb[2]}, 0);
-    TensorId xBC = view3d(b, zxBCdt, {channels, split.seqTokens, split.seqs, 1}, zT.nb[1], zT.nb[2],
-                          static_cast<std::uint64_t>(dInner) * kF32Bytes);
-    TensorId dt = view3d(b, zxBCdt, {nHead, split.seqTokens, split.seqs, 1}, zT.nb[1], zT.nb[2],
-                         static_cast<std::uint64_t>(2 * dInner + 2 * nGroup * dState) * kF32Bytes);
+    TensorId xBC = b.view3d(zxBCdt, {channels, split.seqTokens, split.seqs, 1}, zT.nb[1], zT.nb[2],
+                            static_cast<std::uint64_t>(dInner) * kF32Bytes);
+    TensorId dt = b.view3d(zxBCdt, {nHead, split.seqTokens, split.seqs, 1}, zT.nb[1], zT.nb[2],
+                           static_cast<std::uint64_t>(2 * dInner + 2 * nGroup * dState) * kF32Bytes);
 
     const TensorId convX = b.concat(conv, b.transpose(xBC), 0);
     storeConvState(b, convX, convCache, dConv, channels, split, true);
@@ -305,8 +288,8 @@ TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, st
     const std::uint64_t bcxNb2 = b[bcx].nb[2];
     const std::int64_t chunk = bcxNe[0] / 3;
     const auto chunkView = [&](std::int64_t index) {
-        return view3d(b, bcx, {chunk, bcxNe[1], bcxNe[2], 1}, bcxNb1, bcxNb2,
-                      static_cast<std::uint64_t>(index * chunk) * kF32Bytes);
+        return b.view3d(bcx, {chunk, bcxNe[1], bcxNe[2], 1}, bcxNb1, bcxNb2,
+                        static_cast<std::uint64_t>(index * chunk) * kF32Bytes);
     };
     const TensorId B = chunkView(0);
     const TensorId C = chunkView(1);
