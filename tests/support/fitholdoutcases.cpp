@@ -88,15 +88,8 @@ FitCase drawCase(std::uint32_t index, FitRig rig, std::uint32_t position,
     fitCase.rig = rig;
     const ShapeGeometry& geometry = draw.pick(table.geometries);
     fitCase.geometry = table.architecture + "/" + geometry.name;
-    const auto base = loadShape(table.shapeStem);
-    const std::uint32_t baseBlocks =
-        base ? static_cast<std::uint32_t>(
-                   base->file
-                       .getUint(base->file.getString("general.architecture").value_or("") + ".block_count")
-                       .value_or(1))
-             : 1;
     fitCase.blocks =
-        draw.between(table.minBlocks, std::max(table.minBlocks, std::min(geometry.blocks, baseBlocks)));
+        draw.between(table.minBlocks, mostCutBlocks(table, geometry, loadShape(table.shapeStem)));
     const Result<ModelSpec> spec = fitCaseSpec(fitCase);
     const std::string architecture = spec ? spec->file.getString("general.architecture").value_or("") : "";
     const bool swa = spec && spec->file.getUint(architecture + ".attention.sliding_window").value_or(0) > 0;

@@ -156,16 +156,9 @@ HoldoutCase drawCase(std::uint32_t index, HoldoutBackend backend, std::uint32_t 
     shape.name = prefix + testNamePart(table.architecture);
     shape.specPath = (std::filesystem::path(shapesDirectory()) / (table.shapeStem + ".json")).string();
     result.matrixCase.settingsName = holdoutBackendName(backend);
-    const std::uint32_t baseBlocks =
-        base ? static_cast<std::uint32_t>(
-                   base->file
-                       .getUint(base->file.getString("general.architecture").value_or("") + ".block_count")
-                       .value_or(1))
-             : 1;
     for (int attempt = 0; attempt < kMaxDraws; ++attempt) {
         const ShapeGeometry& geometry = draw.pick(table.geometries);
-        const std::uint32_t most = std::max(table.minBlocks, std::min(geometry.blocks, baseBlocks));
-        const std::uint32_t blocks = draw.between(table.minBlocks, most);
+        const std::uint32_t blocks = draw.between(table.minBlocks, mostCutBlocks(table, geometry, base));
         auto spec = base ? reshapeSpec(*base, table, geometry) : Result<ModelSpec>(base.error());
         if (spec) {
             spec = cutShape(*spec, {blocks, std::nullopt});

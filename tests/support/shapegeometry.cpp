@@ -396,4 +396,15 @@ Result<ModelSpec> reshapeToGeometry(const ModelSpec& spec, const std::string& ge
     return badGeometry("no geometry " + geometryId + " in " + LLAMAFIT_HOLDOUT_DIR);
 }
 
+std::uint32_t mostCutBlocks(const GeometryTable& table, const ShapeGeometry& geometry,
+                            const Result<ModelSpec>& shape) {
+    const std::uint32_t shapeBlocks =
+        shape ? static_cast<std::uint32_t>(
+                    shape->file
+                        .getUint(shape->file.getString("general.architecture").value_or("") + ".block_count")
+                        .value_or(1))
+              : 1;
+    return std::max(table.minBlocks, std::min(geometry.blocks, shapeBlocks));
+}
+
 } // namespace llamafit::test

@@ -62,6 +62,11 @@ const Result<std::vector<GeometryTable>>& geometryTables();
 Result<ModelSpec> reshapeSpec(const ModelSpec& spec, const GeometryTable& table,
                               const ShapeGeometry& geometry);
 
+// The most blocks a holdout's cut of the table's shape to `geometry` keeps: the geometry's own
+// count, no more than `shape` (the table's shape as loaded) has, no fewer than table.minBlocks.
+std::uint32_t mostCutBlocks(const GeometryTable& table, const ShapeGeometry& geometry,
+                            const Result<ModelSpec>& shape);
+
 // "qwen2/qwen2.5-7b": `spec` (the table's shape) rewritten to that geometry of that table.
 Result<ModelSpec> reshapeToGeometry(const ModelSpec& spec, const std::string& geometryId);
 
