@@ -1,5 +1,6 @@
 // App settings <-> QSettings; see appsettings.h.
 #include "ui/appsettings.h"
+#include "core/common/units.h"
 
 #include "core/sizing/rpcdevices.h"
 
@@ -25,8 +26,6 @@ void writeOptionalBytes(QSettings& settings, const QString& key, std::optional<s
         settings.remove(key);
     }
 }
-
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 
 // "127.0.0.1:50052=2048": the endpoint and its free memory in MiB; nullopt when either is wrong.
 std::optional<RpcHost> readRpcHost(const QString& entry) {

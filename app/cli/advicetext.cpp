@@ -9,12 +9,9 @@ namespace llamafit {
 
 namespace {
 
-std::string mib(std::uint64_t bytes) {
-    return formatMiB(bytes) + " MiB";
-}
-
 std::string overrunText(const BudgetOverrun& overrun) {
-    return overrun.device + " needs " + mib(overrun.neededBytes) + " of " + mib(overrun.budgetBytes);
+    return overrun.device + " needs " + mibWithUnit(overrun.neededBytes) + " of " +
+           mibWithUnit(overrun.budgetBytes);
 }
 
 } // namespace

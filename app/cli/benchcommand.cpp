@@ -29,7 +29,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kBenchUsage =
     R"(usage: llamafit-cli bench [--json] -m MODEL.gguf [llama-server flags] [--depths 0,4096,32768]
                          [--threads N] [--prompt-tokens N] [--gen-tokens N] [--repetitions N]
                          [--machine ID|FILE.json] [--llama-bench PATH] [--no-store]
@@ -205,7 +205,7 @@ Json recordJson(const BenchRecord& record, const std::string& storedPath) {
 
 int runBenchCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{.name = "bench",
-                                .usage = kUsage,
+                                .usage = kBenchUsage,
                                 .options = {{"--depths", true},
                                             {"--threads", true},
                                             {"--prompt-tokens", true},

@@ -13,7 +13,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: llamafit-cli cards [--json]
+constexpr const char* kCardsUsage = R"(usage: llamafit-cli cards [--json]
 
 Lists the built-in model cards: metadata-only descriptions of real models (their GGUF keys and
 tensor table), so 'estimate -m ID' works without downloading the file.
@@ -39,7 +39,7 @@ int runCardsCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "cards", kUsage, io)) {
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "cards", kCardsUsage, io)) {
         return *exitCode;
     }
     // A card that does not parse is a build mistake; say so instead of hiding it.

@@ -114,6 +114,10 @@ std::string formatMiB(std::uint64_t bytes) {
     return buffer;
 }
 
+std::string mibWithUnit(std::uint64_t bytes) {
+    return formatMiB(bytes) + " MiB";
+}
+
 std::string formatSignedMiB(std::int64_t bytes) {
     const std::string magnitude = formatMiB(static_cast<std::uint64_t>(bytes < 0 ? -bytes : bytes));
     return bytes < 0 ? "-" + magnitude : magnitude;

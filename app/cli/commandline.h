@@ -61,6 +61,7 @@ Result<std::vector<std::uint32_t>> parseNumberList(std::string_view option, std:
 Result<std::uint64_t> parseMiB(std::string_view option, std::string_view text);
 
 std::string formatMiB(std::uint64_t bytes);      // "680.00", two decimals like llama.cpp's logs
+std::string mibWithUnit(std::uint64_t bytes);    // "680.00 MiB"
 std::string formatSignedMiB(std::int64_t bytes); // "-12.50": a headroom that may be negative
 std::string formatGiB(std::uint64_t bytes);      // "26.59"
 std::string joinArgs(const std::vector<std::string>& args);

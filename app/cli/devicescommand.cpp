@@ -23,7 +23,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kDevicesUsage =
     R"(usage: llamafit-cli devices [--json] [--bandwidth] [--no-vulkan] [--no-nvml] [--proc-dir DIR]
                            [--drm-dir DIR]
        llamafit-cli devices --rpc HOST:PORT,... [--server PATH] [--json]
@@ -371,7 +371,7 @@ int runDevicesCommand(const std::vector<std::string>& args, const CommandIo& io)
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "devices", kUsage, io)) {
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "devices", kDevicesUsage, io)) {
         return *exitCode;
     }
     if (options->has("--rpc")) {

@@ -18,7 +18,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: llamafit-cli engines [--json]
+constexpr const char* kEnginesUsage = R"(usage: llamafit-cli engines [--json]
        llamafit-cli engines --fetch cpu|vulkan|cuda|hip|metal [--json]
 
 Lists the llama-server builds on this machine: the ones LlamaFit fetched, every folder of PATH,
@@ -58,7 +58,7 @@ int runEnginesCommand(const std::vector<std::string>& args, const CommandIo& io)
     if (!options) {
         return reportError(io, options.error(), false);
     }
-    if (auto end = endOnHelpOrStrayArgument(*options, "engines", kUsage, io)) {
+    if (auto end = endOnHelpOrStrayArgument(*options, "engines", kEnginesUsage, io)) {
         return *end;
     }
     const QtApplicationScope application;

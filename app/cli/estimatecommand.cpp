@@ -17,7 +17,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kEstimateUsage =
     R"(usage: llamafit-cli estimate [--json] -m MODEL [llama-server flags] [--gpu NAME=MiB ...]
                              [--rpc HOST:PORT[=FREE_MiB],... [--server PATH]]
 
@@ -101,7 +101,7 @@ Result<std::optional<SpeedPrediction>> speedFor(const SizingRun& run, const Memo
 int runEstimateCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{
         .name = "estimate",
-        .usage = kUsage,
+        .usage = kEstimateUsage,
         .options = {
             {"--verify"}, {"--llama-fit-params", true}, {"--bandwidth-gbs", true}, {"--fp16-tflops", true}}};
     return runSizingCommand(args, io, command, [](const SizingRun& run) {

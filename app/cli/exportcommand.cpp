@@ -14,7 +14,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kExportUsage =
     R"(usage: llamafit-cli export --format sh|bat|ini|llama-swap -m MODEL [llama-server flags]
                            [--server PATH] [--host ADDR] [--port N] [--name ID] [--expose]
        llamafit-cli export --set FILE.json --format ini|llama-swap [--machine ID|FILE.json]
@@ -58,7 +58,7 @@ int runExportCommand(const std::vector<std::string>& args, const CommandIo& io) 
         return reportError(io, options.error(), false);
     }
     if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
+        io.out << kExportUsage;
         return kExitOk;
     }
     const std::string format = options->value("--format").value_or("");

@@ -23,7 +23,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kFitUsage =
     R"(usage: llamafit-cli fit [--json] -m MODEL [llama-server flags] (--budget-mib N | --gpu NAME=MiB ...)
        llamafit-cli fit --as-llama-server [--json] -m MODEL [llama-server flags] [--gpu NAME=FREE_MiB ...]
                         [--host-total-mib N]
@@ -300,7 +300,7 @@ int fit(const SizingRun& run) {
 
 int runFitCommand(const std::vector<std::string>& args, const CommandIo& io) {
     const SizingCommand command{.name = "fit",
-                                .usage = kUsage,
+                                .usage = kFitUsage,
                                 .options = {{"--budget-mib", true},
                                             {"--types", true},
                                             {"--all-pairs"},

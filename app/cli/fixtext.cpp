@@ -7,10 +7,6 @@ namespace llamafit {
 
 namespace {
 
-std::string mib(std::uint64_t bytes) {
-    return formatMiB(bytes) + " MiB";
-}
-
 std::string componentPhrase(const std::optional<Component>& component) {
     switch (component.value_or(Component::Overhead)) {
     case Component::Model:
@@ -52,10 +48,10 @@ std::string why(const FailureFix& fix) {
 
 std::string diagnosisSummary(const FailureDiagnosis& diagnosis) {
     return componentPhrase(diagnosis.component) +
-           (diagnosis.failedBytes ? " (" + mib(*diagnosis.failedBytes) + ")" : std::string()) +
+           (diagnosis.failedBytes ? " (" + mibWithUnit(*diagnosis.failedBytes) + ")" : std::string()) +
            " did not fit in " + diagnosis.device + ": the settings need " +
-           mib(diagnosis.predictedDeviceBytes) + " there, " + mib(diagnosis.budgetBytes) + " are available" +
-           (diagnosis.fixes.empty() ? "; no single change fits." : ".");
+           mibWithUnit(diagnosis.predictedDeviceBytes) + " there, " + mibWithUnit(diagnosis.budgetBytes) +
+           " are available" + (diagnosis.fixes.empty() ? "; no single change fits." : ".");
 }
 
 std::string fixChange(const FailureFix& fix) {
@@ -85,8 +81,8 @@ std::string fixChange(const FailureFix& fix) {
 }
 
 std::string fixSentence(const FailureFix& fix, const FailureDiagnosis& diagnosis) {
-    return why(fix) + ": " + diagnosis.device + " then needs " + mib(fix.deviceBytes) + " of the " +
-           mib(diagnosis.budgetBytes) + " available.";
+    return why(fix) + ": " + diagnosis.device + " then needs " + mibWithUnit(fix.deviceBytes) + " of the " +
+           mibWithUnit(diagnosis.budgetBytes) + " available.";
 }
 
 } // namespace llamafit

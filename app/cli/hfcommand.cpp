@@ -28,7 +28,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kHfUsage =
     R"(usage: llamafit-cli hf search QUERY [--limit N] [--json]
        llamafit-cli hf quants REPO [--machine ID|FILE.json] [--margin-mib N] [--types LIST]
                               [llama-server flags] [--json]
@@ -66,10 +66,6 @@ that failed or was cancelled (a partial file stays and resumes next time).
 )";
 
 constexpr std::uint32_t kDefaultSearchLimit = 20;
-
-std::string mib(std::uint64_t bytes) {
-    return formatMiB(bytes);
-}
 
 std::string gib(std::uint64_t bytes) {
     return formatGiB(bytes);
@@ -225,7 +221,7 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
     }
     io.out << "Repo      " << repoId << " @ " << sizing->commit.substr(0, 12) << "\n";
     io.out << "Machine   " << machine->machine.name << " (" << machine->because << ")\n";
-    io.out << "Headers   " << mib(sizing->bytesRead) << " MiB read (tensor data: none)\n\n";
+    io.out << "Headers   " << formatMiB(sizing->bytesRead) << " MiB read (tensor data: none)\n\n";
     std::vector<std::string> header{"quant", "file GiB", "-c", "verdict", "total MiB"};
     std::vector<TextTable::Align> align{TextTable::Align::Left, TextTable::Align::Right,
                                         TextTable::Align::Right, TextTable::Align::Left,
@@ -250,7 +246,7 @@ int runQuants(const CliOptions& options, const CommandIo& io) {
         }
         std::vector<std::string> cells{label, gib(fileBytes), std::to_string(row.contextTokens),
                                        std::string(fitVerdictName(row.verdict)),
-                                       mib(row.estimate->totals.totalBytes())};
+                                       formatMiB(row.estimate->totals.totalBytes())};
         for (const ContextFit& fit : row.largestContext) {
             cells.push_back(fit.fits ? std::to_string(fit.contextTokens) : "no");
         }
@@ -330,8 +326,8 @@ int runPull(const CliOptions& options, const CommandIo& io) {
                                               progress.bytesPerSecond
                                         : 0;
                 io.err << "\r" << progress.repoPath << ": " << percent << " % of " << gib(progress.totalBytes)
-                       << " GiB, " << mib(static_cast<std::uint64_t>(progress.bytesPerSecond)) << " MiB/s, "
-                       << static_cast<long long>(left) << " s left   " << std::flush;
+                       << " GiB, " << formatMiB(static_cast<std::uint64_t>(progress.bytesPerSecond))
+                       << " MiB/s, " << static_cast<long long>(left) << " s left   " << std::flush;
             }
         });
     if (lastPercent >= 0) {
@@ -378,7 +374,7 @@ int runHfCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return reportError(io, options.error(), false);
     }
     if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
+        io.out << kHfUsage;
         return kExitOk;
     }
     const std::string sub = options->rest.empty() ? "" : options->rest.front();
@@ -392,7 +388,7 @@ int runHfCommand(const std::vector<std::string>& args, const CommandIo& io) {
     if (sub == "pull") {
         return runPull(*options, io);
     }
-    io.err << kUsage;
+    io.err << kHfUsage;
     return reportError(io,
                        makeError("cli.unknown-command", "hf takes search, quants or pull, not '" + sub + "'"),
                        options->has("--json"));

@@ -13,7 +13,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: llamafit-cli inspect [--json] MODEL
+constexpr const char* kInspectUsage = R"(usage: llamafit-cli inspect [--json] MODEL
        llamafit-cli inspect [--json] -m MODEL
 
 Shows how LlamaFit reads MODEL (a GGUF file or a built-in card id): architecture, layers by
@@ -27,7 +27,7 @@ type, and the assumptions made for an unknown architecture.
 } // namespace
 
 int runInspectCommand(const std::vector<std::string>& args, const CommandIo& io) {
-    return runSizingCommand(args, io, {.name = "inspect", .usage = kUsage, .modelOnly = true},
+    return runSizingCommand(args, io, {.name = "inspect", .usage = kInspectUsage, .modelOnly = true},
                             [](const SizingRun& run) {
                                 if (run.json) {
                                     printJson(run.io.out, inspectJson(run.request.model));

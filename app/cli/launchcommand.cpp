@@ -47,7 +47,7 @@ namespace {
 
 constexpr int kExitServerFailed = 1;
 
-constexpr const char* kUsage =
+constexpr const char* kLaunchUsage =
     R"usage(usage: llamafit-cli launch -m MODEL [llama-server flags] [--server PATH] [--port N|any] [--expose]
                            [--machine ID|FILE.json] [--bandwidth-gbs N]
 
@@ -530,7 +530,7 @@ int runLaunchCommand(const std::vector<std::string>& args, const CommandIo& io) 
         return reportError(io, options.error(), false);
     }
     if (options->has("--help") || options->has("-h")) {
-        io.out << kUsage;
+        io.out << kLaunchUsage;
         return kExitOk;
     }
     Result<LaunchArguments> launch = readLaunchArguments(*options);

@@ -16,7 +16,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: llamafit-cli machines [--json]
+constexpr const char* kMachinesUsage = R"(usage: llamafit-cli machines [--json]
 
 Lists the built-in machine profiles: a machine's memory pools (GPU VRAM, or an APU's BIOS
 carve-out and system RAM), its memory bandwidth and BIOS split, each with its sources. Use one
@@ -41,7 +41,7 @@ int runMachinesCommand(const std::vector<std::string>& args, const CommandIo& io
         return reportError(io, options.error(), false);
     }
     const bool json = options->has("--json");
-    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "machines", kUsage, io)) {
+    if (const auto exitCode = endOnHelpOrStrayArgument(*options, "machines", kMachinesUsage, io)) {
         return *exitCode;
     }
     for (const Error& error : builtinMachineErrors()) {

@@ -19,7 +19,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kPlanUsage =
+constexpr const char* kModelSetPlanUsage =
     R"(usage: llamafit-cli plan --set FILE.json [--json] [--machine ID|FILE.json] [--margin-mib N]
                         [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
 
@@ -37,7 +37,7 @@ together, and the largest --models-max that is safe (every set of that many fits
 Exit status: 0 planned (whether or not it fits), 2 bad set file, model, flag or machine.
 )";
 
-constexpr const char* kExportUsage =
+constexpr const char* kModelSetExportUsage =
     R"(usage: llamafit-cli export --set FILE.json --format ini|llama-swap [--machine ID|FILE.json]
                           [--margin-mib N] [--server PATH]
 
@@ -134,7 +134,7 @@ bool hasSetOption(const std::vector<std::string>& args) {
 
 int runPlanSetCommand(const std::vector<std::string>& args, const CommandIo& io) {
     CliOptions options;
-    if (const std::optional<int> done = splitSetOptions(args, io, kPlanUsage, options)) {
+    if (const std::optional<int> done = splitSetOptions(args, io, kModelSetPlanUsage, options)) {
         return *done;
     }
     const bool json = options.has("--json");
@@ -156,7 +156,7 @@ int runPlanSetCommand(const std::vector<std::string>& args, const CommandIo& io)
 
 int runExportSetCommand(const std::vector<std::string>& args, const CommandIo& io) {
     CliOptions options;
-    if (const std::optional<int> done = splitSetOptions(args, io, kExportUsage, options)) {
+    if (const std::optional<int> done = splitSetOptions(args, io, kModelSetExportUsage, options)) {
         return *done;
     }
     const std::string format = options.value("--format").value_or("");

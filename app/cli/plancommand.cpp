@@ -27,7 +27,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kPlanUsage =
     R"(usage: llamafit-cli plan [--json] -m MODEL [llama-server flags] [--machine ID|FILE.json]
                         [--carve-outs GiB,GiB,...] [--margin-mib N] [--fill TOKENS] [--bandwidth]
                         [--no-vulkan] [--no-nvml] [--proc-dir DIR] [--drm-dir DIR]
@@ -162,7 +162,7 @@ int runPlanCommand(const std::vector<std::string>& args, const CommandIo& io) {
         return runPlanSetCommand(args, io);
     }
     const SizingCommand command{.name = "plan",
-                                .usage = kUsage,
+                                .usage = kPlanUsage,
                                 .options = {{"--machine", true},
                                             {"--carve-outs", true},
                                             {"--margin-mib", true},

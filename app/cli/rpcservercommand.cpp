@@ -20,7 +20,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kRpcServerUsage =
     R"(usage: llamafit-cli rpc-server [--port N] [--device DEV,...] [--threads N] [--cache]
                                [--host ADDRESS --expose] [--rpc-server PATH | --server PATH]
        llamafit-cli rpc-server --print sh|systemd|bat [the same options]
@@ -177,7 +177,8 @@ int runRpcServerCommand(const std::vector<std::string>& args, const CommandIo& i
     if (!options) {
         return reportError(io, options.error(), false);
     }
-    if (const std::optional<int> ended = endOnHelpOrStrayArgument(*options, "rpc-server", kUsage, io)) {
+    if (const std::optional<int> ended =
+            endOnHelpOrStrayArgument(*options, "rpc-server", kRpcServerUsage, io)) {
         return *ended;
     }
     Result<RpcServerOptions> server = serverOptions(*options);

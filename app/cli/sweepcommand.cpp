@@ -18,7 +18,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSweepUsage =
     R"(usage: llamafit-cli sweep [--format text|csv|json] -m MODEL [llama-server flags]
                           [--contexts 4096,8192,...] [--types f16,q8_0,q4_0,f16/q8_0]
 
@@ -164,7 +164,7 @@ std::string formatOf(const CliOptions& options) {
 
 int runSweepCommand(const std::vector<std::string>& args, const CommandIo& io) {
     SizingCommand command{.name = "sweep",
-                          .usage = kUsage,
+                          .usage = kSweepUsage,
                           .options = {{"--format", true}, {"--contexts", true}, {"--types", true}}};
     command.jsonOutput = [](const CliOptions& options) { return formatOf(options) == "json"; };
     command.checkOptions = [](const CliOptions& options) -> Result<bool> {

@@ -8,25 +8,25 @@ namespace llamafit {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 // Whole MiB as integers, anything else as the exact binary fraction (bytes / 2^20 is exact in
 // a double below 2^53 bytes), so parse(write(m)) == m to the byte.
-Json mibValue(std::uint64_t bytes) {
+OrderedJson mibValue(std::uint64_t bytes) {
     if (bytes % kMiB == 0) {
         return bytes / kMiB;
     }
     return static_cast<double>(bytes) / static_cast<double>(kMiB);
 }
 
-Json gpusJson(const Machine& machine) {
-    Json gpus = Json::array();
+OrderedJson gpusJson(const Machine& machine) {
+    OrderedJson gpus = OrderedJson::array();
     for (const MachineGpu& gpu : machine.gpus) {
-        Json entry = {{"name", gpu.name},
-                      {"model", gpu.model},
-                      {"backend", backendName(gpu.backend)},
-                      {"integrated", gpu.integrated},
-                      {"pool", gpu.poolIndex}};
+        OrderedJson entry = {{"name", gpu.name},
+                             {"model", gpu.model},
+                             {"backend", backendName(gpu.backend)},
+                             {"integrated", gpu.integrated},
+                             {"pool", gpu.poolIndex}};
         // Written only when known, so profiles without them read back unchanged.
         if (gpu.limits.maxStorageBufferRangeBytes) {
             entry["max_storage_buffer_range_bytes"] = *gpu.limits.maxStorageBufferRangeBytes;
@@ -41,13 +41,13 @@ Json gpusJson(const Machine& machine) {
 
 } // namespace
 
-Json machineJson(const Machine& machine, MachineJsonForm form) {
+OrderedJson machineJson(const Machine& machine, MachineJsonForm form) {
     // The file is edited by people (MiB); the report is read by programs (exact bytes).
     const bool file = form == MachineJsonForm::ProfileFile;
-    const auto size = [file](std::uint64_t bytes) { return file ? mibValue(bytes) : Json(bytes); };
+    const auto size = [file](std::uint64_t bytes) { return file ? mibValue(bytes) : OrderedJson(bytes); };
     const std::string unit = file ? "_mib" : "_bytes";
 
-    Json root;
+    OrderedJson root;
     if (file) {
         root["format"] = "llamafit-machine";
         root["version"] = 1;
@@ -62,13 +62,14 @@ Json machineJson(const Machine& machine, MachineJsonForm form) {
         root["apu"] = isApu(machine);
         root["gpus"] = gpusJson(machine);
     }
-    Json pools = Json::array();
+    OrderedJson pools = OrderedJson::array();
     for (const MemoryPool& pool : machine.pools) {
-        Json item{{"name", pool.name}, {"kind", poolKindName(pool.kind)}};
-        item["capacity" + unit] = pool.capacityKnown ? size(pool.capacityBytes) : Json(nullptr);
+        OrderedJson item{{"name", pool.name}, {"kind", poolKindName(pool.kind)}};
+        item["capacity" + unit] = pool.capacityKnown ? size(pool.capacityBytes) : OrderedJson(nullptr);
         item["reserved" + unit] = size(pool.reservedByOsBytes);
         if (file) {
-            item["shares_with"] = pool.sharesPhysicalWith ? Json(*pool.sharesPhysicalWith) : Json(nullptr);
+            item["shares_with"] =
+                pool.sharesPhysicalWith ? OrderedJson(*pool.sharesPhysicalWith) : OrderedJson(nullptr);
         } else {
             item["usable_bytes"] = pool.usableBytes();
         }
@@ -79,13 +80,14 @@ Json machineJson(const Machine& machine, MachineJsonForm form) {
     if (file) {
         root["gpus"] = gpusJson(machine);
     } else {
-        root["bandwidth_bytes_per_second"] =
-            machine.bandwidthBytesPerSecond ? Json(*machine.bandwidthBytesPerSecond) : Json(nullptr);
-        root["fp16_tflops"] = machine.fp16Tflops ? Json(*machine.fp16Tflops) : Json(nullptr);
+        root["bandwidth_bytes_per_second"] = machine.bandwidthBytesPerSecond
+                                                 ? OrderedJson(*machine.bandwidthBytesPerSecond)
+                                                 : OrderedJson(nullptr);
+        root["fp16_tflops"] = machine.fp16Tflops ? OrderedJson(*machine.fp16Tflops) : OrderedJson(nullptr);
         root["bios_split"] = nullptr; // always present in the report
     }
     if (machine.biosSplit) {
-        Json offered = Json::array();
+        OrderedJson offered = OrderedJson::array();
         for (std::uint64_t bytes : machine.biosSplit->offeredCarveOutBytes) {
             offered.push_back(size(bytes));
         }

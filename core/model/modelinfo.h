@@ -35,6 +35,11 @@ struct LayerInfo {
     std::uint64_t recurrentConvWidth = 0;  // n_embd_r: floats per sequence (conv / token-shift state)
     std::uint64_t recurrentStateWidth = 0; // n_embd_s: floats per sequence (SSM / WKV state)
     std::uint32_t feedForwardLength = 0;   // n_ff of this layer (0 for attention-only / recurrent-only)
+    // llama-model.cpp: sliding-window and chunked layers keep their K/V in the second (SWA) cache
+    // of llama_kv_cache_iswa.
+    bool inSwaCache() const {
+        return attention == AttentionKind::SlidingWindow || attention == AttentionKind::Chunked;
+    }
     bool operator==(const LayerInfo&) const = default;
 };
 

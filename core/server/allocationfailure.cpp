@@ -15,15 +15,6 @@ std::uint64_t mibToBytes(double mib) {
     return static_cast<std::uint64_t>(std::llround(mib * 1024.0 * 1024.0));
 }
 
-// Scans from the first occurrence of `marker` in `line`.
-std::optional<LogScanner> after(std::string_view line, std::string_view marker) {
-    const std::size_t at = line.find(marker);
-    if (at == std::string_view::npos) {
-        return std::nullopt;
-    }
-    return LogScanner(line.substr(at + marker.size()));
-}
-
 bool bytesNumber(LogScanner& s, std::uint64_t& out) {
     std::int64_t value = 0;
     if (!s.signedNumber(value) || value < 0) {
@@ -39,8 +30,8 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
     double mib = 0;
     std::string word;
     // ggml/src/ggml-backend.cpp (CPU buffer type): "...: failed to allocate buffer of size %zu"
-    if (auto s =
-            after(line, "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size")) {
+    if (auto s = LogScanner::after(
+            line, "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size")) {
         failure.bufferType = "CPU";
         if (bytesNumber(*s, bytes)) {
             failure.failedBytes = bytes;
@@ -49,7 +40,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         return true;
     }
     // ggml/src/ggml-alloc.c: "%s: failed to allocate %s buffer of size %zu" (gallocr, buft_alloc_buffer_n).
-    if (auto s = after(line, "failed to allocate ")) {
+    if (auto s = LogScanner::after(line, "failed to allocate ")) {
         if (s->word(word) && word != "buffer" && s->literal("buffer of size") && bytesNumber(*s, bytes)) {
             failure.bufferType = word;
             failure.failedBytes = bytes;
@@ -58,7 +49,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         }
     }
     // ggml/src/ggml-cuda/ggml-cuda.cu: "allocating %.2f MiB on device %d: cudaMalloc failed: %s"
-    if (auto s = after(line, "allocating")) {
+    if (auto s = LogScanner::after(line, "allocating")) {
         std::uint32_t device = 0;
         if (s->decimal(mib) && s->literal("MiB on device") && s->unsignedNumber(device) &&
             s->literal(": cudaMalloc failed")) {
@@ -69,7 +60,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         }
     }
     // ggml/src/ggml-vulkan/ggml-vulkan.cpp: "ggml_vulkan: Device memory allocation of size %zu failed."
-    if (auto s = after(line, "Device memory allocation of size")) {
+    if (auto s = LogScanner::after(line, "Device memory allocation of size")) {
         if (bytesNumber(*s, bytes)) {
             failure.failedBytes = bytes;
             failure.exactBytes = true;
@@ -86,7 +77,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         return true;
     }
     // ggml/src/ggml-metal/ggml-metal-device.m: "%s: error: failed to allocate buffer, size = %8.2f MiB"
-    if (auto s = after(line, "error: failed to allocate buffer, size =")) {
+    if (auto s = LogScanner::after(line, "error: failed to allocate buffer, size =")) {
         failure.bufferType = contains(line, "metal") ? "Metal" : failure.bufferType;
         if (s->decimal(mib)) {
             failure.failedBytes = mibToBytes(mib);
@@ -95,7 +86,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         return true;
     }
     // ggml/src/ggml.c ggml_aligned_malloc: "insufficient memory (attempted to allocate %6.2f MB)" (MiB).
-    if (auto s = after(line, "insufficient memory (attempted to allocate")) {
+    if (auto s = LogScanner::after(line, "insufficient memory (attempted to allocate")) {
         failure.bufferType = "CPU";
         if (s->decimal(mib)) {
             failure.failedBytes = mibToBytes(mib);
@@ -104,7 +95,7 @@ bool allocationLine(std::string_view line, AllocationFailure& failure) {
         return true;
     }
     // src/llama-context.cpp: "failed to allocate output buffer of size %.2f MiB"
-    if (auto s = after(line, "failed to allocate output buffer of size")) {
+    if (auto s = LogScanner::after(line, "failed to allocate output buffer of size")) {
         if (s->decimal(mib)) {
             failure.failedBytes = mibToBytes(mib);
             failure.exactBytes = false;

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kFormat = "llamafit-benchmarks";
+constexpr std::string_view kBenchFormat = "llamafit-benchmarks";
 
 json rowJson(const BenchRow& row) {
     return {{"model_filename", row.modelFilename},
@@ -50,7 +50,7 @@ json predictionJson(const BenchRowPrediction& prediction) {
     return item;
 }
 
-Error badRecord(const std::string& what) {
+Error badBenchRecord(const std::string& what) {
     return makeError("bench.bad-record", "benchmark file: " + what);
 }
 
@@ -80,21 +80,21 @@ std::string benchRecordsToJson(const std::vector<BenchRecord>& records) {
                         {"rows", std::move(rows)},
                         {"predictions", std::move(predictions)}});
     }
-    const json document = {{"format", kFormat}, {"version", 1}, {"runs", std::move(runs)}};
+    const json document = {{"format", kBenchFormat}, {"version", 1}, {"runs", std::move(runs)}};
     return document.dump(2) + "\n";
 }
 
 Result<std::vector<BenchRecord>> benchRecordsFromJson(std::string_view text) {
     const json document = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (document.is_discarded() || !document.is_object()) {
-        return badRecord("not a JSON object");
+        return badBenchRecord("not a JSON object");
     }
     if (!document.contains("format") || !document.at("format").is_string() ||
-        document.at("format").get<std::string>() != kFormat) {
-        return badRecord("format is not \"llamafit-benchmarks\"");
+        document.at("format").get<std::string>() != kBenchFormat) {
+        return badBenchRecord("format is not \"llamafit-benchmarks\"");
     }
     if (!document.contains("runs") || !document["runs"].is_array()) {
-        return badRecord("no \"runs\" array");
+        return badBenchRecord("no \"runs\" array");
     }
     std::vector<BenchRecord> records;
     try {
@@ -113,7 +113,7 @@ Result<std::vector<BenchRecord>> benchRecordsFromJson(std::string_view text) {
             // The rows are llama-bench's own JSON objects: its parser reads them back.
             Result<std::vector<BenchRow>> rows = parseBenchJson(run.at("rows").dump());
             if (!rows) {
-                return badRecord(rows.error().message);
+                return badBenchRecord(rows.error().message);
             }
             record.rows = std::move(*rows);
             for (const json& item : run.value("predictions", json::array())) {
@@ -129,7 +129,7 @@ Result<std::vector<BenchRecord>> benchRecordsFromJson(std::string_view text) {
             records.push_back(std::move(record));
         }
     } catch (const json::exception& error) {
-        return badRecord(error.what());
+        return badBenchRecord(error.what());
     }
     return records;
 }

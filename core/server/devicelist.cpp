@@ -2,14 +2,14 @@
 
 #include "core/server/devicelist.h"
 
+#include "core/common/units.h"
+
 #include <algorithm>
 #include <charconv>
 
 namespace llamafit {
 
 namespace {
-
-constexpr std::uint64_t kMiB = 1024 * 1024;
 
 std::string_view trimmed(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {

@@ -19,15 +19,6 @@ namespace {
 
 using logformats::contains;
 
-// Scans from the first occurrence of `marker` in `line`.
-std::optional<LogScanner> after(std::string_view line, std::string_view marker) {
-    const std::size_t at = line.find(marker);
-    if (at == std::string_view::npos) {
-        return std::nullopt;
-    }
-    return LogScanner(line.substr(at + marker.size()));
-}
-
 } // namespace
 
 std::string_view launchFailureName(LaunchFailureReason reason) {
@@ -128,7 +119,7 @@ LaunchFailure classifyLaunchFailure(const LaunchOutcome& outcome) {
     }
     // tools/server/server.cpp: "couldn't bind HTTP server socket, hostname: %s, port: %d"
     if (auto line = firstLine({"couldn't bind HTTP server socket"})) {
-        if (auto s = after(*line, "port:")) {
+        if (auto s = LogScanner::after(*line, "port:")) {
             std::uint32_t port = 0;
             if (s->unsignedNumber(port)) {
                 result.port = port;

@@ -11,9 +11,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kFormat = "llamafit-live-runs";
+constexpr std::string_view kLiveRunFormat = "llamafit-live-runs";
 
-Error badRecord(const std::string& what) {
+Error badLiveRunRecord(const std::string& what) {
     return makeError("bench.bad-record", "live-run file: " + what);
 }
 
@@ -83,21 +83,21 @@ std::string liveRunsToJson(const std::vector<LiveRunRecord>& records) {
                         {"decode_tps_bound", record.boundTps},
                         {"efficiency_source", record.efficiencySource}});
     }
-    const json document = {{"format", kFormat}, {"version", 1}, {"runs", std::move(runs)}};
+    const json document = {{"format", kLiveRunFormat}, {"version", 1}, {"runs", std::move(runs)}};
     return document.dump(2) + "\n";
 }
 
 Result<std::vector<LiveRunRecord>> liveRunsFromJson(std::string_view text) {
     const json document = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (document.is_discarded() || !document.is_object()) {
-        return badRecord("not a JSON object");
+        return badLiveRunRecord("not a JSON object");
     }
     if (!document.contains("format") || !document.at("format").is_string() ||
-        document.at("format").get<std::string>() != kFormat) {
-        return badRecord("format is not \"llamafit-live-runs\"");
+        document.at("format").get<std::string>() != kLiveRunFormat) {
+        return badLiveRunRecord("format is not \"llamafit-live-runs\"");
     }
     if (!document.contains("runs") || !document["runs"].is_array()) {
-        return badRecord("no \"runs\" array");
+        return badLiveRunRecord("no \"runs\" array");
     }
     std::vector<LiveRunRecord> records;
     try {
@@ -117,7 +117,7 @@ Result<std::vector<LiveRunRecord>> liveRunsFromJson(std::string_view text) {
             records.push_back(std::move(record));
         }
     } catch (const json::exception& error) {
-        return badRecord(error.what());
+        return badLiveRunRecord(error.what());
     }
     return records;
 }

@@ -93,4 +93,12 @@ bool LogScanner::decimal(double& out) {
     return true;
 }
 
+std::optional<LogScanner> LogScanner::after(std::string_view line, std::string_view marker) {
+    const std::size_t at = line.find(marker);
+    if (at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    return LogScanner(line.substr(at + marker.size()));
+}
+
 } // namespace llamafit

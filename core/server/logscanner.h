@@ -6,6 +6,7 @@
 // "<time> <level> " prefix that --log-prefix / --log-timestamps add. Qt-free.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,8 @@ LogLine stripLogPrefix(std::string_view line);
 class LogScanner {
   public:
     explicit LogScanner(std::string_view text) : m_rest(text) {}
+    // Scans from just after the first occurrence of `marker` in `line`; nullopt without one.
+    static std::optional<LogScanner> after(std::string_view line, std::string_view marker);
 
     std::string_view rest() const { return m_rest; }
     bool atEnd() const { return m_rest.empty(); }

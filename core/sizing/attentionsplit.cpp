@@ -14,11 +14,7 @@ namespace {
 
 using Id = GraphReplay::Id;
 using Layout = GraphReplay::Layout;
-constexpr GraphReplay::Op kInPlace = GraphReplay::Op::InPlace;
-
-Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1, std::uint64_t d = 1) {
-    return {4, {a, b, c, d}};
-}
+using namespace replay;
 
 // What a device reads from elsewhere, each `copies` times. With more than one copy the scheduler
 // flags every copy as an output, so none is ever freed or reused; a single copy is an ordinary leaf,

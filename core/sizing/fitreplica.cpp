@@ -5,6 +5,7 @@
 
 #include "core/sizing/fitreplica.h"
 
+#include "core/common/units.h"
 #include "core/sizing/fitmeasure.h"
 
 #include <algorithm>
@@ -14,19 +15,20 @@ namespace llamafit {
 
 namespace {
 
-constexpr std::int64_t kMiB = 1024 * 1024;
+// Signed: margins and surpluses go below zero.
+constexpr std::int64_t kSignedMiB = static_cast<std::int64_t>(kMiB);
 constexpr std::uint64_t kDefaultTargetMiB = 1024; // common/common.h fit_params_target
 constexpr std::uint32_t kNoMinimum = std::numeric_limits<std::uint32_t>::max();
 
 // -fitt: one value for every device, else one per device (missing ones keep the default).
 // Without GPUs only the first counts (the host).
 std::vector<std::int64_t> marginBytes(const FitParams& params, std::size_t deviceCount) {
-    std::vector<std::int64_t> margins(std::max<std::size_t>(deviceCount, 1), kDefaultTargetMiB * kMiB);
+    std::vector<std::int64_t> margins(std::max<std::size_t>(deviceCount, 1), kDefaultTargetMiB * kSignedMiB);
     for (std::size_t i = 0; i < margins.size(); ++i) {
         if (params.targetsMiB.size() == 1) {
-            margins[i] = static_cast<std::int64_t>(params.targetsMiB[0]) * kMiB;
+            margins[i] = static_cast<std::int64_t>(params.targetsMiB[0]) * kSignedMiB;
         } else if (i < params.targetsMiB.size()) {
-            margins[i] = static_cast<std::int64_t>(params.targetsMiB[i]) * kMiB;
+            margins[i] = static_cast<std::int64_t>(params.targetsMiB[i]) * kSignedMiB;
         }
     }
     return margins;
@@ -49,7 +51,7 @@ std::int64_t sumOf(const std::vector<std::int64_t>& values, std::size_t count) {
 }
 
 std::string mib(std::int64_t bytes) {
-    return std::to_string(bytes / kMiB);
+    return std::to_string(bytes / kSignedMiB);
 }
 
 FitOutcome failed(FitOutcome outcome, std::string reason) {

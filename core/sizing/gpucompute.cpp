@@ -23,15 +23,11 @@
 namespace llamafit {
 namespace {
 
-bool isSwaLayer(const LayerInfo& layer) {
-    return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
-}
-
 // The widest V row (n_head_kv * head_dim_v) of a cache's layers.
 std::uint64_t widestValueRow(const ModelInfo& model, bool swaCache) {
     std::uint64_t widest = 0;
     for (const auto& layer : model.layers) {
-        if (layer.hasKv && isSwaLayer(layer) == swaCache) {
+        if (layer.hasKv && layer.inSwaCache() == swaCache) {
             widest = std::max<std::uint64_t>(widest, std::uint64_t{layer.headCountKv} * layer.valueHeadDim);
         }
     }

@@ -65,4 +65,17 @@ class GraphReplay {
     std::vector<Tensor> m_tensors;
 };
 
+// The shorthands the replays are written in (attentionsplit.cpp, mtpgraph.cpp, projectorgraph.cpp).
+namespace replay {
+inline constexpr GraphReplay::Op kInPlace = GraphReplay::Op::InPlace;
+inline GraphReplay::Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1,
+                               std::uint64_t d = 1) {
+    return {4, {a, b, c, d}};
+}
+inline GraphReplay::Layout f16(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1,
+                               std::uint64_t d = 1) {
+    return {2, {a, b, c, d}};
+}
+} // namespace replay
+
 } // namespace llamafit

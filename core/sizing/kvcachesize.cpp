@@ -9,10 +9,6 @@
 namespace llamafit {
 namespace {
 
-bool isSwaLayer(const LayerInfo& layer) {
-    return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
-}
-
 bool inMainCache(const ModelInfo& model, std::size_t il) {
     const LayerInfo& layer = model.layers[il];
     // llama-kv-cache.cpp: only layers with has_kv(il) get tensors; NextN/MTP blocks only get K/V
@@ -57,7 +53,7 @@ KvPlan sizeKvCaches(const ModelInfo& model, const ServerSettings& settings, cons
         vWidthMax = std::max<std::uint64_t>(vWidthMax, std::uint64_t{layer.headCountKv} * layer.valueHeadDim);
         if (inMainCache(model, il)) {
             anyKv = true;
-            anySwa = anySwa || isSwaLayer(layer);
+            anySwa = anySwa || layer.inSwaCache();
         }
     }
     if (!anyKv) {
@@ -84,7 +80,7 @@ KvPlan sizeKvCaches(const ModelInfo& model, const ServerSettings& settings, cons
             continue;
         }
         const LayerInfo& layer = model.layers[il];
-        KvCacheEstimate& cache = isSwaLayer(layer) ? swa : full;
+        KvCacheEstimate& cache = layer.inSwaCache() ? swa : full;
         const std::uint64_t cells = std::uint64_t{cache.cells} * streams;
         const std::uint64_t kWidth = std::uint64_t{layer.headCountKv} * layer.keyHeadDim;
         const std::uint64_t vWidth =
@@ -96,7 +92,7 @@ KvPlan sizeKvCaches(const ModelInfo& model, const ServerSettings& settings, cons
         cache.kBytes += kBytes;
         cache.vBytes += vBytes;
         plan.layerBytes[il] = kBytes + vBytes;
-        plan.layerInSwaCache[il] = isSwaLayer(layer);
+        plan.layerInSwaCache[il] = layer.inSwaCache();
     }
     // llama_kv_cache_iswa always makes both caches; a plain model has only the base cache.
     plan.caches.push_back(full);

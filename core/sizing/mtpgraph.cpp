@@ -14,13 +14,9 @@ namespace {
 
 using Id = GraphReplay::Id;
 using Layout = GraphReplay::Layout;
-constexpr auto kInPlace = GraphReplay::Op::InPlace;
+using namespace replay;
 
-Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1, std::uint64_t d = 1) {
-    return {4, {a, b, c, d}};
-}
-
-struct Dims {
+struct MtpDims {
     std::uint64_t tokens = 0;  // n_ubatch rounded up to a multiple of the slots
     std::uint64_t outputs = 0; // one per slot
     std::uint64_t embd = 0;
@@ -39,7 +35,7 @@ Id rmsNorm(GraphReplay& g, Id x, Layout layout) {
 
 // build_attn after RoPE: Q, K and V are written into the cache and read back from it; returns
 // the attention output as [n_head * head_dim, n_tokens].
-Id attention(GraphReplay& g, const Dims& d, bool flash, Id q, Id k, Id vReshaped, Id kIndices, Id vIndices,
+Id attention(GraphReplay& g, const MtpDims& d, bool flash, Id q, Id k, Id vReshaped, Id kIndices, Id vIndices,
              Id mask) {
     const Layout flat = f32(d.heads * d.headDim, d.tokens);
     g.write({g.reshape(k, f32(d.kvHeads * d.headDim, d.tokens)), kIndices});
@@ -61,7 +57,7 @@ Id attention(GraphReplay& g, const Dims& d, bool flash, Id q, Id k, Id vReshaped
 
 // build_moe_ffn with softmax gating, normalised top-k weights and SwiGLU experts; returns the
 // sum of the weighted experts. `x` is the post-attention norm.
-Id routedExperts(GraphReplay& g, const ModelInfo& model, const Dims& d, Id x) {
+Id routedExperts(GraphReplay& g, const ModelInfo& model, const MtpDims& d, Id x) {
     const std::uint64_t experts = model.expertCount;
     const std::uint64_t used = model.expertUsedCount;
     const std::uint64_t ff = model.expertFeedForwardLength;
@@ -94,14 +90,14 @@ Id routedExperts(GraphReplay& g, const ModelInfo& model, const Dims& d, Id x) {
 }
 
 // build_ffn with SwiGLU (gate and up in parallel); returns the down projection.
-Id gatedFeedForward(GraphReplay& g, const Dims& d, std::uint64_t ff, Id x) {
+Id gatedFeedForward(GraphReplay& g, const MtpDims& d, std::uint64_t ff, Id x) {
     const Id gate = g.node(f32(ff, d.tokens), {x});
     const Id up = g.node(f32(ff, d.tokens), {x});
     const Id act = g.node(f32(ff, d.tokens), {gate, up});
     return g.node(f32(d.embd, d.tokens), {act});
 }
 
-std::uint64_t qwen35NextnBytes(const ModelInfo& model, const Dims& d, bool flash) {
+std::uint64_t qwen35NextnBytes(const ModelInfo& model, const MtpDims& d, bool flash) {
     GraphReplay g;
     const Layout hidden = f32(d.embd, d.tokens);
     // Inputs, in the builder's order: token ids, the target's hidden state, M-RoPE positions
@@ -167,7 +163,7 @@ std::optional<std::uint64_t> mtpGraphBytes(const ModelInfo& model, const Resolve
         return std::nullopt;
     }
     const LayerInfo& block = model.layers.back();
-    Dims d;
+    MtpDims d;
     d.streams = std::max<std::uint64_t>(kv.streams, 1);
     d.tokens = reserveTokens(context);
     d.outputs = std::max<std::uint64_t>(context.nOutputs, 1);

@@ -13,10 +13,6 @@ namespace {
 
 constexpr std::uint32_t kSchedMaxCopies = 4; // ggml/src/ggml-backend.cpp GGML_SCHED_MAX_COPIES
 
-bool isSwaLayer(const LayerInfo& layer) {
-    return layer.attention == AttentionKind::SlidingWindow || layer.attention == AttentionKind::Chunked;
-}
-
 // Without flash attention V is stored transposed and written element by element: the cache's
 // v_idxs input is n_embd_v_gqa x n_ubatch int64 (src/llama-kv-cache.cpp build_input_v_idxs), for
 // the widest V row of the cache's layers. One per cache.
@@ -28,7 +24,7 @@ std::uint64_t valueIndexBytes(const ModelInfo& model, const ResolvedContext& con
     for (const auto& cache : kv.caches) {
         std::uint64_t widest = 0;
         for (const auto& layer : model.layers) {
-            if (layer.hasKv && isSwaLayer(layer) == cache.swa) {
+            if (layer.hasKv && layer.inSwaCache() == cache.swa) {
                 widest =
                     std::max<std::uint64_t>(widest, std::uint64_t{layer.headCountKv} * layer.valueHeadDim);
             }

@@ -9,16 +9,9 @@ namespace {
 
 using Id = GraphReplay::Id;
 using Layout = GraphReplay::Layout;
-constexpr auto kInPlace = GraphReplay::Op::InPlace;
+using namespace replay;
 
-Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1) {
-    return {4, {a, b, c, 1}};
-}
-Layout f16(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1) {
-    return {2, {a, b, c, 1}};
-}
-
-struct Dims {
+struct ProjectorDims {
     std::uint64_t embd = 0;    // n_embd
     std::uint64_t heads = 0;   // n_head
     std::uint64_t headDim = 0; // d_head
@@ -29,8 +22,8 @@ struct Dims {
     std::uint64_t patch = 0;   // patch side
 };
 
-Dims dimsOf(const ProjectorInfo& p, std::uint32_t imageSide) {
-    Dims d;
+ProjectorDims dimsOf(const ProjectorInfo& p, std::uint32_t imageSide) {
+    ProjectorDims d;
     d.embd = p.embeddingLength;
     d.heads = p.headCount;
     d.headDim = d.embd / d.heads;
@@ -43,19 +36,19 @@ Dims dimsOf(const ProjectorInfo& p, std::uint32_t imageSide) {
 }
 
 // build_norm with weight and bias: norm (a new tensor), then mul and add in place.
-Id layerNorm(GraphReplay& g, Id x, const Dims& d) {
+Id layerNorm(GraphReplay& g, Id x, const ProjectorDims& d) {
     const Id norm = g.node(f32(d.embd, d.patches), {x});
     return g.node(f32(d.embd, d.patches), {g.node(f32(d.embd, d.patches), {norm}, kInPlace)}, kInPlace);
 }
 
 // q/k/v projection with bias, reshaped to [d_head, n_head, n_patches].
-Id projection(GraphReplay& g, Id x, const Dims& d) {
+Id projection(GraphReplay& g, Id x, const ProjectorDims& d) {
     const Id mm = g.node(f32(d.embd, d.patches), {x});
     return g.view(g.node(f32(d.embd, d.patches), {mm}, kInPlace));
 }
 
 // clip_graph::build_attn from the roped Q and K and the reshaped V to the output projection's input.
-Id attention(GraphReplay& g, Id q, Id k, Id v, const Dims& d, bool flash) {
+Id attention(GraphReplay& g, Id q, Id k, Id v, const ProjectorDims& d, bool flash) {
     if (flash) {
         // Q permuted; K and V permuted and cast to f16; flash_attn_ext; reshaped to [n_embd, n_patches].
         const Id qp = g.view(q);
@@ -77,7 +70,7 @@ Id attention(GraphReplay& g, Id q, Id k, Id v, const Dims& d, bool flash) {
 // One pre-norm transformer block: attention (with `rope` for the Qwen-VL towers) and the FFN,
 // each added back to the residual in place. `beforeAttention` runs after V (gemma3's last block
 // builds the transposed projection weight there).
-Id block(GraphReplay& g, Id residual, const Dims& d, bool flash, Id positions, bool rope) {
+Id block(GraphReplay& g, Id residual, const ProjectorDims& d, bool flash, Id positions, bool rope) {
     const Id x = layerNorm(g, residual, d);
     Id q = projection(g, x, d);
     if (rope) {
@@ -100,7 +93,7 @@ Id block(GraphReplay& g, Id residual, const Dims& d, bool flash, Id positions, b
 
 // clip.cpp build_inp's patch embedding: im2col of the image (f16), the kernel's mul_mat, and
 // the result reshaped, permuted and made contiguous as [side, side, n_embd].
-Id patchEmbedding(GraphReplay& g, Id image, const Dims& d) {
+Id patchEmbedding(GraphReplay& g, Id image, const ProjectorDims& d) {
     const Id cols = g.node(f16(3 * d.patch * d.patch, d.side, d.side), {image});
     const Id mm = g.node(f32(d.patches, d.embd), {g.view(cols)});
     return g.node(f32(d.side, d.side, d.embd), {g.view(g.view(mm))});
@@ -109,7 +102,7 @@ Id patchEmbedding(GraphReplay& g, Id image, const Dims& d) {
 // tools/mtmd/models/siglip.cpp for gemma3: build_inp (+ patch bias), learned positions, the ViT
 // blocks, post-norm, then transpose, 2-D average pooling by n_merge, transpose back, rms_norm,
 // soft-embedding norm and the input projection.
-std::uint64_t gemma3Bytes(const ProjectorInfo& p, const Dims& d, bool flash) {
+std::uint64_t gemma3Bytes(const ProjectorInfo& p, const ProjectorDims& d, bool flash) {
     GraphReplay g;
     const Id image = g.input(f32(d.pixels, d.pixels, 3));
     const Id conv = patchEmbedding(g, image, d);
@@ -137,7 +130,7 @@ std::uint64_t gemma3Bytes(const ProjectorInfo& p, const Dims& d, bool flash) {
 
 // tools/mtmd/models/qwen2vl.cpp: two patch kernels added, regrouped by 2x2 patches, the ViT
 // blocks with M-RoPE, post-norm, then the merger MLP on 4 patches at a time.
-std::uint64_t qwen2VlBytes(const ProjectorInfo& p, const Dims& d, bool flash) {
+std::uint64_t qwen2VlBytes(const ProjectorInfo& p, const ProjectorDims& d, bool flash) {
     GraphReplay g;
     const Id image = g.input(f32(d.pixels, d.pixels, 3));
     const Id positions = g.input({4, {4 * d.patches, 1, 1, 1}});
@@ -164,7 +157,7 @@ std::uint64_t qwen2VlBytes(const ProjectorInfo& p, const Dims& d, bool flash) {
 
 std::uint64_t projectorGraphBytes(const ProjectorInfo& projector, std::uint32_t imageSide,
                                   bool flashAttention) {
-    const Dims d = dimsOf(projector, imageSide);
+    const ProjectorDims d = dimsOf(projector, imageSide);
     if (d.heads == 0 || d.patches == 0) {
         return 0;
     }

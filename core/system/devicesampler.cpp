@@ -16,7 +16,7 @@
 namespace llamafit {
 
 namespace {
-constexpr std::chrono::milliseconds kMinimumInterval{10};
+constexpr std::chrono::milliseconds kMinimumSampleInterval{10};
 }
 
 class DeviceSamplerWorker : public QObject {
@@ -100,7 +100,7 @@ DeviceSampler::~DeviceSampler() {
 }
 
 void DeviceSampler::setInterval(std::chrono::milliseconds interval) {
-    m_interval = std::max(interval, kMinimumInterval);
+    m_interval = std::max(interval, kMinimumSampleInterval);
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, value = m_interval] { worker->setInterval(value); },
         Qt::QueuedConnection);

@@ -15,7 +15,7 @@ namespace llamafit {
 
 namespace {
 
-constexpr std::chrono::milliseconds kMinimumInterval{50};
+constexpr std::chrono::milliseconds kMinimumProbeInterval{50};
 
 double secondsOf(std::chrono::steady_clock::time_point time) {
     return std::chrono::duration<double>(time.time_since_epoch()).count();
@@ -39,7 +39,7 @@ ServerProbe::~ServerProbe() {
 }
 
 void ServerProbe::setInterval(std::chrono::milliseconds interval) {
-    m_interval = std::max(interval, kMinimumInterval);
+    m_interval = std::max(interval, kMinimumProbeInterval);
     if (m_timer.isActive()) {
         m_timer.start(m_interval);
     }

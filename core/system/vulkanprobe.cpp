@@ -103,13 +103,14 @@ std::string pciBusText(const VkPhysicalDevicePCIBusInfoPropertiesEXT& info) {
     return text;
 }
 
-// What each physical device supports, found once at open().
-struct DeviceCaps {
+} // namespace
+
+// What each physical device supports, found once at open(). Outside the anonymous namespace: the
+// Impl that holds them has external linkage.
+struct VulkanDeviceCaps {
     VkPhysicalDevice handle = VK_NULL_HANDLE;
     bool memoryBudget = false;
 };
-
-} // namespace
 
 std::string vulkanVersionText(std::uint32_t packedVersion) {
     return std::to_string(VK_API_VERSION_MAJOR(packedVersion)) + "." +
@@ -127,7 +128,7 @@ struct VulkanProbe::Impl {
     PFN_vkGetPhysicalDeviceMemoryProperties getMemoryProperties = nullptr;
     PFN_vkGetPhysicalDeviceProperties2 getProperties2 = nullptr;
     PFN_vkGetPhysicalDeviceMemoryProperties2 getMemoryProperties2 = nullptr;
-    std::vector<DeviceCaps> caps;
+    std::vector<VulkanDeviceCaps> caps;
     std::vector<GpuInfo> devices;
 
     ~Impl() {
@@ -136,7 +137,7 @@ struct VulkanProbe::Impl {
         }
     }
 
-    std::vector<MemoryHeap> heaps(const DeviceCaps& device) const {
+    std::vector<MemoryHeap> heaps(const VulkanDeviceCaps& device) const {
         VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{};
         budget.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT;
         VkPhysicalDeviceMemoryProperties2 properties{};
@@ -165,7 +166,7 @@ struct VulkanProbe::Impl {
         return heaps;
     }
 
-    GpuInfo describe(DeviceCaps& device) const {
+    GpuInfo describe(VulkanDeviceCaps& device) const {
         const std::vector<VkExtensionProperties> extensions =
             deviceExtensions(enumerateDeviceExtensions, device.handle);
         VkPhysicalDeviceProperties basic{};
@@ -340,7 +341,7 @@ Result<std::shared_ptr<VulkanProbe>> VulkanProbe::open() {
                                                         std::to_string(static_cast<int>(result)));
     }
     for (VkPhysicalDevice handle : handles) {
-        impl->caps.push_back(DeviceCaps{handle, false});
+        impl->caps.push_back(VulkanDeviceCaps{handle, false});
         impl->devices.push_back(impl->describe(impl->caps.back()));
     }
     return std::shared_ptr<VulkanProbe>(new VulkanProbe(std::move(impl)));

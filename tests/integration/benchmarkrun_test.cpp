@@ -30,7 +30,7 @@
 namespace llamafit {
 namespace {
 
-using State = BenchmarkRun::State;
+using BenchState = BenchmarkRun::State;
 
 class BenchmarkRunTest : public ::testing::Test {
   protected:
@@ -50,13 +50,13 @@ class BenchmarkRunTest : public ::testing::Test {
     // Waits for one of the end states through the spy.
     bool waitForEnd(QSignalSpy& spy, int timeoutMs) {
         QDeadlineTimer deadline(timeoutMs);
-        while (m_run.state() == State::Running || m_run.state() == State::Cancelling) {
+        while (m_run.state() == BenchState::Running || m_run.state() == BenchState::Cancelling) {
             if (deadline.hasExpired() ||
                 !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
                 break;
             }
         }
-        return m_run.state() != State::Running && m_run.state() != State::Cancelling;
+        return m_run.state() != BenchState::Running && m_run.state() != BenchState::Cancelling;
     }
 
     BenchRequest smallRequest() const {
@@ -81,7 +81,7 @@ TEST_F(BenchmarkRunTest, RunsTwoDepthsReportsProgressAndIsStoredAndReloaded) {
     QSignalSpy progressed(&m_run, &BenchmarkRun::progressed);
     ASSERT_TRUE(m_run.start(m_bench, smallRequest()));
     ASSERT_TRUE(waitForEnd(states, 120000));
-    ASSERT_EQ(m_run.state(), State::Finished) << m_run.error().code << " " << m_run.error().message;
+    ASSERT_EQ(m_run.state(), BenchState::Finished) << m_run.error().code << " " << m_run.error().message;
     ASSERT_EQ(m_run.rows().size(), 4u);
     EXPECT_EQ(m_run.testCount(), 4u);
     EXPECT_GE(progressed.size(), 4);
@@ -134,9 +134,9 @@ TEST_F(BenchmarkRunTest, CancelStopsTheProcessAndLeavesNoneBehind) {
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
     ASSERT_GE(pidfd, 0);
     m_run.cancel();
-    EXPECT_EQ(m_run.state(), State::Cancelling);
+    EXPECT_EQ(m_run.state(), BenchState::Cancelling);
     ASSERT_TRUE(waitForEnd(states, 30000));
-    EXPECT_EQ(m_run.state(), State::Cancelled);
+    EXPECT_EQ(m_run.state(), BenchState::Cancelled);
     EXPECT_TRUE(m_run.rows().empty());
     EXPECT_EQ(m_run.processId(), 0);
     // The child has exited (its pidfd is readable) and was reaped: the pid is gone.
@@ -155,7 +155,7 @@ TEST_F(BenchmarkRunTest, RefusedSettingFailsWithLlamaCppsReason) {
     QSignalSpy states(&m_run, &BenchmarkRun::stateChanged);
     ASSERT_TRUE(m_run.start(m_bench, request));
     ASSERT_TRUE(waitForEnd(states, 120000));
-    EXPECT_EQ(m_run.state(), State::Failed);
+    EXPECT_EQ(m_run.state(), BenchState::Failed);
     EXPECT_EQ(m_run.error().code, "bench.exit");
     EXPECT_NE(m_run.error().message.find("failed to create context"), std::string::npos)
         << m_run.error().message;
@@ -165,11 +165,11 @@ TEST_F(BenchmarkRunTest, MissingProgramAndBadRequestFailNamed) {
     QSignalSpy states(&m_run, &BenchmarkRun::stateChanged);
     ASSERT_TRUE(m_run.start(QStringLiteral("/nonexistent/llama-bench"), smallRequest()));
     ASSERT_TRUE(waitForEnd(states, 30000));
-    EXPECT_EQ(m_run.state(), State::Failed);
+    EXPECT_EQ(m_run.state(), BenchState::Failed);
     EXPECT_EQ(m_run.error().code, "bench.start-failed");
     BenchRequest empty;
     ASSERT_TRUE(m_run.start(m_bench, empty));
-    EXPECT_EQ(m_run.state(), State::Failed);
+    EXPECT_EQ(m_run.state(), BenchState::Failed);
     EXPECT_EQ(m_run.error().code, "bench.bad-request");
 }
 

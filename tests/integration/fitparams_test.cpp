@@ -9,6 +9,7 @@
 // Environment: LLAMAFIT_RECORD_FIT_DIR=DIR writes each case's recording there
 // (tests/data/fit-recorded/b11669 is that folder, checked by tests/unit/recorded/fitrecorded_test.cpp).
 
+#include "core/common/units.h"
 #include "core/flags/fitflags.h"
 #include "core/flags/serverargs.h"
 #include "core/gguf/ggufreader.h"
@@ -23,6 +24,7 @@
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/readtext.h"
 #include "tests/support/rpccases.h"
 #include "tests/support/rpcserverrun.h"
 
@@ -43,15 +45,7 @@ void PrintTo(const FitCase& fitCase, std::ostream* out) {
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
 constexpr const char* kFailurePrefix = "failed to fit params to free device memory: ";
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::string withoutTrailingNewline(std::string text) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {

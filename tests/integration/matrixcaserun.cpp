@@ -20,19 +20,6 @@
 namespace llamafit::test {
 namespace {
 
-std::string tail(const std::string& log, std::size_t bytes = 3000) {
-    return log.size() <= bytes ? log : "..." + log.substr(log.size() - bytes);
-}
-
-// LLAMAFIT_KEEP_LOGS=DIR: NAME.log (the whole log), NAME.argv (the arguments after the
-// executable, the runner's --host/--port appended), or NAME.skipped (why the case did not run).
-// scripts/record-server-runs.sh turns these into tests/data/recorded/.
-void keep(const std::string& name, const std::string& extension, const std::string& text) {
-    if (const char* dir = std::getenv("LLAMAFIT_KEEP_LOGS"); dir && *dir) {
-        std::ofstream(std::string(dir) + "/" + name + extension) << text;
-    }
-}
-
 std::string argvText(const ServerRunOptions& options, const ServerRunResult& run) {
     std::string text;
     for (const std::string& arg : options.args) {
@@ -82,6 +69,16 @@ Result<ModelInfo> modelOf(const std::string& path) {
 
 } // namespace
 
+std::string logTail(const std::string& log, std::size_t bytes) {
+    return log.size() <= bytes ? log : "..." + log.substr(log.size() - bytes);
+}
+
+void keepForRecording(const std::string& name, const std::string& extension, const std::string& text) {
+    if (const char* dir = std::getenv("LLAMAFIT_KEEP_LOGS"); dir && *dir) {
+        std::ofstream(std::string(dir) + "/" + name + extension) << text;
+    }
+}
+
 void checkCaseAgainstServer(const IntegrationCase& testCase, const std::string& server) {
     std::string error;
     const std::string& directory = scratchDirectory(error);
@@ -97,7 +94,7 @@ void checkCaseAgainstServer(const IntegrationCase& testCase, const std::string& 
         const std::string reason = "the server would touch " + std::to_string(touched / (1024 * 1024)) +
                                    " MiB of real memory (LLAMAFIT_INTEGRATION_MAX_MIB is " +
                                    std::to_string(touchLimitBytes() / (1024 * 1024)) + ")";
-        keep(testCase.name(), ".skipped", reason + "\n");
+        keepForRecording(testCase.name(), ".skipped", reason + "\n");
         GTEST_SKIP() << reason;
     }
 
@@ -111,16 +108,16 @@ void checkCaseAgainstServer(const IntegrationCase& testCase, const std::string& 
     options.stopGrace = std::chrono::seconds(3);
     const auto run = runLlamaServer(options);
     ASSERT_TRUE(run.ok()) << run.error().message;
-    keep(testCase.name(), ".log", run->log);
-    keep(testCase.name(), ".argv", argvText(options, *run));
+    keepForRecording(testCase.name(), ".log", run->log);
+    keepForRecording(testCase.name(), ".argv", argvText(options, *run));
     ASSERT_FALSE(run->timedOut) << "llama-server did not finish allocating within the timeout:\n"
-                                << tail(run->log);
+                                << logTail(run->log);
     // The devices the estimate was told about must be the server's: llama.cpp lists each one
     // at start ("common_param:   - Vulkan0 : llvmpipe (...) (2048 MiB, 2048 MiB free)").
     for (const GpuDevice& gpu : testCase.gpus) {
         ASSERT_NE(run->log.find("- " + gpu.name + " : "), std::string::npos)
             << server << " lists no device " << gpu.name << " (is Mesa's lavapipe installed?):\n"
-            << tail(run->log);
+            << logTail(run->log);
     }
 
     const auto log = parseAllocationLog(run->log);
@@ -130,7 +127,7 @@ void checkCaseAgainstServer(const IntegrationCase& testCase, const std::string& 
         std::cout << "[ compare  ] " << testCase.name() << ": " << verdict.summary << std::endl;
     }
     EXPECT_TRUE(verdict.passed) << testCase.name() << ": " << verdict.failure
-                                << (log->reserveComplete || !estimate.ok() ? "" : "\n" + tail(run->log));
+                                << (log->reserveComplete || !estimate.ok() ? "" : "\n" + logTail(run->log));
 }
 
 } // namespace llamafit::test

@@ -18,4 +18,12 @@ namespace llamafit::test {
 
 void checkCaseAgainstServer(const IntegrationCase& testCase, const std::string& server);
 
+// The last `bytes` of a server log, for a failure message.
+std::string logTail(const std::string& log, std::size_t bytes = 3000);
+
+// LLAMAFIT_KEEP_LOGS=DIR: NAME.log (the whole log), NAME.argv (the arguments after the
+// executable, the runner's --host/--port appended), or NAME.skipped (why the case did not run).
+// scripts/record-server-runs.sh turns these into tests/data/recorded/.
+void keepForRecording(const std::string& name, const std::string& extension, const std::string& text);
+
 } // namespace llamafit::test

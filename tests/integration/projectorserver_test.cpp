@@ -4,6 +4,7 @@
 // weights to the printed 0.01 MiB, the warm-up image exactly, compute within 5 %. The recorded
 // runs (tests/unit/recorded/recordedprojectorruns_test.cpp) hold more cases without a server.
 
+#include "core/common/units.h"
 #include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/projectorbuffers.h"
@@ -17,8 +18,6 @@
 
 namespace llamafit::test {
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 struct LiveProjectorCase {
     const char* projector; // stem in tests/data/shapes/mmproj
@@ -63,9 +62,9 @@ TEST_P(ProjectorServerTest, PrintedBuffersMeetTheEstimate) {
     const auto projector = projectorShape(projectorPath);
     ASSERT_TRUE(projector.ok()) << projector.error().message;
     const ProjectorBuffers buffers = projectorBuffers(*projector, parsed->settings, {});
-    EXPECT_NEAR(buffers.weightBytes / kMiB, *logged.weightMiB, 0.005);
+    EXPECT_NEAR(toMiB(buffers.weightBytes), *logged.weightMiB, 0.005);
     EXPECT_EQ(static_cast<int>(buffers.warmupImageSide), *logged.warmupSide);
-    EXPECT_NEAR(buffers.computeBytes / kMiB, *logged.computeMiB, 0.05 * *logged.computeMiB);
+    EXPECT_NEAR(toMiB(buffers.computeBytes), *logged.computeMiB, 0.05 * *logged.computeMiB);
 }
 
 INSTANTIATE_TEST_SUITE_P(Live, ProjectorServerTest,

@@ -1,5 +1,7 @@
 #include "tests/integration/rpccaserun.h"
 
+#include "tests/integration/matrixcaserun.h"
+
 #include "core/flags/serverargs.h"
 #include "core/gguf/ggufreader.h"
 #include "core/model/modelinterpreter.h"
@@ -19,16 +21,6 @@
 
 namespace llamafit::test {
 namespace {
-
-std::string tail(const std::string& log, std::size_t bytes = 3000) {
-    return log.size() <= bytes ? log : "..." + log.substr(log.size() - bytes);
-}
-
-void keep(const std::string& name, const std::string& extension, const std::string& text) {
-    if (const char* dir = std::getenv("LLAMAFIT_KEEP_LOGS"); dir && *dir) {
-        std::ofstream(std::string(dir) + "/" + name + extension) << text;
-    }
-}
 
 std::string percent(double ratio) {
     char text[32];
@@ -76,18 +68,18 @@ void checkRpcCaseAgainstServer(const RpcCase& testCase) {
     for (const std::string& arg : options.args) {
         argv += arg + "\n";
     }
-    keep(testCase.name(), ".log", withEndpoints(run->log, endpoints, recorded));
-    keep(testCase.name(), ".argv",
-         withEndpoints(argv, endpoints, recorded) + "--host\n127.0.0.1\n--port\n" +
-             std::to_string(run->port) + "\n");
-    ASSERT_FALSE(run->timedOut) << "llama-server did not finish allocating in time:\n" << tail(run->log);
+    keepForRecording(testCase.name(), ".log", withEndpoints(run->log, endpoints, recorded));
+    keepForRecording(testCase.name(), ".argv",
+                     withEndpoints(argv, endpoints, recorded) + "--host\n127.0.0.1\n--port\n" +
+                         std::to_string(run->port) + "\n");
+    ASSERT_FALSE(run->timedOut) << "llama-server did not finish allocating in time:\n" << logTail(run->log);
 
     const auto file = readGgufModel(path);
     ASSERT_TRUE(file.ok()) << file.error().message;
     const auto model = interpretModel(*file);
     ASSERT_TRUE(model.ok()) << model.error().message;
     const auto devices = devicesFromLog(settings, run->log);
-    ASSERT_TRUE(devices.ok()) << devices.error().message << "\n" << tail(run->log);
+    ASSERT_TRUE(devices.ok()) << devices.error().message << "\n" << logTail(run->log);
     const auto log = parseAllocationLog(run->log);
     ASSERT_TRUE(log.ok()) << log.error().message;
     const RpcVerdict verdict = judgeRpcRun(estimateMemory(*model, settings, *devices), *log);
@@ -97,7 +89,7 @@ void checkRpcCaseAgainstServer(const RpcCase& testCase) {
                   << percent(figure.ratio()) << ")" << std::endl;
     }
     EXPECT_TRUE(verdict.passed) << testCase.name() << ": " << verdict.failure
-                                << (log->reserveComplete ? "" : "\n" + tail(run->log));
+                                << (log->reserveComplete ? "" : "\n" + logTail(run->log));
 }
 
 } // namespace llamafit::test

@@ -7,6 +7,7 @@
 #include "tests/support/commandrun.h"
 #include "tests/support/liveserverskip.h"
 #include "tests/support/llamaserverrun.h"
+#include "tests/support/readtext.h"
 #include "tests/support/rpcserverrun.h"
 
 #include <gtest/gtest.h>
@@ -18,13 +19,6 @@
 
 namespace llamafit::test {
 namespace {
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 class RpcHostsTest : public ::testing::Test {
   protected:

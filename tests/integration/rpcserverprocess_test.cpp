@@ -29,7 +29,7 @@
 namespace llamafit {
 namespace {
 
-using State = RpcServerProcess::State;
+using RpcState = RpcServerProcess::State;
 
 // The pids of this test process's live children (from /proc/PID/stat's ppid field).
 std::vector<pid_t> liveChildren() {
@@ -90,10 +90,11 @@ class RpcServerProcessTest : public ::testing::Test {
     }
 
     // Waits for `target` (or Failed) through the spy; true when `target` was reached.
-    static bool waitForState(const RpcServerProcess& process, QSignalSpy& spy, State target, int timeoutMs) {
+    static bool waitForState(const RpcServerProcess& process, QSignalSpy& spy, RpcState target,
+                             int timeoutMs) {
         QDeadlineTimer deadline(timeoutMs);
         while (process.state() != target) {
-            if (process.state() == State::Failed || deadline.hasExpired() ||
+            if (process.state() == RpcState::Failed || deadline.hasExpired() ||
                 !spy.wait(static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1)))) {
                 return process.state() == target;
             }
@@ -111,7 +112,7 @@ TEST_F(RpcServerProcessTest, ListensAndListsTheDeviceItServes) {
     QSignalSpy spy(&process, &RpcServerProcess::stateChanged);
     const RpcServerOptions options = freePortOptions();
     ASSERT_TRUE(process.start(m_program, options));
-    ASSERT_TRUE(waitForState(process, spy, State::Listening, 30000)) << process.failure().message;
+    ASSERT_TRUE(waitForState(process, spy, RpcState::Listening, 30000)) << process.failure().message;
     EXPECT_EQ(process.endpoint(), "127.0.0.1:" + std::to_string(options.port));
     const std::vector<ListedDevice> devices = process.devices();
     ASSERT_EQ(devices.size(), 1u) << process.log();
@@ -120,7 +121,7 @@ TEST_F(RpcServerProcessTest, ListensAndListsTheDeviceItServes) {
     EXPECT_LE(devices[0].freeBytes, devices[0].totalBytes);
     const auto pid = static_cast<pid_t>(process.processId());
     process.stop();
-    ASSERT_TRUE(waitForState(process, spy, State::Stopped, 15000));
+    ASSERT_TRUE(waitForState(process, spy, RpcState::Stopped, 15000));
     EXPECT_EQ(::kill(pid, 0), -1) << "ggml-rpc-server still exists after stop()";
 }
 
@@ -132,19 +133,19 @@ TEST_F(RpcServerProcessTest, TwentyStartStopCyclesLeaveNoProcess) {
         process->setEnvironment(m_environment);
         QSignalSpy spy(process.get(), &RpcServerProcess::stateChanged);
         ASSERT_TRUE(process->start(m_program, freePortOptions()));
-        ASSERT_TRUE(waitForState(*process, spy, State::Listening, 30000))
+        ASSERT_TRUE(waitForState(*process, spy, RpcState::Listening, 30000))
             << "cycle " << cycle << ": " << process->failure().message;
         const auto pid = static_cast<pid_t>(process->processId());
         started.push_back(pid);
         switch (cycle % 3) {
         case 0: // stop() and the exit
             process->stop();
-            ASSERT_TRUE(waitForState(*process, spy, State::Stopped, 15000)) << "cycle " << cycle;
+            ASSERT_TRUE(waitForState(*process, spy, RpcState::Stopped, 15000)) << "cycle " << cycle;
             break;
         case 1: // killed under it: named as its exit
             ::kill(pid, SIGKILL);
-            ASSERT_FALSE(waitForState(*process, spy, State::Stopped, 15000));
-            ASSERT_EQ(process->state(), State::Failed) << "cycle " << cycle;
+            ASSERT_FALSE(waitForState(*process, spy, RpcState::Stopped, 15000));
+            ASSERT_EQ(process->state(), RpcState::Failed) << "cycle " << cycle;
             EXPECT_EQ(process->failure().code, "rpc-server.exited");
             EXPECT_NE(process->failure().message.find("crashed"), std::string::npos)
                 << process->failure().message;
@@ -171,7 +172,7 @@ TEST_F(RpcServerProcessTest, AHeldPortIsNamedBeforeTheStart) {
     process.setEnvironment(m_environment);
     QSignalSpy failed(&process, &RpcServerProcess::failed);
     ASSERT_TRUE(process.start(m_program, options));
-    EXPECT_EQ(process.state(), State::Failed);
+    EXPECT_EQ(process.state(), RpcState::Failed);
     EXPECT_EQ(process.failure().code, "rpc-server.port-in-use");
     EXPECT_NE(process.failure().message.find(std::to_string(options.port)), std::string::npos);
     EXPECT_EQ(process.processId(), 0) << "nothing is started for a held port";
@@ -185,7 +186,7 @@ TEST_F(RpcServerProcessTest, AnUnknownDeviceIsNamed) {
     process.setEnvironment(m_environment);
     QSignalSpy spy(&process, &RpcServerProcess::stateChanged);
     ASSERT_TRUE(process.start(m_program, options));
-    EXPECT_FALSE(waitForState(process, spy, State::Listening, 30000));
+    EXPECT_FALSE(waitForState(process, spy, RpcState::Listening, 30000));
     EXPECT_EQ(process.failure().code, "rpc-server.unknown-device") << process.failure().message;
     EXPECT_NE(process.failure().message.find("NoSuchDevice0"), std::string::npos);
 }
@@ -194,7 +195,7 @@ TEST_F(RpcServerProcessTest, AMissingProgramIsNamed) {
     RpcServerProcess process;
     QSignalSpy spy(&process, &RpcServerProcess::stateChanged);
     ASSERT_TRUE(process.start(QStringLiteral("/nonexistent/ggml-rpc-server"), freePortOptions()));
-    EXPECT_FALSE(waitForState(process, spy, State::Listening, 15000));
+    EXPECT_FALSE(waitForState(process, spy, RpcState::Listening, 15000));
     EXPECT_EQ(process.failure().code, "rpc-server.missing");
 }
 

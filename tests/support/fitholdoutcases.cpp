@@ -1,4 +1,5 @@
 #include "tests/support/fitholdoutcases.h"
+#include "core/common/units.h"
 
 #include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
@@ -12,11 +13,10 @@ namespace llamafit::test {
 namespace {
 
 // About a second a CPU or lavapipe case and three an RPC one (two servers started per case).
-constexpr std::uint32_t kCpuCases = 40;
-constexpr std::uint32_t kVulkanCases = 30;
-constexpr std::uint32_t kRpcCases = 20;
+constexpr std::uint32_t kCpuFitCases = 40;
+constexpr std::uint32_t kVulkanFitCases = 30;
+constexpr std::uint32_t kRpcFitCases = 20;
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
 // The recording machine has 24 GiB: what a CPU or RPC case leaves for fit stays under it.
 constexpr std::uint32_t kMostLeaveMiB = 20000;
 
@@ -138,8 +138,8 @@ const std::vector<FitCase>& fitHoldoutCases() {
         }
         std::uint32_t index = 0;
         for (const auto& [rig, count] :
-             {std::pair{FitRig::Cpu, kCpuCases}, std::pair{FitRig::Vulkan, kVulkanCases},
-              std::pair{FitRig::Rpc, kRpcCases}}) {
+             {std::pair{FitRig::Cpu, kCpuFitCases}, std::pair{FitRig::Vulkan, kVulkanFitCases},
+              std::pair{FitRig::Rpc, kRpcFitCases}}) {
             for (std::uint32_t position = 0; position < count; ++position, ++index) {
                 drawn.push_back(drawCase(index, rig, position, *tables));
             }

@@ -18,9 +18,9 @@ namespace {
 
 // Cases per backend: about 3 s a CPU case, 4 s a Vulkan one and 7 s an RPC one on two cores,
 // so the whole holdout records in about 20 minutes.
-constexpr std::uint32_t kCpuCases = 150;
-constexpr std::uint32_t kVulkanCases = 100;
-constexpr std::uint32_t kRpcCases = 50;
+constexpr std::uint32_t kCpuHoldoutCases = 150;
+constexpr std::uint32_t kVulkanHoldoutCases = 100;
+constexpr std::uint32_t kRpcHoldoutCases = 50;
 
 // What the recording machine affords (see the header).
 constexpr std::uint64_t kVulkanDeviceBudget = 1843 * kMiB; // 1.8 GiB of lavapipe's 2 GiB
@@ -210,9 +210,9 @@ const std::vector<HoldoutCase>& holdoutCases() {
             return drawn; // the recorded test's table check names the error
         }
         std::uint32_t index = 0;
-        for (const auto& [backend, count] :
-             {std::pair{HoldoutBackend::Cpu, kCpuCases}, std::pair{HoldoutBackend::Vulkan, kVulkanCases},
-              std::pair{HoldoutBackend::Rpc, kRpcCases}}) {
+        for (const auto& [backend, count] : {std::pair{HoldoutBackend::Cpu, kCpuHoldoutCases},
+                                             std::pair{HoldoutBackend::Vulkan, kVulkanHoldoutCases},
+                                             std::pair{HoldoutBackend::Rpc, kRpcHoldoutCases}}) {
             for (std::uint32_t position = 0; position < count; ++position, ++index) {
                 drawn.push_back(drawCase(index, backend, position, *tables));
             }

@@ -17,7 +17,7 @@ bool hasSlidingWindow(const GgufFile& file) {
     return arch && file.getUint(*arch + ".attention.sliding_window").value_or(0) > 0;
 }
 
-struct Variant {
+struct CpuMatrixVariant {
     std::string name;
     std::function<void(ServerSettings&)> apply;
     enum class Scope { AllShapes, DeepShapes, SlidingWindow, SmallWeights } scope = Scope::AllShapes;
@@ -36,9 +36,9 @@ bool isDeepArchitecture(const std::string& architecture) {
 // mismatch points at one rule; a full cross product would not fit the time budget.
 // Every case runs with -nr (no repack) except "repack": repacking copies the weights into
 // real memory, which the large shapes cannot afford on a small CI machine.
-std::vector<Variant> variants() {
+std::vector<CpuMatrixVariant> cpuMatrixVariants() {
     using T = GgmlType;
-    using S = Variant::Scope;
+    using S = CpuMatrixVariant::Scope;
     return {
         {"c4096", [](ServerSettings&) {}},
         {"c32768_np4",
@@ -150,15 +150,15 @@ std::vector<Variant> variants() {
     };
 }
 
-bool applies(const Variant& variant, const IntegrationShape& shape) {
+bool cpuMatrixVariantApplies(const CpuMatrixVariant& variant, const IntegrationShape& shape) {
     switch (variant.scope) {
-    case Variant::Scope::AllShapes:
+    case CpuMatrixVariant::Scope::AllShapes:
         return true;
-    case Variant::Scope::DeepShapes:
+    case CpuMatrixVariant::Scope::DeepShapes:
         return isDeepArchitecture(shape.architecture);
-    case Variant::Scope::SlidingWindow:
+    case CpuMatrixVariant::Scope::SlidingWindow:
         return shape.swa;
-    case Variant::Scope::SmallWeights:
+    case CpuMatrixVariant::Scope::SmallWeights:
         return shape.smallWeights;
     }
     return false;
@@ -199,8 +199,8 @@ std::vector<IntegrationShape> integrationShapes() {
 std::vector<IntegrationCase> integrationCases() {
     std::vector<IntegrationCase> cases;
     for (const IntegrationShape& shape : integrationShapes()) {
-        for (const Variant& variant : variants()) {
-            if (!applies(variant, shape)) {
+        for (const CpuMatrixVariant& variant : cpuMatrixVariants()) {
+            if (!cpuMatrixVariantApplies(variant, shape)) {
                 continue;
             }
             ServerSettings settings;

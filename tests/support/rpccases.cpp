@@ -13,7 +13,7 @@
 namespace llamafit::test {
 namespace {
 
-struct Variant {
+struct RpcVariant {
     std::string name;
     std::function<void(ServerSettings&)> apply;
     std::size_t servers = 2;
@@ -22,7 +22,7 @@ struct Variant {
 
 // Every shape gets the core set: the default split by free memory, an explicit -ts, several
 // slots without flash attention, -np auto. About 7 s a case on two cores.
-std::vector<Variant> coreVariants() {
+std::vector<RpcVariant> coreVariants() {
     return {{"rpc2_c4096_np1", [](ServerSettings&) {}},
             {"rpc2_c4096_np1_ts3_1",
              [](ServerSettings& s) {
@@ -41,7 +41,7 @@ std::vector<Variant> coreVariants() {
 }
 
 // qwen2: the rest, one dimension at a time.
-std::vector<Variant> denseVariants() {
+std::vector<RpcVariant> denseVariants() {
     return {
         {"rpc2_c4096_np1_ngl10", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(10); }},
         {"rpc2_c4096_np1_ngl1", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(1); }},
@@ -62,7 +62,7 @@ std::vector<Variant> denseVariants() {
 }
 
 // granitehybrid: a hybrid with part of its layers on the host.
-std::vector<Variant> hybridVariants() {
+std::vector<RpcVariant> hybridVariants() {
     return {{"rpc2_c4096_np1_ngl10", [](ServerSettings& s) { s.gpuLayers = GpuLayers::count(10); }}};
 }
 
@@ -72,7 +72,7 @@ std::vector<Variant> hybridVariants() {
 // and stays on the CPU (devicesFromLog gives Vulkan0 lavapipe's limits). granitehybrid's -ts 1,1
 // is left out: its Vulkan0 is predicted 42.38 MiB against 46.40 logged (-8.7 %), its blocks after
 // a split not replayed node by node as the attention models' are (attentionsplit.h).
-std::vector<Variant> vulkanVariants() {
+std::vector<RpcVariant> vulkanVariants() {
     return {
         {"rpc1vk_c4096_np1", [](ServerSettings&) {}, 1, true},
         {"rpc1vk_c4096_np1_ts1_1",
@@ -113,17 +113,18 @@ std::vector<RpcCase> rpcCases() {
         if (rpcShapeNames().count(shape.name) == 0) {
             continue;
         }
-        std::vector<Variant> variants = shape.name == "mamba2" ? std::vector<Variant>{} : coreVariants();
-        const std::vector<Variant> more = shape.name == "qwen2"           ? denseVariants()
-                                          : shape.name == "granitehybrid" ? hybridVariants()
-                                                                          : std::vector<Variant>{};
+        std::vector<RpcVariant> variants =
+            shape.name == "mamba2" ? std::vector<RpcVariant>{} : coreVariants();
+        const std::vector<RpcVariant> more = shape.name == "qwen2"           ? denseVariants()
+                                             : shape.name == "granitehybrid" ? hybridVariants()
+                                                                             : std::vector<RpcVariant>{};
         variants.insert(variants.end(), more.begin(), more.end());
-        for (const Variant& withVulkan : vulkanVariants()) {
+        for (const RpcVariant& withVulkan : vulkanVariants()) {
             if (shape.name != "granitehybrid" || withVulkan.name.find("_ts") == std::string::npos) {
                 variants.push_back(withVulkan);
             }
         }
-        for (const Variant& variant : variants) {
+        for (const RpcVariant& variant : variants) {
             ServerSettings settings;
             settings.contextTokens = 4096;
             settings.parallelSlots = 1;

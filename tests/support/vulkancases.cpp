@@ -67,7 +67,7 @@ bool isDeepShape(const IntegrationShape& shape) {
            shape.name == "qwen35moe_l8" || shape.name == "nemotron_h_l6" || shape.name == "deepseek2_mla";
 }
 
-struct Variant {
+struct VulkanMatrixVariant {
     std::string name;
     std::function<void(ServerSettings&, std::uint32_t blocks)> apply;
     enum class Scope { AllShapes, DeepShapes, SlidingWindow } scope = Scope::AllShapes;
@@ -80,9 +80,9 @@ GpuLayers partOf(std::uint32_t blocks) {
 }
 
 // From "-c 4096 -ngl all, -np auto, -fa auto, -ub 512", one or two dimensions changed at a time.
-std::vector<Variant> variants() {
+std::vector<VulkanMatrixVariant> vulkanMatrixVariants() {
     using T = GgmlType;
-    using S = Variant::Scope;
+    using S = VulkanMatrixVariant::Scope;
     const auto np1 = [](ServerSettings& s) { s.parallelSlots = 1; };
     return {
         {"ngl_all", [](ServerSettings&, std::uint32_t) {}},
@@ -191,13 +191,13 @@ std::vector<Variant> variants() {
     };
 }
 
-bool applies(const Variant& variant, const IntegrationShape& shape) {
+bool vulkanMatrixVariantApplies(const VulkanMatrixVariant& variant, const IntegrationShape& shape) {
     switch (variant.scope) {
-    case Variant::Scope::AllShapes:
+    case VulkanMatrixVariant::Scope::AllShapes:
         return true;
-    case Variant::Scope::DeepShapes:
+    case VulkanMatrixVariant::Scope::DeepShapes:
         return isDeepShape(shape);
-    case Variant::Scope::SlidingWindow:
+    case VulkanMatrixVariant::Scope::SlidingWindow:
         return shape.swa;
     }
     return false;
@@ -249,8 +249,8 @@ std::vector<IntegrationCase> vulkanIntegrationCases() {
     std::vector<IntegrationCase> cases;
     for (const IntegrationShape& shape : vulkanShapes()) {
         const std::uint32_t blocks = blockCountOf(shape);
-        for (const Variant& variant : variants()) {
-            if (!applies(variant, shape)) {
+        for (const VulkanMatrixVariant& variant : vulkanMatrixVariants()) {
+            if (!vulkanMatrixVariantApplies(variant, shape)) {
                 continue;
             }
             ServerSettings settings;
@@ -266,8 +266,8 @@ std::vector<IntegrationCase> vulkanIntegrationCases() {
 
 std::vector<IntegrationCase> vulkanLiveCases() {
     std::vector<std::string> allShapeVariants;
-    for (const Variant& variant : variants()) {
-        if (variant.scope == Variant::Scope::AllShapes) {
+    for (const VulkanMatrixVariant& variant : vulkanMatrixVariants()) {
+        if (variant.scope == VulkanMatrixVariant::Scope::AllShapes) {
             allShapeVariants.push_back(variant.name);
         }
     }

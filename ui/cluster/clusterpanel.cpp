@@ -1,5 +1,6 @@
 // The RPC hosts and the -ts split; see clusterpanel.h.
 #include "ui/cluster/clusterpanel.h"
+#include "core/common/units.h"
 
 #include "core/flags/flagvalues.h"
 #include "core/server/rpchostusage.h"
@@ -34,7 +35,6 @@ namespace llamafit {
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 // --list-devices with --rpc connects to each host once; a host that does not answer makes
 // llama.cpp give up well within this.
 constexpr std::chrono::milliseconds kAskTimeout{20000};

@@ -1,5 +1,6 @@
 // Serving this machine's devices over ggml-rpc-server; see rpcservegroup.h.
 #include "ui/cluster/rpcservegroup.h"
+#include "core/common/units.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -15,7 +16,6 @@ namespace llamafit {
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 // What "Allow access from the network" binds: every address of this machine.
 constexpr const char* kAnyAddress = "0.0.0.0";
 

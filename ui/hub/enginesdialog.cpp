@@ -1,6 +1,7 @@
 // The llama-server builds on this machine and the official one to fetch; see enginesdialog.h.
 
 #include "ui/hub/enginesdialog.h"
+#include "ui/hub/readonlycell.h"
 
 #include "core/system/enginefetch.h"
 #include "core/system/processenvironment.h"
@@ -32,12 +33,6 @@ HubClientOptions releaseClientOptions() {
     HubClientOptions options;
     options.endpoint = releasesUrl().toStdString(); // its origin only; no token goes anywhere
     return options;
-}
-
-QTableWidgetItem* cell(const QString& text) {
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    return item;
 }
 
 } // namespace
@@ -139,8 +134,8 @@ void EnginesDialog::showEngines(const QString& select) {
     for (const InstalledEngine& engine : m_engines) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
-        m_table->setItem(row, 0, cell(QString::fromStdString(engine.location.path)));
-        m_table->setItem(row, 1, cell(QString::fromStdString(engine.location.origin)));
+        m_table->setItem(row, 0, readOnlyCell(QString::fromStdString(engine.location.path)));
+        m_table->setItem(row, 1, readOnlyCell(QString::fromStdString(engine.location.origin)));
         QString build = QStringLiteral("-");
         if (engine.build) {
             build = QString::fromStdString(engine.build->version);
@@ -148,7 +143,7 @@ void EnginesDialog::showEngines(const QString& select) {
                 build += QStringLiteral(" (b%1)").arg(*engine.build->buildNumber);
             }
         }
-        m_table->setItem(row, 2, cell(build));
+        m_table->setItem(row, 2, readOnlyCell(build));
         QString devices;
         if (engine.error) {
             devices = tr("does not run: %1").arg(QString::fromStdString(engine.error->message));
@@ -160,7 +155,7 @@ void EnginesDialog::showEngines(const QString& select) {
                         .arg(QString::fromStdString(device.name), QString::fromStdString(device.description));
             }
         }
-        m_table->setItem(row, 3, cell(devices));
+        m_table->setItem(row, 3, readOnlyCell(devices));
         if (!select.isEmpty() &&
             QFileInfo(select).canonicalFilePath() ==
                 QFileInfo(QString::fromStdString(engine.location.path)).canonicalFilePath()) {

@@ -2,6 +2,7 @@
 // getmodelsdialog.h.
 
 #include "ui/hub/getmodelsdialog.h"
+#include "ui/hub/readonlycell.h"
 
 #include "core/hub/hubcachelayout.h"
 #include "core/machine/speedefficiency.h"
@@ -28,15 +29,8 @@ namespace llamafit {
 namespace {
 
 constexpr std::uint32_t kSearchLimit = 30;
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kMiB = 1024.0 * 1024.0;
-
-QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter) {
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    item->setTextAlignment(alignment);
-    return item;
-}
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 QString verdictText(FitVerdict verdict) {
     switch (verdict) {
@@ -200,19 +194,20 @@ void GetModelsDialog::search(const QString& query) {
             for (const HubModelSummary& model : *models) {
                 const int row = m_results->rowCount();
                 m_results->insertRow(row);
-                m_results->setItem(row, 0, cell(QString::fromStdString(model.id)));
+                m_results->setItem(row, 0, readOnlyCell(QString::fromStdString(model.id)));
                 m_results->setItem(row, 1,
-                                   cell(QLocale().toString(static_cast<qulonglong>(model.downloads)),
-                                        Qt::AlignRight | Qt::AlignVCenter));
-                m_results->setItem(row, 2,
-                                   cell(model.parameters > 0
-                                            ? QStringLiteral("%1B").arg(
-                                                  static_cast<double>(model.parameters) / 1e9, 0, 'f', 1)
-                                            : QStringLiteral("-"),
-                                        Qt::AlignRight | Qt::AlignVCenter));
+                                   readOnlyCell(QLocale().toString(static_cast<qulonglong>(model.downloads)),
+                                                Qt::AlignRight | Qt::AlignVCenter));
+                m_results->setItem(
+                    row, 2,
+                    readOnlyCell(model.parameters > 0
+                                     ? QStringLiteral("%1B").arg(static_cast<double>(model.parameters) / 1e9,
+                                                                 0, 'f', 1)
+                                     : QStringLiteral("-"),
+                                 Qt::AlignRight | Qt::AlignVCenter));
                 m_results->setItem(row, 3,
-                                   cell(QString::fromStdString(model.architecture) +
-                                        (model.gated ? tr(" (gated: needs HF_TOKEN)") : QString())));
+                                   readOnlyCell(QString::fromStdString(model.architecture) +
+                                                (model.gated ? tr(" (gated: needs HF_TOKEN)") : QString())));
             }
             setStatus(models->empty() ? tr("No GGUF repo matches.")
                                       : tr("%n repo(s) found.", "", int(models->size())));
@@ -278,8 +273,8 @@ void GetModelsDialog::showQuants() {
         const int r = m_quants->rowCount();
         m_quants->insertRow(r);
         const bool recommended = m_table.recommended == i;
-        QTableWidgetItem* label =
-            cell(QString::fromStdString(row.quant.label) + (recommended ? tr("  ★ recommended") : QString()));
+        QTableWidgetItem* label = readOnlyCell(QString::fromStdString(row.quant.label) +
+                                               (recommended ? tr("  ★ recommended") : QString()));
         if (recommended) {
             QFont bold = label->font();
             bold.setBold(true);
@@ -288,28 +283,30 @@ void GetModelsDialog::showQuants() {
         m_quants->setItem(r, 0, label);
         const std::uint64_t bytes =
             row.quant.modelBytes + (row.quant.projector ? row.quant.projector->size : 0);
-        m_quants->setItem(r, 1, cell(tr("%1 GiB").arg(static_cast<double>(bytes) / kGiB, 0, 'f', 2), right));
+        m_quants->setItem(
+            r, 1,
+            readOnlyCell(tr("%1 GiB").arg(static_cast<double>(bytes) / kBytesPerGiB, 0, 'f', 2), right));
         if (row.error) {
             QTableWidgetItem* error =
-                cell(tr("cannot load: %1").arg(QString::fromStdString(row.error->message)));
+                readOnlyCell(tr("cannot load: %1").arg(QString::fromStdString(row.error->message)));
             error->setToolTip(QString::fromStdString(row.error->code));
             m_quants->setItem(r, 2, error);
             continue;
         }
-        QTableWidgetItem* verdict = cell(verdictText(row.verdict));
+        QTableWidgetItem* verdict = readOnlyCell(verdictText(row.verdict));
         verdict->setToolTip(
             tr("%1 MiB in all")
-                .arg(static_cast<double>(row.estimate->totals.totalBytes()) / kMiB, 0, 'f', 0));
+                .arg(static_cast<double>(row.estimate->totals.totalBytes()) / kBytesPerMiB, 0, 'f', 0));
         m_quants->setItem(r, 2, verdict);
         for (std::size_t p = 0; p < row.largestContext.size(); ++p) {
             const ContextFit& fit = row.largestContext[p];
             m_quants->setItem(r, static_cast<int>(3 + p),
-                              cell(fit.fits ? QString::number(fit.contextTokens) : tr("no"), right));
+                              readOnlyCell(fit.fits ? QString::number(fit.contextTokens) : tr("no"), right));
         }
-        m_quants->setItem(
-            r, static_cast<int>(3 + row.largestContext.size()),
-            cell(row.speed ? QString::number(row.speed->decodeTpsExpected, 'f', 1) : QStringLiteral("-"),
-                 right));
+        m_quants->setItem(r, static_cast<int>(3 + row.largestContext.size()),
+                          readOnlyCell(row.speed ? QString::number(row.speed->decodeTpsExpected, 'f', 1)
+                                                 : QStringLiteral("-"),
+                                       right));
     }
     m_quants->resizeColumnsToContents();
     std::vector<RepoQuant> shown;
@@ -386,9 +383,9 @@ void GetModelsDialog::startNextDownload() {
                 self->m_progress->setFormat(
                     GetModelsDialog::tr("%1: %2 of %3 GiB, %4 MiB/s, %5 left")
                         .arg(name)
-                        .arg(done / kGiB, 0, 'f', 2)
-                        .arg(total / kGiB, 0, 'f', 2)
-                        .arg(report.bytesPerSecond / kMiB, 0, 'f', 1)
+                        .arg(done / kBytesPerGiB, 0, 'f', 2)
+                        .arg(total / kBytesPerGiB, 0, 'f', 2)
+                        .arg(report.bytesPerSecond / kBytesPerMiB, 0, 'f', 1)
                         .arg(
                             etaText(report.bytesPerSecond > 0 ? (total - done) / report.bytesPerSecond : 0)));
             },

@@ -30,7 +30,7 @@ namespace {
 using testing::builtinMachine;
 using testing::settingsWith;
 
-constexpr double kToleranceMiB = 0.01;
+constexpr double kSegmentToleranceMiB = 0.01;
 
 // The bytes of the owner's buffers of one component, or of every component, on every device.
 std::uint64_t ownerBytes(const MemoryEstimate& estimate, BufferOwner owner,
@@ -109,12 +109,12 @@ TEST_F(MtpChart, TheDraftContextIsItsOwnSegmentAndTheMainComponentsKeepTheRest) 
     const std::uint64_t draft = ownerBytes(estimate, BufferOwner::MtpDraft);
     ASSERT_GT(ownerBytes(estimate, BufferOwner::MtpDraft, Component::Kv), 0u);
     ASSERT_GT(ownerBytes(estimate, BufferOwner::MtpDraft, Component::Compute), 0u);
-    EXPECT_NEAR(ownerMiB(chart, usage, BufferOwner::MtpDraft), toMiB(draft), kToleranceMiB);
+    EXPECT_NEAR(ownerMiB(chart, usage, BufferOwner::MtpDraft), toMiB(draft), kSegmentToleranceMiB);
     for (Component component : {Component::Kv, Component::Output, Component::Compute}) {
         EXPECT_NEAR(
             componentMiB(chart, usage, component),
             toMiB(estimate.totals.get(component) - ownerBytes(estimate, BufferOwner::MtpDraft, component)),
-            kToleranceMiB)
+            kSegmentToleranceMiB)
             << componentName(component);
     }
     EXPECT_TRUE(legendHas(*chart.plot(), bufferOwnerLabel(BufferOwner::MtpDraft)));
@@ -149,7 +149,7 @@ TEST_F(MtpChart, TheDraftContextIsItsOwnSegmentAndTheMainComponentsKeepTheRest) 
     EXPECT_EQ(ownerMiB(chart, *m_session->poolUsage(), BufferOwner::MtpDraft), 0.0);
     EXPECT_FALSE(legendHas(*chart.plot(), bufferOwnerLabel(BufferOwner::MtpDraft)));
     EXPECT_NEAR(componentMiB(chart, *m_session->poolUsage(), Component::Kv),
-                toMiB(m_session->estimate()->totals.kvBytes), kToleranceMiB);
+                toMiB(m_session->estimate()->totals.kvBytes), kSegmentToleranceMiB);
 }
 
 TEST(LoraSegments, TheAdaptersAreTheirOwnSegmentWithTheirRuleAndLeaveWithTheWeights) {

@@ -1,6 +1,7 @@
 // ClusterPanel: the host table writes the session's RPC hosts once a row is complete, names a bad
 // row under the table, follows the session, and "Ask hosts" fills in the free memory llama-server
 // lists (here a stand-in script that prints what llama-server 0.7.0 prints) or shows why it could not.
+#include "core/common/units.h"
 #include "ui/cluster/clusterpanel.h"
 
 #include "core/machine/machineprofile.h"
@@ -19,8 +20,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 
 struct PanelFixture {
     SizingSession session{*findBuiltinMachine(defaultMachineId())};

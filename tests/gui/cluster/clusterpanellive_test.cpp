@@ -3,6 +3,7 @@
 // 127.0.0.1 (-d CPU, free ports), and fills in the free memory they report; against a port where
 // nothing listens it shows the reason llama.cpp's abort gives, worded by the core. A llama-server
 // run with --rpc over two of them, watched by the panel, gives the per-host line once Ready.
+#include "core/common/units.h"
 #include "ui/cluster/clusterpanel.h"
 
 #include "core/machine/machineprofile.h"
@@ -28,8 +29,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 
 class ClusterPanelLiveTest : public ::testing::Test {
   protected:

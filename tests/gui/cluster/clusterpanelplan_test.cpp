@@ -2,6 +2,7 @@
 // it and llama.cpp's default split fit; the network line gives what each token sends over the
 // network with RPC hosts (hidden without); the per-host line reads a real llama-server log with two
 // RPC hosts (recorded with llama.cpp b11669) through the path the watched server's log takes.
+#include "core/common/units.h"
 #include "ui/cluster/clusterpanel.h"
 
 #include "core/flags/flagvalues.h"
@@ -21,8 +22,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 
 struct PlanFixture {
     SizingSession session{*findBuiltinMachine(defaultMachineId())};

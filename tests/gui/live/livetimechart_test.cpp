@@ -1,6 +1,7 @@
 // The live charts' data path: points go in as samples arrive, the sliding window drops the
 // oldest ones, refresh() fits the axes to the window, and the reference lines come from the
 // prediction and the machine's pools.
+#include "tests/gui/live/systemrampool.h"
 #include "ui/live/memorytimechart.h"
 #include "ui/live/throughputchart.h"
 
@@ -14,14 +15,6 @@
 
 namespace llamafit {
 namespace {
-
-MemoryPool systemRam(std::uint64_t capacityBytes) {
-    MemoryPool pool;
-    pool.name = "System RAM";
-    pool.kind = PoolKind::HostRam;
-    pool.capacityBytes = capacityBytes;
-    return pool;
-}
 
 DeviceSample sampleWithRss(std::uint64_t rssBytes) {
     DeviceSample sample;
@@ -74,7 +67,7 @@ TEST(MemoryTimeChart, ShorterWindowTrimsAtOnceAndLongerKeepsEverything) {
 TEST(MemoryTimeChart, ReferenceLinesArePredictedTotalsAndPoolLimits) {
     Machine machine;
     machine.id = "cpu-test";
-    machine.pools = {systemRam(16ULL << 30)};
+    machine.pools = {test::systemRamPool(16ULL << 30)};
     SizingSession session(machine);
     ASSERT_TRUE(session.estimate().ok()) << session.estimate().error().message;
     const std::vector<MemoryReference> references = memoryReferences(*session.estimate(), machine);

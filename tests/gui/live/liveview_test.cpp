@@ -4,6 +4,7 @@
 // view does not repaint while samples keep arriving, and repaints on show; stopping keeps
 // the last data. Waits on events (signals, the event loop with a deadline), never sleeps.
 // Every test stops its server in TearDown.
+#include "tests/gui/live/systemrampool.h"
 #include "ui/live/liveview.h"
 
 #include "core/system/benchmarkstore.h"
@@ -53,20 +54,12 @@ bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
     return true;
 }
 
-MemoryPool systemRam(std::uint64_t capacityBytes) {
-    MemoryPool pool;
-    pool.name = "System RAM";
-    pool.kind = PoolKind::HostRam;
-    pool.capacityBytes = capacityBytes;
-    return pool;
-}
-
 Machine cpuOnlyMachine() {
     Machine machine;
     machine.id = "live-test-cpu";
     machine.name = "CPU-only test machine";
     machine.os = OsKind::Linux;
-    machine.pools = {systemRam(16ULL << 30)};
+    machine.pools = {test::systemRamPool(16ULL << 30)};
     machine.hostPoolIndex = 0;
     return machine;
 }

@@ -22,13 +22,7 @@
 
 namespace llamafit {
 
-namespace {
-
-Error failed(const char* state, const QString& why) {
-    return makeError("screenshots." + std::string(state), why.toStdString());
-}
-
-} // namespace
+namespace {} // namespace
 
 Result<bool> ScreenshotDriver::newUserPath() {
     const std::string folder = m_directory.filePath(QStringLiteral("new-user")).toStdString();
@@ -62,19 +56,19 @@ Result<bool> ScreenshotDriver::newUserPath() {
     m_window->findChild<QAction*>(QStringLiteral("getModelsAction"))->trigger();
     auto* models = m_window->findChild<GetModelsDialog*>();
     if (models == nullptr) {
-        return failed("10-get-models", QStringLiteral("no Get models dialog"));
+        return screenshotFailure("10-get-models", QStringLiteral("no Get models dialog"));
     }
     models->resize(1200, 640);
     QSignalSpy searched(models, &GetModelsDialog::searchFinished);
     models->findChild<QLineEdit*>(QStringLiteral("hubQuery"))->setText(QStringLiteral("tiny"));
     models->findChild<QPushButton*>(QStringLiteral("hubSearchButton"))->click();
     if (!searched.wait(30000)) {
-        return failed("10-get-models", QStringLiteral("the search did not answer"));
+        return screenshotFailure("10-get-models", QStringLiteral("the search did not answer"));
     }
     QSignalSpy sized(models, &GetModelsDialog::repoSized);
     models->findChild<QTableWidget*>(QStringLiteral("hubResults"))->selectRow(0);
     if (!sized.wait(30000) || !sized.back().front().toBool()) {
-        return failed("10-get-models", QStringLiteral("the repo was not sized"));
+        return screenshotFailure("10-get-models", QStringLiteral("the repo was not sized"));
     }
     if (auto saved = saveOverWindow(models, QStringLiteral("10-get-models.png")); !saved) {
         return saved;
@@ -82,7 +76,7 @@ Result<bool> ScreenshotDriver::newUserPath() {
     QSignalSpy downloaded(models, &GetModelsDialog::modelDownloaded);
     models->findChild<QPushButton*>(QStringLiteral("hubDownloadButton"))->click();
     if (!downloaded.wait(120000)) {
-        return failed("11-downloaded", QStringLiteral("the download did not finish"));
+        return screenshotFailure("11-downloaded", QStringLiteral("the download did not finish"));
     }
     if (auto saved = saveOverWindow(models, QStringLiteral("11-downloaded.png")); !saved) {
         return saved;
@@ -92,19 +86,19 @@ Result<bool> ScreenshotDriver::newUserPath() {
     m_window->findChild<QAction*>(QStringLiteral("enginesAction"))->trigger();
     auto* engines = m_window->findChild<EnginesDialog*>();
     if (engines == nullptr) {
-        return failed("12-engine", QStringLiteral("no llama-server builds dialog"));
+        return screenshotFailure("12-engine", QStringLiteral("no llama-server builds dialog"));
     }
     engines->resize(1200, 420);
     QSignalSpy refreshed(engines, &EnginesDialog::refreshed);
     if (!refreshed.wait(60000)) {
-        return failed("12-engine", QStringLiteral("the builds were not listed"));
+        return screenshotFailure("12-engine", QStringLiteral("the builds were not listed"));
     }
     auto* backend = engines->findChild<QComboBox*>(QStringLiteral("engineBackendCombo"));
     backend->setCurrentIndex(backend->findText(QStringLiteral("cpu")));
     QSignalSpy chosen(engines, &EnginesDialog::engineChosen);
     engines->findChild<QPushButton*>(QStringLiteral("fetchEngineButton"))->click();
     if (!chosen.wait(300000) || !refreshed.wait(60000)) {
-        return failed("12-engine", QStringLiteral("llama.cpp's build was not fetched"));
+        return screenshotFailure("12-engine", QStringLiteral("llama.cpp's build was not fetched"));
     }
     auto saved = saveOverWindow(engines, QStringLiteral("12-engine.png"));
     engines->close();

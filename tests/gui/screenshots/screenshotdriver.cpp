@@ -29,10 +29,6 @@ namespace {
 
 constexpr int kMinimumWidth = 1200;
 
-Error failed(const char* state, const QString& why) {
-    return makeError("screenshots." + std::string(state), why.toStdString());
-}
-
 // Waits until `done()` or `timeoutMs`, processing events (QTest::qWaitFor: no sleeps).
 bool waitFor(const std::function<bool()>& done, int timeoutMs) {
     return QTest::qWaitFor(done, timeoutMs);
@@ -49,16 +45,16 @@ ScreenshotDriver::~ScreenshotDriver() {
 Result<bool> ScreenshotDriver::prepare() {
     if (!m_directory.isValid() || !QDir().mkpath(m_outputFolder) ||
         !QDir(m_directory.path()).mkpath(QStringLiteral("lib"))) {
-        return failed("prepare",
-                      QStringLiteral("cannot create %1 or a temporary folder").arg(m_outputFolder));
+        return screenshotFailure(
+            "prepare", QStringLiteral("cannot create %1 or a temporary folder").arg(m_outputFolder));
     }
     m_tinyPath = m_directory.filePath(QStringLiteral("lib/tiny-llama.gguf"));
     if (const auto written = test::writeTinyModel(m_tinyPath.toStdString()); !written) {
-        return failed("prepare", QString::fromStdString(written.error().message));
+        return screenshotFailure("prepare", QString::fromStdString(written.error().message));
     }
     const auto server = test::findLlamaServer();
     if (!server) {
-        return failed("prepare", QString::fromStdString(server.error().message));
+        return screenshotFailure("prepare", QString::fromStdString(server.error().message));
     }
     m_server = QString::fromStdString(*server);
     // tests/gui/launch/failuredialog_test.cpp's approach: 500 MiB of address space cannot hold
@@ -66,7 +62,7 @@ Result<bool> ScreenshotDriver::prepare() {
     m_limitedServer = m_directory.filePath(QStringLiteral("llama-server-limited"));
     QFile script(m_limitedServer);
     if (!script.open(QIODevice::WriteOnly)) {
-        return failed("prepare", script.errorString());
+        return screenshotFailure("prepare", script.errorString());
     }
     script.write(QStringLiteral("#!/bin/sh\nexec /usr/bin/prlimit --as=%1 '%2' \"$@\"\n")
                      .arg(500ULL * 1024 * 1024)
@@ -95,17 +91,17 @@ Result<bool> ScreenshotDriver::openWindow(QSize size) {
     m_window->resize(size);
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get(), 10000)) {
-        return failed("open-window", QStringLiteral("the window was not exposed in 10 s"));
+        return screenshotFailure("open-window", QStringLiteral("the window was not exposed in 10 s"));
     }
     if (auto painted = changeAndWaitForChart([] {}, "open-window"); !painted) {
         return painted;
     }
     if (m_window->size() != size) { // its minimum is larger: the docks and charts do not fit
-        return failed("open-window", QStringLiteral("the window is %1x%2, not %3x%4")
-                                         .arg(m_window->width())
-                                         .arg(m_window->height())
-                                         .arg(size.width())
-                                         .arg(size.height()));
+        return screenshotFailure("open-window", QStringLiteral("the window is %1x%2, not %3x%4")
+                                                    .arg(m_window->width())
+                                                    .arg(m_window->height())
+                                                    .arg(size.width())
+                                                    .arg(size.height()));
     }
     return true;
 }
@@ -130,7 +126,7 @@ void ScreenshotDriver::closeWindow() {
 Result<bool> ScreenshotDriver::changeAndWaitForChart(const std::function<void()>& change, const char* what) {
     auto* chart = m_window->findChild<MemoryChart*>();
     if (chart == nullptr) {
-        return failed(what, QStringLiteral("no MemoryChart in the window"));
+        return screenshotFailure(what, QStringLiteral("no MemoryChart in the window"));
     }
     QSignalSpy replotted(chart->plot(), &QCustomPlot::afterReplot);
     change();
@@ -138,14 +134,14 @@ Result<bool> ScreenshotDriver::changeAndWaitForChart(const std::function<void()>
     // wait ends on a picture that is current either way.
     chart->plot()->replot(QCustomPlot::rpQueuedReplot);
     if (replotted.count() == 0 && !replotted.wait(10000)) {
-        return failed(what, QStringLiteral("the memory chart did not replot in 10 s"));
+        return screenshotFailure(what, QStringLiteral("the memory chart did not replot in 10 s"));
     }
     // The sweep chart sweeps on a worker thread, started by a zero-timer: the picture waits for
     // its newest sweep.
     QCoreApplication::processEvents();
     if (auto* sweep = m_window->findChild<SweepChart*>();
         sweep && !waitFor([sweep] { return !sweep->sweeping(); }, 60000)) {
-        return failed(what, QStringLiteral("the sweep chart did not finish its sweep in 60 s"));
+        return screenshotFailure(what, QStringLiteral("the sweep chart did not finish its sweep in 60 s"));
     }
     // Layout requests and updates the replot posted: handled before the picture is grabbed.
     QCoreApplication::sendPostedEvents();
@@ -156,14 +152,14 @@ Result<bool> ScreenshotDriver::changeAndWaitForChart(const std::function<void()>
 Result<bool> ScreenshotDriver::save(const QImage& image, const QString& name) const {
     const QString path = QDir(m_outputFolder).filePath(name);
     if (image.isNull() || !image.save(path, "PNG")) {
-        return failed("save", QStringLiteral("could not write %1").arg(path));
+        return screenshotFailure("save", QStringLiteral("could not write %1").arg(path));
     }
     const QImage back(path);
     if (back.isNull() || back.width() < kMinimumWidth || QFileInfo(path).size() == 0) {
-        return failed("save", QStringLiteral("%1 is %2 px wide (at least %3 wanted)")
-                                  .arg(path)
-                                  .arg(back.width())
-                                  .arg(kMinimumWidth));
+        return screenshotFailure("save", QStringLiteral("%1 is %2 px wide (at least %3 wanted)")
+                                             .arg(path)
+                                             .arg(back.width())
+                                             .arg(kMinimumWidth));
     }
     std::printf("wrote %s (%dx%d)\n", qPrintable(path), back.width(), back.height());
     return true;
@@ -177,7 +173,7 @@ Result<bool> ScreenshotDriver::chooseMachine(const QString& id) {
     auto* combo = child<QComboBox>("machineCombo");
     const int index = combo ? combo->findData(id) : -1;
     if (index < 0) {
-        return failed("machine", QStringLiteral("no machine %1 in machineCombo").arg(id));
+        return screenshotFailure("machine", QStringLiteral("no machine %1 in machineCombo").arg(id));
     }
     return changeAndWaitForChart([&] { combo->setCurrentIndex(index); }, "machine");
 }
@@ -186,15 +182,15 @@ Result<bool> ScreenshotDriver::chooseModelInPicker(const QString& path) {
     auto* picker = m_window->findChild<ModelPickerPanel*>();
     auto* table = child<QTableView>("modelTable");
     if (picker == nullptr || table == nullptr) {
-        return failed("picker", QStringLiteral("no model picker"));
+        return screenshotFailure("picker", QStringLiteral("no model picker"));
     }
     if (!waitFor([picker] { return !picker->isScanning(); }, 30000)) {
-        return failed("picker", QStringLiteral("the library scan did not finish in 30 s"));
+        return screenshotFailure("picker", QStringLiteral("the library scan did not finish in 30 s"));
     }
     const QModelIndexList rows = table->model()->match(
         table->model()->index(0, 0), ModelLibraryModel::PathRole, path, 1, Qt::MatchExactly);
     if (rows.isEmpty()) {
-        return failed("picker", QStringLiteral("%1 is not listed").arg(path));
+        return screenshotFailure("picker", QStringLiteral("%1 is not listed").arg(path));
     }
     return changeAndWaitForChart(
         [&] {
@@ -203,6 +199,10 @@ Result<bool> ScreenshotDriver::chooseModelInPicker(const QString& path) {
                               table->visualRect(rows.front()).center());
         },
         "picker");
+}
+
+Error screenshotFailure(const char* state, const QString& why) {
+    return makeError("screenshots." + std::string(state), why.toStdString());
 }
 
 } // namespace llamafit

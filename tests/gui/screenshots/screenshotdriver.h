@@ -29,6 +29,9 @@ namespace llamafit {
 
 class SizingSession;
 
+// A step of the screenshot run that did not reach `state`, and why: "screenshots.<state>".
+Error screenshotFailure(const char* state, const QString& why);
+
 class ScreenshotDriver {
   public:
     explicit ScreenshotDriver(QString outputFolder);

@@ -47,10 +47,6 @@ namespace llamafit {
 
 namespace {
 
-Error failed(const char* state, const QString& why) {
-    return makeError("screenshots." + std::string(state), why.toStdString());
-}
-
 QString verdictOf(const SizingSession& session) {
     if (!session.estimate()) {
         return QString::fromStdString(session.estimate().error().message);
@@ -63,8 +59,8 @@ QString verdictOf(const SizingSession& session) {
 
 Result<bool> ScreenshotDriver::defaultCard() {
     if (m_session->model().cardId != defaultModelCardId() || m_session->settings().contextTokens != 4096U) {
-        return failed("01-default-card",
-                      QStringLiteral("the window did not start on the default card at -c 4096"));
+        return screenshotFailure("01-default-card",
+                                 QStringLiteral("the window did not start on the default card at -c 4096"));
     }
     return saveWindow(QStringLiteral("01-default-card.png"));
 }
@@ -74,7 +70,7 @@ Result<bool> ScreenshotDriver::fits() {
     auto* typeV = child<QComboBox>("cacheTypeVCombo");
     const int q8 = typeV ? typeV->findData(static_cast<int>(GgmlType::Q8_0)) : -1;
     if (context == nullptr || q8 < 0) {
-        return failed("02-fits", QStringLiteral("no contextSpin or no q8_0 in cacheTypeVCombo"));
+        return screenshotFailure("02-fits", QStringLiteral("no contextSpin or no q8_0 in cacheTypeVCombo"));
     }
     if (auto changed = changeAndWaitForChart(
             [&] {
@@ -86,7 +82,8 @@ Result<bool> ScreenshotDriver::fits() {
         return changed;
     }
     if (!m_session->poolUsage() || m_session->poolUsage()->verdict != FitVerdict::Fits) {
-        return failed("02-fits", QStringLiteral("-c 65536 -ctv q8_0 on the EVO-X2 is not \"fits\": %1")
+        return screenshotFailure("02-fits",
+                                 QStringLiteral("-c 65536 -ctv q8_0 on the EVO-X2 is not \"fits\": %1")
                                      .arg(verdictOf(*m_session)));
     }
     return saveWindow(QStringLiteral("02-fits.png"));
@@ -97,9 +94,9 @@ Result<bool> ScreenshotDriver::doesNotFit() {
         return chosen;
     }
     if (!m_session->poolUsage() || m_session->poolUsage()->verdict != FitVerdict::DoesNotFit) {
-        return failed("03-does-not-fit",
-                      QStringLiteral("the 35B card on the RTX 4060 8 GB is not \"does-not-fit\": %1")
-                          .arg(verdictOf(*m_session)));
+        return screenshotFailure(
+            "03-does-not-fit", QStringLiteral("the 35B card on the RTX 4060 8 GB is not \"does-not-fit\": %1")
+                                   .arg(verdictOf(*m_session)));
     }
     return saveWindow(QStringLiteral("03-does-not-fit.png"));
 }
@@ -112,7 +109,8 @@ Result<bool> ScreenshotDriver::prepareLaunch(const QString& binary, std::uint32_
     auto* flags = child<QLineEdit>("extraFlagsEdit");
     auto* launch = child<QPushButton>("launchButton");
     if (binaryEdit == nullptr || flags == nullptr || launch == nullptr) {
-        return failed("launch", QStringLiteral("no serverBinaryEdit, extraFlagsEdit or launchButton"));
+        return screenshotFailure("launch",
+                                 QStringLiteral("no serverBinaryEdit, extraFlagsEdit or launchButton"));
     }
     binaryEdit->setText(binary);
     emit binaryEdit->editingFinished();
@@ -122,7 +120,8 @@ Result<bool> ScreenshotDriver::prepareLaunch(const QString& binary, std::uint32_
     settings.contextTokens = contextTokens;
     m_session->setSettings(settings);
     if (!QTest::qWaitFor([launch] { return launch->isEnabled(); }, 30000)) {
-        return failed("launch", QStringLiteral("Launch stayed disabled: %1").arg(launch->toolTip()));
+        return screenshotFailure("launch",
+                                 QStringLiteral("Launch stayed disabled: %1").arg(launch->toolTip()));
     }
     return true;
 }
@@ -133,10 +132,11 @@ Result<bool> ScreenshotDriver::launchAndWaitFor(ServerProcess::State state, cons
     const bool reached = QTest::qWaitFor(
         [&] { return process->state() == state || process->state() == ServerProcess::State::Failed; }, 60000);
     if (!reached || process->state() != state) {
-        return failed(what, QStringLiteral("llama-server is %1, not %2; log:\n%3")
-                                .arg(QString::fromLatin1(ServerProcess::stateName(process->state())),
-                                     QString::fromLatin1(ServerProcess::stateName(state)),
-                                     QString::fromStdString(process->log())));
+        return screenshotFailure(what,
+                                 QStringLiteral("llama-server is %1, not %2; log:\n%3")
+                                     .arg(QString::fromLatin1(ServerProcess::stateName(process->state())),
+                                          QString::fromLatin1(ServerProcess::stateName(state)),
+                                          QString::fromStdString(process->log())));
     }
     return true;
 }
@@ -149,7 +149,7 @@ Result<bool> ScreenshotDriver::stopServer() {
     }
     child<QPushButton>("stopButton")->click();
     if (!QTest::qWaitFor([process] { return process->state() == ServerProcess::State::Stopped; }, 20000)) {
-        return failed("stop", QStringLiteral("llama-server did not stop in 20 s"));
+        return screenshotFailure("stop", QStringLiteral("llama-server did not stop in 20 s"));
     }
     return true;
 }
@@ -166,7 +166,7 @@ Result<bool> ScreenshotDriver::running() {
     }
     auto* live = m_window->findChild<LiveView*>(QStringLiteral("liveView"));
     if (live == nullptr) {
-        return failed("04-running", QStringLiteral("no liveView"));
+        return screenshotFailure("04-running", QStringLiteral("no liveView"));
     }
     // Completions two at a time until the charts have a few seconds of samples to draw.
     QNetworkAccessManager network;
@@ -195,16 +195,17 @@ Result<bool> ScreenshotDriver::running() {
         (void)QTest::qWaitFor([&] { return inFlight == 0 || enough(); }, 1000);
     }
     if (!enough()) {
-        return failed("04-running",
-                      QStringLiteral("the live view got %1 tokens/s and %2 memory samples in 45 s")
-                          .arg(live->throughputSampleCount())
-                          .arg(live->memorySampleCount()));
+        return screenshotFailure("04-running",
+                                 QStringLiteral("the live view got %1 tokens/s and %2 memory samples in 45 s")
+                                     .arg(live->throughputSampleCount())
+                                     .arg(live->memorySampleCount()));
     }
     // The refresh timer draws what arrived: one more pass, then the throughput plot's replot.
     QSignalSpy replotted(live->throughputChart()->plot(), &QCustomPlot::afterReplot);
     const int refreshes = live->refreshCount();
     if (!QTest::qWaitFor([&] { return live->refreshCount() > refreshes && replotted.count() > 0; }, 5000)) {
-        return failed("04-running", QStringLiteral("the live view did not repaint its samples in 5 s"));
+        return screenshotFailure("04-running",
+                                 QStringLiteral("the live view did not repaint its samples in 5 s"));
     }
     (void)QTest::qWaitFor([&] { return inFlight == 0; }, 30000);
     if (auto saved = saveWindow(QStringLiteral("04-running.png")); !saved) {
@@ -223,13 +224,14 @@ Result<bool> ScreenshotDriver::failureDiagnosis() {
     FailureDialog* dialog = m_window->findChild<LaunchPanel*>()->failureDialog();
     if (dialog == nullptr ||
         m_window->serverProcess()->failure().reason != LaunchFailureReason::AllocationFailed) {
-        return failed("05-failure-diagnosis",
-                      QStringLiteral("no failure dialog for an allocation failure; log:\n%1")
-                          .arg(QString::fromStdString(m_window->serverProcess()->log())));
+        return screenshotFailure("05-failure-diagnosis",
+                                 QStringLiteral("no failure dialog for an allocation failure; log:\n%1")
+                                     .arg(QString::fromStdString(m_window->serverProcess()->log())));
     }
     if (!QTest::qWaitForWindowExposed(dialog, 10000) ||
         dialog->findChildren<QPushButton*>(QRegularExpression(QStringLiteral("^fixButton_"))).isEmpty()) {
-        return failed("05-failure-diagnosis", QStringLiteral("the failure dialog shows no fix buttons"));
+        return screenshotFailure("05-failure-diagnosis",
+                                 QStringLiteral("the failure dialog shows no fix buttons"));
     }
     return saveOverWindow(dialog, QStringLiteral("05-failure-diagnosis.png"));
 }
@@ -242,12 +244,12 @@ Result<bool> ScreenshotDriver::benchmark() {
     }
     auto* action = m_window->findChild<QAction*>(QStringLiteral("benchmarkAction"));
     if (action == nullptr) {
-        return failed("07-benchmark", QStringLiteral("no benchmarkAction"));
+        return screenshotFailure("07-benchmark", QStringLiteral("no benchmarkAction"));
     }
     action->trigger();
     auto* dialog = m_window->findChild<BenchmarkDialog*>();
     if (dialog == nullptr || !QTest::qWaitForWindowExposed(dialog, 10000)) {
-        return failed("07-benchmark", QStringLiteral("Server > Benchmark opened no dialog"));
+        return screenshotFailure("07-benchmark", QStringLiteral("Server > Benchmark opened no dialog"));
     }
     dialog->findChild<QLineEdit*>(QStringLiteral("benchProgramEdit"))
         ->setText(defaultLlamaBenchProgram(m_server));
@@ -257,15 +259,17 @@ Result<bool> ScreenshotDriver::benchmark() {
     dialog->findChild<QSpinBox*>(QStringLiteral("benchRepetitionsSpin"))->setValue(2);
     QSignalSpy shown(dialog, &BenchmarkDialog::recordShown);
     if (!dialog->startBenchmark()) {
-        return failed("07-benchmark", QStringLiteral("the benchmark did not start: %1")
-                                          .arg(QString::fromStdString(dialog->run().error().message)));
+        return screenshotFailure("07-benchmark",
+                                 QStringLiteral("the benchmark did not start: %1")
+                                     .arg(QString::fromStdString(dialog->run().error().message)));
     }
     if (!QTest::qWaitFor(
             [&] { return shown.count() > 0 || dialog->run().state() == BenchmarkRun::State::Failed; },
             60000) ||
         shown.count() == 0) {
-        return failed("07-benchmark", QStringLiteral("llama-bench did not finish in 60 s: %1")
-                                          .arg(QString::fromStdString(dialog->run().error().message)));
+        return screenshotFailure("07-benchmark",
+                                 QStringLiteral("llama-bench did not finish in 60 s: %1")
+                                     .arg(QString::fromStdString(dialog->run().error().message)));
     }
     QSignalSpy replotted(dialog->chart()->plot(BenchmarkChart::Kind::Generation), &QCustomPlot::afterReplot);
     (void)replotted.wait(2000);
@@ -295,9 +299,10 @@ Result<bool> ScreenshotDriver::clusterView() {
     auto* bestLabel = child<QLabel>("bestSplitLabel");
     if (dock == nullptr || add == nullptr || best == nullptr || table == nullptr || bar == nullptr ||
         network == nullptr || bestLabel == nullptr) {
-        return failed("cluster-view", QStringLiteral("no clusterDock, addHostButton, bestSplitButton, "
-                                                     "clusterHostTable, tensorSplitBar, networkLabel or "
-                                                     "bestSplitLabel"));
+        return screenshotFailure("cluster-view",
+                                 QStringLiteral("no clusterDock, addHostButton, bestSplitButton, "
+                                                "clusterHostTable, tensorSplitBar, networkLabel or "
+                                                "bestSplitLabel"));
     }
     dock->raise();
     // The cluster dock taller than the model list above it, so its plan lines are in view.
@@ -316,8 +321,8 @@ Result<bool> ScreenshotDriver::clusterView() {
     const std::vector<RpcHost> expected{{"127.0.0.1:50052", 24105ULL << 20},
                                         {"127.0.0.1:50053", 24105ULL << 20}};
     if (m_session->rpcHosts() != expected || !m_session->poolUsage()) {
-        return failed("cluster-view",
-                      QStringLiteral("the two hosts are not planned: %1").arg(verdictOf(*m_session)));
+        return screenshotFailure(
+            "cluster-view", QStringLiteral("the two hosts are not planned: %1").arg(verdictOf(*m_session)));
     }
     if (const auto split = changeAndWaitForChart([&] { best->click(); }, "cluster-view"); !split) {
         return split;
@@ -326,18 +331,21 @@ Result<bool> ScreenshotDriver::clusterView() {
     if (tensorSplit.size() != 3 ||
         std::ranges::any_of(tensorSplit, [](double share) { return share <= 0; }) ||
         !m_session->poolUsage() || m_session->poolUsage()->verdict == FitVerdict::DoesNotFit) {
-        return failed("cluster-view", QStringLiteral("Best split did not put layers on all three devices "
-                                                     "and fit: %1 (%2)")
-                                          .arg(bestLabel->text(), verdictOf(*m_session)));
+        return screenshotFailure("cluster-view",
+                                 QStringLiteral("Best split did not put layers on all three devices "
+                                                "and fit: %1 (%2)")
+                                     .arg(bestLabel->text(), verdictOf(*m_session)));
     }
     if (!QTest::qWaitForWindowExposed(bar, 10000) || bar->handleCount() != 2 || network->isHidden() ||
         bestLabel->isHidden()) {
-        return failed("cluster-view", QStringLiteral("the -ts bar, the best split's line or the network line "
-                                                     "is not shown"));
+        return screenshotFailure("cluster-view",
+                                 QStringLiteral("the -ts bar, the best split's line or the network line "
+                                                "is not shown"));
     }
     auto* chart = m_window->findChild<MemoryChart*>();
     if (chart == nullptr || chart->hostLabels().size() != 3) {
-        return failed("cluster-view", QStringLiteral("the memory chart does not show three hosts"));
+        return screenshotFailure("cluster-view",
+                                 QStringLiteral("the memory chart does not show three hosts"));
     }
     if (auto* scroll = qobject_cast<QScrollArea*>(dock->widget()); scroll != nullptr) {
         scroll->ensureWidgetVisible(network);

@@ -17,19 +17,20 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct CliResult {
+struct ModelSetCliResult {
     int exitCode = -1;
     Json json;
     std::string text;
 };
 
-CliResult runCli(const std::string& arguments) {
+ModelSetCliResult runModelSetCli(const std::string& arguments) {
     test::CommandRun ran =
         test::runShellCommand(test::shellQuote(LLAMAFIT_CLI_PATH) + " " + arguments + " 2>&1");
     const std::size_t brace = ran.out.find('{');
-    return CliResult{ran.exitCode,
-                     brace == std::string::npos ? Json() : Json::parse(ran.out.substr(brace), nullptr, false),
-                     std::move(ran.out)};
+    return ModelSetCliResult{ran.exitCode,
+                             brace == std::string::npos ? Json()
+                                                        : Json::parse(ran.out.substr(brace), nullptr, false),
+                             std::move(ran.out)};
 }
 
 class ModelSetCommand : public ::testing::Test {
@@ -60,7 +61,7 @@ class ModelSetCommand : public ::testing::Test {
 };
 
 TEST_F(ModelSetCommand, PlanJsonAddsUpAndItsSubsetsAgreeWithTheSafeModelsMax) {
-    const CliResult run = runCli("plan --set " + path("cards.json") + " --json");
+    const ModelSetCliResult run = runModelSetCli("plan --set " + path("cards.json") + " --json");
     ASSERT_EQ(run.exitCode, 0) << run.text;
     const Json& json = run.json;
     EXPECT_EQ(json["machine"]["id"], "rtx-4060-8gb");
@@ -95,7 +96,8 @@ TEST_F(ModelSetCommand, PlanJsonAddsUpAndItsSubsetsAgreeWithTheSafeModelsMax) {
 }
 
 TEST_F(ModelSetCommand, MachineOptionWinsOverTheSets) {
-    const CliResult run = runCli("plan --set " + path("cards.json") + " --json --machine rtx-3090-24gb");
+    const ModelSetCliResult run =
+        runModelSetCli("plan --set " + path("cards.json") + " --json --machine rtx-3090-24gb");
     ASSERT_EQ(run.exitCode, 0) << run.text;
     EXPECT_EQ(run.json["machine"]["id"], "rtx-3090-24gb");
     EXPECT_EQ(run.json["models_max_safe"], 3);
@@ -103,7 +105,7 @@ TEST_F(ModelSetCommand, MachineOptionWinsOverTheSets) {
 }
 
 TEST_F(ModelSetCommand, PlanTextStacksEachModelAndNamesTheSafeMax) {
-    const CliResult run = runCli("plan --set " + path("cards.json"));
+    const ModelSetCliResult run = runModelSetCli("plan --set " + path("cards.json"));
     ASSERT_EQ(run.exitCode, 0) << run.text;
     EXPECT_NE(run.text.find("Model set 'cards' (3 models) on rtx-4060-8gb"), std::string::npos) << run.text;
     EXPECT_NE(run.text.find("= all together"), std::string::npos) << run.text;
@@ -112,8 +114,8 @@ TEST_F(ModelSetCommand, PlanTextStacksEachModelAndNamesTheSafeMax) {
 }
 
 TEST_F(ModelSetCommand, ExportWritesThePresetAndTheLlamaSwapGroup) {
-    const CliResult ini =
-        runCli("export --set " + path("files.json") + " --format ini --machine rtx-3090-24gb");
+    const ModelSetCliResult ini =
+        runModelSetCli("export --set " + path("files.json") + " --format ini --machine rtx-3090-24gb");
     ASSERT_EQ(ini.exitCode, 0) << ini.text;
     EXPECT_NE(ini.text.find(";   llama-server --models-preset pair.ini --models-max 2\nversion = 1\n"),
               std::string::npos)
@@ -123,47 +125,50 @@ TEST_F(ModelSetCommand, ExportWritesThePresetAndTheLlamaSwapGroup) {
         << ini.text;
     EXPECT_NE(ini.text.find("[beta]\nmodel = " + m_folder + "/beta.gguf\nc = 256\n"), std::string::npos)
         << ini.text;
-    const CliResult swap =
-        runCli("export --set " + path("files.json") + " --format llama-swap --machine rtx-3090-24gb");
+    const ModelSetCliResult swap =
+        runModelSetCli("export --set " + path("files.json") + " --format llama-swap --machine rtx-3090-24gb");
     ASSERT_EQ(swap.exitCode, 0) << swap.text;
     EXPECT_NE(swap.text.find("groups:\n  \"pair\":\n    swap: false\n"), std::string::npos) << swap.text;
 }
 
 TEST_F(ModelSetCommand, BadInputsAreNamedWithExitStatusTwo) {
-    const auto code = [](const CliResult& run) {
+    const auto code = [](const ModelSetCliResult& run) {
         return run.json.is_object() && run.json.contains("error")
                    ? run.json["error"]["code"].get<std::string>()
                    : run.text;
     };
-    const CliResult missing = runCli("plan --json --set " + path("nope.json"));
+    const ModelSetCliResult missing = runModelSetCli("plan --json --set " + path("nope.json"));
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_EQ(code(missing), "modelset.unreadable");
-    const CliResult badJson = runCli("plan --json --set " + write("bad.json", "{\"models\": ["));
+    const ModelSetCliResult badJson =
+        runModelSetCli("plan --json --set " + write("bad.json", "{\"models\": ["));
     EXPECT_EQ(badJson.exitCode, 2);
     EXPECT_EQ(code(badJson), "modelset.bad-json");
-    const CliResult machine = runCli("plan --json --set " + write("m.json", R"({"machine": "no-such-machine",
+    const ModelSetCliResult machine =
+        runModelSetCli("plan --json --set " + write("m.json", R"({"machine": "no-such-machine",
         "models": [{"model": "llama-3.2-1b-q8_0"}]})"));
     EXPECT_EQ(machine.exitCode, 2);
     EXPECT_EQ(code(machine), "machine.unknown-profile");
-    const CliResult flag =
-        runCli("plan --json --set " +
-               write("f.json", R"({"models": [{"model": "llama-3.2-1b-q8_0", "args": ["-c", "x"]}]})") +
-               " --machine cpu-only");
+    const ModelSetCliResult flag = runModelSetCli(
+        "plan --json --set " +
+        write("f.json", R"({"models": [{"model": "llama-3.2-1b-q8_0", "args": ["-c", "x"]}]})") +
+        " --machine cpu-only");
     EXPECT_EQ(flag.exitCode, 2);
     EXPECT_EQ(code(flag), "args.bad-value");
     EXPECT_NE(flag.text.find("model 'llama-3.2-1b-q8_0'"), std::string::npos) << flag.text;
-    const CliResult model =
-        runCli("plan --json --set " + write("nf.json", R"({"models": [{"model": "gone.gguf"}]})") +
-               " --machine cpu-only");
+    const ModelSetCliResult model =
+        runModelSetCli("plan --json --set " + write("nf.json", R"({"models": [{"model": "gone.gguf"}]})") +
+                       " --machine cpu-only");
     EXPECT_EQ(model.exitCode, 2);
     EXPECT_EQ(code(model), "model.not-found");
-    const CliResult stray = runCli("plan --set " + path("files.json") + " -c 512");
+    const ModelSetCliResult stray = runModelSetCli("plan --set " + path("files.json") + " -c 512");
     EXPECT_EQ(stray.exitCode, 2);
     EXPECT_NE(stray.text.find("cli.unexpected-argument"), std::string::npos) << stray.text;
-    const CliResult card = runCli("export --set " + path("cards.json") + " --format ini");
+    const ModelSetCliResult card = runModelSetCli("export --set " + path("cards.json") + " --format ini");
     EXPECT_EQ(card.exitCode, 2);
     EXPECT_NE(card.text.find("export.no-model-file"), std::string::npos) << card.text;
-    const CliResult format = runCli("export --set " + path("files.json") + " --format sh --machine cpu-only");
+    const ModelSetCliResult format =
+        runModelSetCli("export --set " + path("files.json") + " --format sh --machine cpu-only");
     EXPECT_EQ(format.exitCode, 2);
     EXPECT_NE(format.text.find("cli.bad-value"), std::string::npos) << format.text;
 }

@@ -27,7 +27,7 @@ struct PlanRun {
 };
 
 // stdout only; stderr goes to the test's own stderr.
-PlanRun runCli(const std::string& arguments) {
+PlanRun runPlanCli(const std::string& arguments) {
     test::CommandRun ran = test::runShellCommand(test::shellQuote(LLAMAFIT_CLI_PATH) + " " + arguments);
     PlanRun run{ran.exitCode, Json::parse(ran.out, nullptr, false), std::move(ran.out)};
     return run;
@@ -38,7 +38,7 @@ constexpr const char* kSeedFlags = "plan --json -m qwen3.5-35b-a3b-q6_k -c 65536
 const std::string kSeed = std::string(kSeedFlags) + " --machine gmktec-evo-x2-64gb-32-32";
 
 TEST(PlanCommand, MachinesListsTheBuiltins) {
-    const PlanRun run = runCli("machines --json");
+    const PlanRun run = runPlanCli("machines --json");
     ASSERT_EQ(run.exitCode, 0);
     ASSERT_TRUE(run.json.contains("machines")) << run.text;
     ASSERT_EQ(run.json["machines"].size(), 5u);
@@ -47,13 +47,13 @@ TEST(PlanCommand, MachinesListsTheBuiltins) {
     EXPECT_TRUE(evo["apu"].get<bool>());
     EXPECT_EQ(evo["bios_split"]["carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
     EXPECT_FALSE(evo["sources"].empty());
-    const PlanRun text = runCli("machines");
+    const PlanRun text = runPlanCli("machines");
     EXPECT_EQ(text.exitCode, 0);
     EXPECT_NE(text.text.find("rtx-3090-24gb"), std::string::npos);
 }
 
 TEST(PlanCommand, SeedPlanFitsAndRecommends32Of32) {
-    const PlanRun run = runCli(kSeed);
+    const PlanRun run = runPlanCli(kSeed);
     ASSERT_EQ(run.exitCode, 0) << run.text;
     const Json& json = run.json;
     EXPECT_EQ(json["verdict"], "fits");
@@ -76,7 +76,7 @@ TEST(PlanCommand, SeedPlanFitsAndRecommends32Of32) {
     EXPECT_GT(json["decode"]["tokens_per_second"].get<double>(), 53.6);
     EXPECT_TRUE(json["estimate"].contains("devices"));
 
-    const PlanRun text = runCli(
+    const PlanRun text = runPlanCli(
         "plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0 --machine gmktec-evo-x2-64gb-32-32");
     EXPECT_EQ(text.exitCode, 0);
     EXPECT_NE(text.text.find("current, recommended"), std::string::npos) << text.text;
@@ -89,8 +89,8 @@ TEST(PlanCommand, MachineFromAProfileFileAndTypedCarveOuts) {
     Machine machine = *findBuiltinMachine("gmktec-evo-x2-64gb-32-32");
     machine.id = "my-box";
     ASSERT_TRUE(saveMachineProfile(machine, path.string()).ok());
-    const PlanRun run = runCli(std::string(kSeedFlags) + " --machine '" + path.string() +
-                               "' --carve-outs 24,40 --margin-mib 512");
+    const PlanRun run = runPlanCli(std::string(kSeedFlags) + " --machine '" + path.string() +
+                                   "' --carve-outs 24,40 --margin-mib 512");
     std::filesystem::remove(path);
     ASSERT_EQ(run.exitCode, 0) << run.text;
     EXPECT_EQ(run.json["machine"]["id"], "my-box");
@@ -103,7 +103,7 @@ TEST(PlanCommand, MachineFromAProfileFileAndTypedCarveOuts) {
 // when it has a GPU llama.cpp can use, else the EVO-X2 profile; it says which and why. On a
 // machine whose only Vulkan device is lavapipe (CI) that is the EVO-X2 profile.
 TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
-    const PlanRun devices = runCli("devices --json");
+    const PlanRun devices = runPlanCli("devices --json");
     ASSERT_EQ(devices.exitCode, 0) << devices.text;
     bool hasGpu = false;
     std::string cpuDevice;
@@ -113,7 +113,7 @@ TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
             cpuDevice = gpu["name"].get<std::string>();
         }
     }
-    const PlanRun run = runCli(kSeedFlags);
+    const PlanRun run = runPlanCli(kSeedFlags);
     ASSERT_EQ(run.exitCode, 0) << run.text;
     const std::string because = run.json["machine"]["chosen_because"].get<std::string>();
     if (hasGpu) {
@@ -128,7 +128,7 @@ TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
         }
         EXPECT_EQ(run.json["bios_split"]["recommended_carve_out_bytes"].get<std::uint64_t>(), 32 * kGiB);
     }
-    const PlanRun text = runCli("plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0");
+    const PlanRun text = runPlanCli("plan -m qwen3.5-35b-a3b-q6_k -c 65536 -ctk q8_0 -ctv q8_0");
     EXPECT_EQ(text.exitCode, 0);
     EXPECT_NE(text.text.find("          chosen: " + because), std::string::npos) << text.text;
 }
@@ -137,9 +137,9 @@ TEST(PlanCommand, WithoutMachineUsesDiscoveryOrTheSeedProfile) {
 // is for the detected machine, and the output says so.
 TEST(PlanCommand, DetectedMachineFromAFixtureTree) {
     const std::filesystem::path machine = std::filesystem::path(LLAMAFIT_TEST_SYSFS_DIR) / "evo-x2-64g-32-32";
-    const PlanRun run =
-        runCli(std::string(kSeedFlags) + " --no-vulkan --no-nvml --proc-dir '" + (machine / "proc").string() +
-               "' --drm-dir '" + (machine / "sys/class/drm").string() + "'");
+    const PlanRun run = runPlanCli(std::string(kSeedFlags) + " --no-vulkan --no-nvml --proc-dir '" +
+                                   (machine / "proc").string() + "' --drm-dir '" +
+                                   (machine / "sys/class/drm").string() + "'");
     ASSERT_EQ(run.exitCode, 0) << run.text;
     EXPECT_EQ(run.json["machine"]["id"], "detected");
     const std::string because = run.json["machine"]["chosen_because"].get<std::string>();
@@ -149,16 +149,16 @@ TEST(PlanCommand, DetectedMachineFromAFixtureTree) {
 }
 
 TEST(PlanCommand, ErrorsAreNamed) {
-    PlanRun run = runCli(std::string(kSeedFlags) + " --machine no-such-box 2>/dev/null");
+    PlanRun run = runPlanCli(std::string(kSeedFlags) + " --machine no-such-box 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "machine.unknown-profile");
-    run = runCli(std::string(kSeed) + " --gpu cuda=8192 2>/dev/null");
+    run = runPlanCli(std::string(kSeed) + " --gpu cuda=8192 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "cli.conflicting-options");
-    run = runCli(std::string(kSeed) + " --carve-outs 16GB 2>/dev/null");
+    run = runPlanCli(std::string(kSeed) + " --carve-outs 16GB 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "machine.bad-value");
-    run = runCli(std::string(kSeedFlags) + " --machine cpu-only --carve-outs 16 2>/dev/null");
+    run = runPlanCli(std::string(kSeedFlags) + " --machine cpu-only --carve-outs 16 2>/dev/null");
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_EQ(run.json["error"]["code"], "cli.bad-value");
 }
@@ -200,7 +200,7 @@ TEST(PlanCommand, SpeedFieldsInPlanAndEstimate) {
     // Seed 003: 272 GB/s / (4.9 GB + 4 GiB of f16 KV at 32K) = 30 t/s at most.
     EXPECT_NEAR(estimateSpeed["decode_tps_bound"].get<double>(), 30, 1.5);
     EXPECT_TRUE(estimateSpeed["prompt_tps_expected"].is_null());
-    const PlanRun noBandwidth = runCli("estimate --json -m llama-3-8b-q4_k_m");
+    const PlanRun noBandwidth = runPlanCli("estimate --json -m llama-3-8b-q4_k_m");
     EXPECT_EQ(noBandwidth.json["speed"]["source"], "no-bandwidth");
     EXPECT_TRUE(noBandwidth.json["speed"]["decode_tps_bound"].is_null());
     std::filesystem::remove_all(folder);

@@ -3,6 +3,7 @@
 
 #include "core/flags/flagtable.h"
 #include "core/flags/serverargs.h"
+#include "tests/unit/flags/parseok.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +13,7 @@
 namespace llamafit {
 namespace {
 
-ParsedServerArgs parseOk(const std::vector<std::string>& args) {
-    Result<ParsedServerArgs> parsed = parseServerArgs(args);
-    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().code + ": " + parsed.error().message);
-    return parsed.ok() ? *parsed : ParsedServerArgs{};
-}
+using test::parseOk;
 
 TEST(FlagTable, EverySpellingBelongsToOneRow) {
     std::map<std::string, int> seen;

@@ -2,6 +2,7 @@
 // spellings it maps, the flags it only lists, the errors, and the round trip.
 
 #include "core/flags/serverargs.h"
+#include "tests/unit/flags/parseok.h"
 
 #include "core/common/units.h"
 
@@ -10,11 +11,7 @@
 namespace llamafit {
 namespace {
 
-ParsedServerArgs parseOk(const std::vector<std::string>& args) {
-    Result<ParsedServerArgs> parsed = parseServerArgs(args);
-    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().code + ": " + parsed.error().message);
-    return parsed.ok() ? *parsed : ParsedServerArgs{};
-}
+using test::parseOk;
 
 Error parseError(const std::vector<std::string>& args) {
     Result<ParsedServerArgs> parsed = parseServerArgs(args);

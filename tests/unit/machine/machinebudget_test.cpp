@@ -1,4 +1,5 @@
 // machineBudget: pools' usable bytes less the margin, per GPU and for the host.
+#include "core/common/units.h"
 #include "core/machine/machinebudget.h"
 
 #include "core/machine/machineprofile.h"
@@ -7,8 +8,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024ULL * 1024;
 
 TEST(MachineBudget, ApuCarveOutAndSystemRamLessTheMargin) {
     const Machine machine = *findBuiltinMachine(defaultMachineId());

@@ -16,7 +16,7 @@
 namespace llamafit {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kTolerance = 0.25;
 
 struct PublicRow {
@@ -54,7 +54,7 @@ TEST(SpeedModel, PublicDenseRowsWithinTwentyFivePercent) {
     for (const PublicRow& row : kDenseRows) {
         SpeedInputs inputs;
         inputs.bandwidthBytesPerSecond = static_cast<std::uint64_t>(row.bandwidthGBps * 1e9);
-        inputs.weightBytesPerToken = static_cast<std::uint64_t>(row.modelGiB * kGiB);
+        inputs.weightBytesPerToken = static_cast<std::uint64_t>(row.modelGiB * kBytesPerGiB);
         inputs.weightBytesTotal = inputs.weightBytesPerToken;
         const SpeedPrediction prediction = predictSpeed(inputs, defaultSpeedEfficiency(row.backend, false));
         const double error = relativeError(prediction.decodeTpsExpected, row.measuredTps);

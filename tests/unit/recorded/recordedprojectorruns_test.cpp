@@ -8,6 +8,7 @@
 // ("reserve_compute_meta: CPU compute buffer size") within 5 %, all on the CPU; and the width
 // mismatch llama-server refuses is refused.
 
+#include "core/common/units.h"
 #include "core/flags/serverargs.h"
 #include "core/model/modelinterpreter.h"
 #include "core/model/projectorinfo.h"
@@ -30,7 +31,6 @@ namespace {
 
 constexpr const char* kRecordedDir = LLAMAFIT_RECORDED_MMPROJ_RUNS_DIR;
 constexpr const char* kRerecord = "; run scripts/record-mtp-runs.sh --matrix mmproj";
-constexpr double kMiB = 1024.0 * 1024.0;
 
 Result<ModelInfo> textModel(const std::string& stem) {
     if (stem == "tiny") {
@@ -81,8 +81,8 @@ TEST_P(RecordedProjectorRunTest, ProjectorBuffersMatchTheServer) {
         hostProjectorBytes += buffer.owner == BufferOwner::Projector ? buffer.bytes : 0;
     }
     EXPECT_EQ(hostProjectorBytes, buffers.weightBytes + buffers.computeBytes) << "both on the CPU";
-    const double weightMiB = buffers.weightBytes / kMiB;
-    const double computeMiB = buffers.computeBytes / kMiB;
+    const double weightMiB = toMiB(buffers.weightBytes);
+    const double computeMiB = toMiB(buffers.computeBytes);
     std::printf("[ figures  ] %s: weights %.2f vs %.2f MiB, warm-up %u vs %d px, compute %.2f vs %.2f MiB "
                 "(%+.2f %%)\n",
                 caseName(GetParam()).c_str(), weightMiB, *logged.weightMiB, buffers.warmupImageSide,

@@ -1,13 +1,12 @@
 // llama-server's --list-devices listing and the RPC failures its log names (core/server/devicelist.h),
 // on text printed by llama-server 0.7.0 (b11669) with two ggml-rpc-server on loopback and lavapipe.
+#include "core/common/units.h"
 #include "core/server/devicelist.h"
 
 #include <gtest/gtest.h>
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024 * 1024;
 
 TEST(DeviceList, ReadsRpcServersAndGpusWithTheirFreeMemory) {
     const auto devices =

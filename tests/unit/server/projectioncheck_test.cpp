@@ -1,6 +1,7 @@
 // llama.cpp's projection table next to LlamaFit's (core/server/projectioncheck.h), on the table
 // the real llama-fit-params 0.7.0 printed for qwen2 on lavapipe (-c 4096 --fit-print on -lv 4).
 
+#include "core/common/units.h"
 #include "core/server/projectioncheck.h"
 
 #include <gtest/gtest.h>
@@ -22,8 +23,6 @@ constexpr const char* kTable = "I common_memory_breakdown_print: | memory breakd
                                "I common_memory_breakdown_print: |   - CPU_REPACK                            "
                                "     |                   10 =    "
                                "10 +       0 +       0                |\n";
-
-constexpr std::uint64_t kMiB = 1024 * 1024;
 
 TEST(ProjectionCheck, DevicesByPositionHostLastRepackSkipped) {
     Result<AllocationLog> log = parseAllocationLog(kTable);

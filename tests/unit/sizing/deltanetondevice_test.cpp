@@ -2,6 +2,7 @@
 // GPU refuses (core/sizing/deltanetondevice.h), against llama-server 0.7.0 on lavapipe
 // (tests/data/shapes/qwen35moe.json cut to 8 blocks as the Vulkan matrix runs it; -c 4096 -fa on
 // -ngl all).
+#include "core/common/units.h"
 #include "core/sizing/deltanetondevice.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -11,8 +12,8 @@
 namespace llamafit {
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+constexpr std::uint64_t kDeltaNetOnDeviceVulkanAlignmentSlack =
+    64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
 TEST(DeltaNetOnDevice, TheGpuPlanIsTheServersOwn) {
     const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen35moe.json", 8));
@@ -22,12 +23,10 @@ TEST(DeltaNetOnDevice, TheGpuPlanIsTheServersOwn) {
     // qwen35moe_l8_ngl_all_np1_faon: the peak is block 4's conv input above block 3's expert
     // outputs' hole, "Vulkan0 compute buffer size = 72.10 MiB" (ggml-alloc's plan: 75599936 B).
     EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, true)), 75599936.0,
-                kVulkanAlignmentSlack);
+                kDeltaNetOnDeviceVulkanAlignmentSlack);
     // qwen35moe_l8_ngl_all (4 slots) and _np1_ub1024: "72.38 MiB", "144.10 MiB".
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)) / kBytesPerMiB,
-                72.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)) / kBytesPerMiB,
-                144.10, 0.005);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)), 72.38, 0.005);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)), 144.10, 0.005);
 }
 
 TEST(DeltaNetOnDevice, WithoutFlashAttentionKqPeaksInTheAttentionBlock) {
@@ -37,7 +36,7 @@ TEST(DeltaNetOnDevice, WithoutFlashAttentionKqPeaksInTheAttentionBlock) {
     const auto shape = deltaNetOnDeviceShape(test::interpretedShape("qwen35moe.json", 8));
     ASSERT_TRUE(shape.has_value());
     EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, false)), 198185024.0,
-                kVulkanAlignmentSlack);
+                kDeltaNetOnDeviceVulkanAlignmentSlack);
 }
 
 TEST(DeltaNetOnDevice, AQuantizedKeyMovesKqToTheCpu) {
@@ -52,9 +51,7 @@ TEST(DeltaNetOnDevice, AQuantizedKeyMovesKqToTheCpu) {
     const QuantizedKeyAttention keys = quantizedKeyAttention(model, *shape, settings, false, Backend::Vulkan);
     EXPECT_TRUE(keys.quantizedKey);
     EXPECT_GT(keys.keyRotationBytes, 0u);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, false, keys)) /
-                    kBytesPerMiB,
-                181.00, 0.005);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, false, keys)), 181.00, 0.005);
     EXPECT_EQ(quantizedKeyHostBytes(*shape, 512, 4096), 128u * 1024 * 1024);
     // With flash attention, an f16 K, or on another backend, KQ stays where it was.
     EXPECT_FALSE(quantizedKeyAttention(model, *shape, settings, true, Backend::Vulkan).quantizedKey);
@@ -72,13 +69,10 @@ TEST(DeltaNetOnDevice, QwenNextFusesItsProjections) {
     // unified cache (-np unset), 4 slots of 1024 cells each (-np 4) and -ub 1024: "112.38 MiB",
     // "108.38 MiB", "208.10 MiB".
     EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 1, 4096, true)), 109154368.0,
-                kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)) / kBytesPerMiB,
-                112.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 1024, true)) / kBytesPerMiB,
-                108.38, 0.005);
-    EXPECT_NEAR(static_cast<double>(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)) / kBytesPerMiB,
-                208.10, 0.005);
+                kDeltaNetOnDeviceVulkanAlignmentSlack);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 4096, true)), 112.38, 0.005);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 512, 4, 1024, true)), 108.38, 0.005);
+    EXPECT_NEAR(toMiB(deltaNetOnDeviceComputeBytes(*shape, 1024, 1, 4096, true)), 208.10, 0.005);
 }
 
 TEST(DeltaNetOnDevice, OnlyTheQwenDeltaNetMixturesOfExperts) {

@@ -1,6 +1,7 @@
 // The fit replica's own rules (core/sizing/fitreplica.h, core/flags/fitflags.h); the cases
 // against the real llama-fit-params are in tests/unit/recorded/fitrecorded_test.cpp.
 
+#include "core/common/units.h"
 #include "core/flags/fitflags.h"
 #include "core/model/modelinterpreter.h"
 #include "core/sizing/fitreplica.h"
@@ -10,8 +11,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr std::uint64_t kMiB = 1024 * 1024;
 
 ModelInfo shapeModel(const char* name, std::optional<GgmlType> weightType = std::nullopt) {
     Result<ModelSpec> spec = test::loadShape(name);

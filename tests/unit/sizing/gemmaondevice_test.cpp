@@ -2,6 +2,7 @@
 // llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plans
 // (scripts/alloc-plan/run-case.sh; tests/data/shapes/gemma3.json).
+#include "core/common/units.h"
 #include "core/sizing/gemmaondevice.h"
 
 #include "core/sizing/estimator.h"
@@ -13,8 +14,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 std::optional<GemmaShape> gemma3(GgmlType keyCache, bool flashAttention) {
     const ModelInfo model = test::interpretedShape("gemma3.json");
@@ -31,11 +30,11 @@ TEST(GemmaOnDevice, TheFfnStacksAboveBothCachesInputs) {
     // gemma3_ngl_all_np1_faoff_kq8_0: 64.27 (rotation matrices and a rotated Q and K).
     const auto plain = gemma3(GgmlType::F16, false);
     ASSERT_TRUE(plain.has_value());
-    EXPECT_NEAR(static_cast<double>(gemmaDeviceBytes(*plain, 512, 1)) / kBytesPerMiB, 63.77, 0.005);
+    EXPECT_NEAR(toMiB(gemmaDeviceBytes(*plain, 512, 1)), 63.77, 0.005);
     const auto rotated = gemma3(GgmlType::Q8_0, false);
     ASSERT_TRUE(rotated.has_value());
     EXPECT_TRUE(rotated->rotatedKeys);
-    EXPECT_NEAR(static_cast<double>(gemmaDeviceBytes(*rotated, 512, 1)) / kBytesPerMiB, 64.27, 0.005);
+    EXPECT_NEAR(toMiB(gemmaDeviceBytes(*rotated, 512, 1)), 64.27, 0.005);
 }
 
 TEST(GemmaOnDevice, OnlyWithoutFlashAttention) {

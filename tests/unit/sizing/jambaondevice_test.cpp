@@ -3,6 +3,7 @@
 // recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
 // plans (scripts/alloc-plan/run-case.sh; tests/data/shapes/jamba.json cut to 6 blocks: Mamba,
 // Mamba + MoE, Mamba, Mamba + MoE, attention, Mamba + MoE).
+#include "core/common/units.h"
 #include "core/sizing/jambaondevice.h"
 
 #include "core/sizing/estimator.h"
@@ -14,8 +15,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 struct JambaCase {
     std::optional<std::uint32_t> slots; // nullopt: the server's 4 slots in one unified cache
@@ -35,12 +34,10 @@ std::optional<JambaStack> stackOf(const JambaCase& c, bool expertsRefused = true
                       !c.flashAttention, hostLayers);
 }
 
-double deviceMiB(const JambaCase& c, std::uint32_t ubatch, std::uint32_t outputs) {
+double jambaDeviceMiB(const JambaCase& c, std::uint32_t ubatch, std::uint32_t outputs) {
     const auto stack = stackOf(c);
     EXPECT_TRUE(stack.has_value());
-    return stack ? static_cast<double>(jambaDeviceBytes(*stack, ubatch, c.slots.value_or(4), outputs)) /
-                       kBytesPerMiB
-                 : 0.0;
+    return stack ? toMiB(jambaDeviceBytes(*stack, ubatch, c.slots.value_or(4), outputs)) : 0.0;
 }
 
 TEST(JambaOnDevice, ReadsTheLayersOfTheStack) {
@@ -59,18 +56,18 @@ TEST(JambaOnDevice, TheGpuPlanIsTheServersOwn) {
     // Block 0's FFN peaks above the holes the mixed input's rows leave: jamba_l6_ngl_all (4 slots),
     // _np1_faon, _np1_faoff (KQ on the CPU), _c16384_np4_faoff: "Vulkan0 compute buffer size =
     // 116.00 MiB"; _np1_ub1024: 232.01. The closed form said 118.39 with 4 slots.
-    EXPECT_NEAR(deviceMiB({}, 512, 4), 116.00, 0.005);
-    EXPECT_NEAR(deviceMiB({1}, 512, 1), 116.00, 0.005);
-    EXPECT_NEAR(deviceMiB({1, 4096, false}, 512, 1), 116.00, 0.005);
-    EXPECT_NEAR(deviceMiB({4, 16384, false}, 512, 4), 116.00, 0.005);
-    EXPECT_NEAR(deviceMiB({1}, 1024, 1), 232.01, 0.005);
+    EXPECT_NEAR(jambaDeviceMiB({}, 512, 4), 116.00, 0.005);
+    EXPECT_NEAR(jambaDeviceMiB({1}, 512, 1), 116.00, 0.005);
+    EXPECT_NEAR(jambaDeviceMiB({1, 4096, false}, 512, 1), 116.00, 0.005);
+    EXPECT_NEAR(jambaDeviceMiB({4, 16384, false}, 512, 4), 116.00, 0.005);
+    EXPECT_NEAR(jambaDeviceMiB({1}, 1024, 1), 232.01, 0.005);
 }
 
 // -ngl N on the 6 blocks: the first 7 - N stay in host memory; one slot, n_ubatch 512.
 double hostLayersMiB(std::size_t gpuLayers, bool flashAttention = true) {
     const auto stack = stackOf({1, 4096, flashAttention}, true, std::min<std::size_t>(6, 7 - gpuLayers));
     EXPECT_TRUE(stack.has_value()) << "-ngl " << gpuLayers;
-    return stack ? static_cast<double>(jambaDeviceBytes(*stack, 512, 1, 1)) / kBytesPerMiB : 0.0;
+    return stack ? toMiB(jambaDeviceBytes(*stack, 512, 1, 1)) : 0.0;
 }
 
 TEST(JambaOnDevice, HostLayersCopyEachWeightInForItsOp) {

@@ -1,6 +1,7 @@
 // The Vulkan GPU's compute buffer of a fully offloaded Mamba-1 or Mamba-2 model (core/sizing/mambaondevice.h)
 // against the byte counts ggml-alloc chose in llama-server 0.7.0 on lavapipe, read from its
 // allocation plans (scripts/alloc-plan/run-case.sh; tests/data/shapes/mamba.json, 24 blocks).
+#include "core/common/units.h"
 #include "core/sizing/mambaondevice.h"
 
 #include "core/sizing/estimator.h"
@@ -14,7 +15,8 @@
 namespace llamafit {
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 8; // lavapipe aligns to 64 B, the replay to 32
+constexpr std::uint64_t kMambaOnDeviceVulkanAlignmentSlack =
+    64 * 8; // lavapipe aligns to 64 B, the replay to 32
 
 std::uint64_t deviceBytes(std::uint32_t ubatch, std::uint32_t slots) {
     const ModelInfo model = test::interpretedShape("mamba.json");
@@ -25,9 +27,9 @@ std::uint64_t deviceBytes(std::uint32_t ubatch, std::uint32_t slots) {
 TEST(MambaOnDevice, TheGpuPlanIsTheServersOwn) {
     // mamba_ngl_all (4 slots) and mamba_ngl_all_np1_ub1024: "Vulkan0 compute buffer size = 18.67
     // MiB" and "36.10 MiB".
-    EXPECT_NEAR(static_cast<double>(deviceBytes(512, 4)), 19578896.0, kVulkanAlignmentSlack)
+    EXPECT_NEAR(static_cast<double>(deviceBytes(512, 4)), 19578896.0, kMambaOnDeviceVulkanAlignmentSlack)
         << deviceBytes(512, 4);
-    EXPECT_NEAR(static_cast<double>(deviceBytes(1024, 1)), 37855248.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deviceBytes(1024, 1)), 37855248.0, kMambaOnDeviceVulkanAlignmentSlack);
 }
 
 // The stack of `file`'s shape (cut to `blocks` when told) with -c 4096 and `slots` (nullopt: the
@@ -42,19 +44,15 @@ std::optional<MambaTwoStack> stackOf(const std::string& file, std::optional<std:
     return mambaTwoStack(model, sizeKvCaches(model, settings, context), true);
 }
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 TEST(MambaOnDevice, MambaTwoFollowsVulkansNodeOrder) {
     const auto stack = stackOf("mamba2.json", std::nullopt, std::nullopt);
     ASSERT_TRUE(stack.has_value());
     // mamba2_ngl_all (4 slots): "Vulkan0 compute buffer size = 27.88 MiB" (ggml-alloc's plan:
     // 29237504 B); -np 1 and -np 1 -ub 1024: "23.32 MiB", "45.89 MiB".
     EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 4, 4)), 29237504.0,
-                kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 1, 1)) / kBytesPerMiB, 23.32,
-                0.005);
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 1024, 1, 1)) / kBytesPerMiB, 45.89,
-                0.005);
+                kMambaOnDeviceVulkanAlignmentSlack);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*stack, 512, 1, 1)), 23.32, 0.005);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*stack, 1024, 1, 1)), 45.89, 0.005);
 }
 
 TEST(MambaOnDevice, HybridStacksTakeTheirLayersInTurn) {
@@ -63,18 +61,15 @@ TEST(MambaOnDevice, HybridStacksTakeTheirLayersInTurn) {
     const auto granite = stackOf("granitehybrid.json", std::nullopt, std::nullopt);
     ASSERT_TRUE(granite.has_value());
     EXPECT_TRUE(granite->feedForwardAfterEach);
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*granite, 512, 4, 4)) / kBytesPerMiB, 31.94,
-                0.005);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*granite, 512, 4, 4)), 31.94, 0.005);
     const auto graniteSplit = stackOf("granitehybrid.json", std::nullopt, 4);
     ASSERT_TRUE(graniteSplit.has_value());
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*graniteSplit, 512, 4, 4)) / kBytesPerMiB, 28.94,
-                0.005);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*graniteSplit, 512, 4, 4)), 28.94, 0.005);
     // nemotron_h_l6_ngl_all_np1_faon (Mamba-2, FFN, Mamba-2, FFN, Mamba-2, attention): "128.38 MiB".
     const auto nemotron = stackOf("nemotron_h.json", 6, 1);
     ASSERT_TRUE(nemotron.has_value());
     EXPECT_EQ(nemotron->layers.size(), 6u);
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*nemotron, 512, 1, 1)) / kBytesPerMiB, 128.38,
-                0.005);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*nemotron, 512, 1, 1)), 128.38, 0.005);
 }
 
 TEST(MambaOnDevice, AttentionBetweenMambaLayersTakesTheNextConvRows) {
@@ -86,7 +81,7 @@ TEST(MambaOnDevice, AttentionBetweenMambaLayersTakesTheNextConvRows) {
     ASSERT_TRUE(full.has_value());
     EXPECT_EQ(full->layers[5], MambaTwoStack::Layer::Attention);
     EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*full, 512, 1, 1)), 134492352.0,
-                kVulkanAlignmentSlack);
+                kMambaOnDeviceVulkanAlignmentSlack);
     // Without flash attention a hybrid is replayed only where the GPU refuses KQ (the attention then
     // runs on the CPU); the KQ it accepts was not read from a plan.
     const test::SizedShape nemotron = test::sizedShape("nemotron_h.json", std::nullopt, 1);
@@ -100,8 +95,7 @@ TEST(MambaOnDevice, WithKqOnTheCpuTheGpuGetsNoMask) {
     const auto stack = mambaTwoStack(nemotron.model, nemotron.kv, false, true);
     ASSERT_TRUE(stack.has_value());
     EXPECT_TRUE(stack->kqOnCpu);
-    EXPECT_NEAR(static_cast<double>(mambaTwoStackDeviceBytes(*stack, 512, 4, 4)) / kBytesPerMiB, 156.73,
-                0.005);
+    EXPECT_NEAR(toMiB(mambaTwoStackDeviceBytes(*stack, 512, 4, 4)), 156.73, 0.005);
 }
 
 TEST(MambaOnDevice, NothingToPlanIsZero) {

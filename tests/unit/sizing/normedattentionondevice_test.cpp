@@ -13,7 +13,8 @@
 namespace llamafit {
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
+constexpr std::uint64_t kNormedAttentionOnDeviceVulkanAlignmentSlack =
+    64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
 std::optional<NormedAttentionShape> qwen3(GgmlType keys, GgmlType values) {
     const ModelInfo model = test::interpretedShape("qwen3.json");
@@ -33,7 +34,7 @@ TEST(NormedAttentionOnDevice, TheGpuPlanIsTheServersOwn) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_FALSE(shape->rotatedKeys || shape->rotatedValues);
     EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 27277376.0,
-                kVulkanAlignmentSlack);
+                kNormedAttentionOnDeviceVulkanAlignmentSlack);
 }
 
 TEST(NormedAttentionOnDevice, AQuantizedCacheAddsTheRotations) {
@@ -42,7 +43,7 @@ TEST(NormedAttentionOnDevice, AQuantizedCacheAddsTheRotations) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->rotatedKeys && shape->rotatedValues);
     EXPECT_NEAR(static_cast<double>(normedAttentionDeviceBytes(*shape, 512, 1)), 31553600.0,
-                kVulkanAlignmentSlack);
+                kNormedAttentionOnDeviceVulkanAlignmentSlack);
     const auto keysOnly = qwen3(GgmlType::Q8_0, GgmlType::F16);
     ASSERT_TRUE(keysOnly.has_value());
     EXPECT_TRUE(keysOnly->rotatedKeys);

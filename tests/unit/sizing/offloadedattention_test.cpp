@@ -13,7 +13,8 @@
 namespace llamafit {
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 8; // lavapipe aligns to 64 B, the replay to 32
+constexpr std::uint64_t kOffloadedAttentionVulkanAlignmentSlack =
+    64 * 8; // lavapipe aligns to 64 B, the replay to 32
 constexpr std::uint32_t kCells = 4096;
 
 // One f16 cache of kCells cells over every block, as -c 4096 -np 1 makes it.
@@ -50,17 +51,19 @@ TEST(OffloadedAttention, TheGpuPlanIsTheServersOwn) {
     // "Vulkan0 compute buffer size = 38.13 MiB" (qwen3: q/k norms), "47.42 MiB" (qwen2: q/k/v
     // biases), "88.00 MiB" (llama, whose 32 MiB FFN weight copies make the peak).
     EXPECT_NEAR(static_cast<double>(deviceBytes(test::interpretedShape("qwen3.json"))), 39981056.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
     EXPECT_NEAR(static_cast<double>(deviceBytes(test::interpretedShape("qwen2.json"))), 49723392.0,
-                kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(deviceBytes(test::llama1B())), 92278784.0, kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deviceBytes(test::llama1B())), 92278784.0,
+                kOffloadedAttentionVulkanAlignmentSlack);
 }
 
 TEST(OffloadedAttention, RefusedExpertsComeBackFromTheCpu) {
     // qwen3moe_l8_ngl0_np1: lavapipe refuses the 128 experts' tensors, so the CPU runs them and
     // their 8 outputs per token come back: "Vulkan0 compute buffer size = 60.00 MiB".
     const ModelInfo qwen3moe = test::interpretedShape("qwen3moe.json");
-    EXPECT_NEAR(static_cast<double>(deviceBytes(qwen3moe, true)), 62918656.0, kVulkanAlignmentSlack);
+    EXPECT_NEAR(static_cast<double>(deviceBytes(qwen3moe, true)), 62918656.0,
+                kOffloadedAttentionVulkanAlignmentSlack);
     // Offloaded experts would copy expert weights in: not measured, so not replayed.
     EXPECT_FALSE(offloadedAttentionShape(qwen3moe, f16Cache(qwen3moe), onHost(qwen3moe), {true, false, {}})
                      .has_value());
@@ -103,7 +106,7 @@ TEST(OffloadedAttention, GemmaCopiesEachCachesMaskAtItsFirstLayer) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->order.keyFirst);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 70012928.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
 }
 
 TEST(OffloadedAttention, TheFinalLayerStopsAtItsOutputProjection) {
@@ -115,7 +118,7 @@ TEST(OffloadedAttention, TheFinalLayerStopsAtItsOutputProjection) {
     ASSERT_EQ(shape->hostBlocks.size(), 4u);
     EXPECT_TRUE(shape->hostBlocks.back().last);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 184029184.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
 }
 
 TEST(OffloadedAttention, WithoutFlashAttentionTheGpuAttendsUnlessItRefusesKq) {
@@ -132,7 +135,7 @@ TEST(OffloadedAttention, WithoutFlashAttentionTheGpuAttendsUnlessItRefusesKq) {
                                                onHost(gemma3), {false, false, lavapipe});
     ASSERT_TRUE(gemma.has_value());
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*gemma, 512)), 73216000.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
     // llama_l4_ngl0_np1_faoff: KQ is 256 MiB, so the CPU attends and only the attention's output
     // comes back: "80.00 MiB".
     const ModelInfo llama = test::llama1B();
@@ -140,7 +143,7 @@ TEST(OffloadedAttention, WithoutFlashAttentionTheGpuAttendsUnlessItRefusesKq) {
         offloadedAttentionShape(llama, f16Cache(llama), onHost(llama), {false, false, lavapipe});
     ASSERT_TRUE(refused.has_value());
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*refused, 512)), 83890176.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
 }
 
 TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
@@ -151,7 +154,7 @@ TEST(OffloadedAttention, APartialOffloadReplaysTheHostBlocksOnly) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_EQ(shape->hostBlocks.size(), 14u);
     EXPECT_NEAR(static_cast<double>(offloadedAttentionComputeBytes(*shape, 512)), 39981056.0,
-                kVulkanAlignmentSlack);
+                kOffloadedAttentionVulkanAlignmentSlack);
 }
 
 TEST(OffloadedAttention, OtherGraphsAndFullOffloadAreNotReplayed) {

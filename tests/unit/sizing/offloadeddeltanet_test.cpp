@@ -2,6 +2,7 @@
 // (core/sizing/offloadeddeltanet.h) against llama-server 0.7.0's own on lavapipe, as logged in the
 // recorded Vulkan matrix (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation
 // plans (scripts/alloc-plan/run-case.sh); tests/data/shapes/qwen35moe.json cut to 8 blocks.
+#include "core/common/units.h"
 #include "core/sizing/offloadeddeltanet.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -13,8 +14,6 @@
 
 namespace llamafit {
 namespace {
-
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 using test::leadingOnHost;
 using Sized = test::SizedShape;
@@ -28,8 +27,7 @@ double deviceMiB(const Sized& sized, std::size_t hostBlocks, std::uint32_t ubatc
     const auto split =
         offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, hostBlocks), true, true);
     EXPECT_TRUE(split.has_value());
-    return split ? static_cast<double>(offloadedDeltaNetBytes(*split, ubatch, slots, slots)) / kBytesPerMiB
-                 : 0;
+    return split ? toMiB(offloadedDeltaNetBytes(*split, ubatch, slots, slots)) : 0;
 }
 
 TEST(OffloadedDeltaNet, HostBlocksCopyTheirWeightsAndStates) {
@@ -53,8 +51,7 @@ TEST(OffloadedDeltaNet, WithoutFlashAttentionTheGpuAttendsOverCopies) {
         const auto split = offloadedDeltaNet(sized.model, sized.kv, leadingOnHost(sized.model, hostBlocks),
                                              false, true, false);
         ASSERT_TRUE(split.has_value());
-        EXPECT_NEAR(static_cast<double>(offloadedDeltaNetBytes(*split, 512, 1, 1)) / kBytesPerMiB, logged,
-                    0.005)
+        EXPECT_NEAR(toMiB(offloadedDeltaNetBytes(*split, 512, 1, 1)), logged, 0.005)
             << hostBlocks << " host blocks";
     }
     // The mask's first copy in a GPU attention block (blocks 3-7 on the GPU): not read from a plan.
@@ -67,7 +64,7 @@ TEST(OffloadedDeltaNet, QwenNextFlattensItsFusedProjection) {
     const Sized next = test::sizedShape("qwen3next.json", 8, 1);
     const auto split = offloadedDeltaNet(next.model, next.kv, leadingOnHost(next.model, 8), true, true);
     ASSERT_TRUE(split.has_value());
-    EXPECT_NEAR(static_cast<double>(offloadedDeltaNetBytes(*split, 512, 1, 1)) / kBytesPerMiB, 103.50, 0.005);
+    EXPECT_NEAR(toMiB(offloadedDeltaNetBytes(*split, 512, 1, 1)), 103.50, 0.005);
     // Its GPU blocks after host blocks: not read from a plan.
     EXPECT_FALSE(
         offloadedDeltaNet(next.model, next.kv, leadingOnHost(next.model, 5), true, true).has_value());

@@ -3,6 +3,7 @@
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plans
 // (scripts/alloc-plan/run-case.sh; tests/data/shapes/lfm2.json: attention at layers 2, 5, 8, 10, 12, 14 of
 // 16, short convolutions elsewhere).
+#include "core/common/units.h"
 #include "core/sizing/offloadedlfm2.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -12,8 +13,6 @@
 namespace llamafit {
 namespace {
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 using test::leadingOnHost;
 
 double deviceMiB(std::size_t hostLayers, bool flashAttention) {
@@ -21,7 +20,7 @@ double deviceMiB(std::size_t hostLayers, bool flashAttention) {
     const auto split =
         offloadedLfm2(lfm2.model, lfm2.kv, leadingOnHost(lfm2.model, hostLayers), flashAttention);
     EXPECT_TRUE(split.has_value()) << hostLayers << " host layers";
-    return split ? static_cast<double>(offloadedLfm2Bytes(*split, 512, 1, 1)) / kBytesPerMiB : 0.0;
+    return split ? toMiB(offloadedLfm2Bytes(*split, 512, 1, 1)) : 0.0;
 }
 
 TEST(OffloadedLfm2, HostLayersCopyEachWeightInForItsOp) {
@@ -46,7 +45,7 @@ TEST(OffloadedLfm2, TheHostKeepsTheLookupsDupAndAttendsOnTheCpu) {
         const auto split =
             offloadedLfm2(lfm2.model, lfm2.kv, leadingOnHost(lfm2.model, hostLayers), flashAttention);
         EXPECT_TRUE(split.has_value());
-        return split ? static_cast<double>(offloadedLfm2HostBytes(*split, 512, 1, 1)) / kBytesPerMiB : 0.0;
+        return split ? toMiB(offloadedLfm2HostBytes(*split, 512, 1, 1)) : 0.0;
     };
     EXPECT_NEAR(host(16, true), 14.02, 0.005);
     EXPECT_NEAR(host(9, false), 150.02, 0.005);

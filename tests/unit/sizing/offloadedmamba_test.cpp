@@ -3,6 +3,7 @@
 // llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plans
 // (scripts/alloc-plan/run-case.sh).
+#include "core/common/units.h"
 #include "core/sizing/offloadedmamba.h"
 
 #include "core/sizing/hostmambascan.h"
@@ -19,15 +20,13 @@
 namespace llamafit {
 namespace {
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 using test::leadingOnHost;
 using Sized = test::SizedShape;
 
 double deviceMiB(const Sized& setup, std::size_t hostBlocks, std::uint32_t slots) {
     const auto split = offloadedMambaTwo(setup.model, setup.kv, leadingOnHost(setup.model, hostBlocks));
     EXPECT_TRUE(split.has_value());
-    return split ? static_cast<double>(offloadedMambaTwoBytes(*split, 512, slots, slots)) / kBytesPerMiB : 0;
+    return split ? toMiB(offloadedMambaTwoBytes(*split, 512, slots, slots)) : 0;
 }
 
 TEST(OffloadedMamba, PureMambaTwoCopiesEachWeightAndTakesYBack) {
@@ -69,7 +68,7 @@ TEST(OffloadedMamba, MambaOneScansEveryBlockOnTheCpu) {
     const auto deviceOf = [&](std::size_t hostBlocks) {
         const auto split = offloadedMambaOne(mamba.model, leadingOnHost(mamba.model, hostBlocks));
         EXPECT_TRUE(split.has_value());
-        return split ? static_cast<double>(offloadedMambaOneBytes(*split, 512, 1, 1)) / kBytesPerMiB : 0;
+        return split ? toMiB(offloadedMambaOneBytes(*split, 512, 1, 1)) : 0;
     };
     // mamba_ngl0_np1: "Vulkan0 compute buffer size = 16.52 MiB"; mamba_ngl_part_np1 (-ngl 12): 18.13,
     // the GPU's blocks taking y and the final states back.
@@ -84,7 +83,7 @@ TEST(OffloadedMamba, FalconAttendsOnTheCpuBesideTheScan) {
     const auto split =
         offloadedFalcon(falcon.model, falcon.kv, leadingOnHost(falcon.model, falcon.model.layers.size()));
     ASSERT_TRUE(split.has_value());
-    EXPECT_NEAR(static_cast<double>(offloadedFalconBytes(*split, 512, 1, 1)) / kBytesPerMiB, 25.05, 0.005);
+    EXPECT_NEAR(toMiB(offloadedFalconBytes(*split, 512, 1, 1)), 25.05, 0.005);
     // With GPU blocks after the host's: not read from a plan.
     EXPECT_FALSE(offloadedFalcon(falcon.model, falcon.kv, leadingOnHost(falcon.model, 10)).has_value());
 }
@@ -103,8 +102,7 @@ TEST(OffloadedMamba, OnlyReplayedPlacementsAreFollowed) {
 }
 
 double hostMiB(const Sized& setup, const HostScanInputs& inputs) {
-    return static_cast<double>(hostMambaScanBytes(recurrentBlockShape(setup.model), 512, 1, 1, inputs)) /
-           kBytesPerMiB;
+    return toMiB(hostMambaScanBytes(recurrentBlockShape(setup.model), 512, 1, 1, inputs));
 }
 
 TEST(OffloadedMamba, TheHostScansOverItsInputs) {

@@ -2,6 +2,7 @@
 // against llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plans
 // (scripts/alloc-plan/run-case.sh; tests/data/shapes/deepseek2-mla.json: DeepSeek-V2-Lite's 27 blocks).
+#include "core/common/units.h"
 #include "core/sizing/offloadedmla.h"
 
 #include "core/sizing/reservetokens.h"
@@ -12,16 +13,12 @@
 namespace llamafit {
 namespace {
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 double deviceMiB(std::optional<std::uint32_t> slots, std::size_t hostBlocks, std::uint32_t ubatch) {
     const test::SizedShape sized = test::sizedShape("deepseek2-mla.json", std::nullopt, slots);
     const auto shape =
         offloadedMla(sized.model, sized.kv, test::leadingOnHost(sized.model, hostBlocks), true, true);
     EXPECT_TRUE(shape.has_value());
-    return shape ? static_cast<double>(offloadedMlaBytes(*shape, reserveTokens(ubatch, slots.value_or(4)))) /
-                       kBytesPerMiB
-                 : 0.0;
+    return shape ? toMiB(offloadedMlaBytes(*shape, reserveTokens(ubatch, slots.value_or(4)))) : 0.0;
 }
 
 TEST(OffloadedMla, TheLatentAttentionAndTheDenseBlockOverCopiedWeights) {

@@ -2,6 +2,7 @@
 // against llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plan
 // (scripts/alloc-plan/run-case.sh rwkv7_ngl0_np1; tests/data/shapes/rwkv7.json, 12 blocks).
+#include "core/common/units.h"
 #include "core/sizing/offloadedrwkv7.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -11,8 +12,6 @@
 namespace llamafit {
 namespace {
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 TEST(OffloadedRwkv7, EveryWeightAndStateRowIsCopiedIn) {
     // rwkv7_ngl0_np1: "Vulkan0 compute buffer size = 27.19 MiB", at block 1's wkv7 over the 9 MiB of
     // lerps, v_first and the copied weights' holes; the closed form said 24.02.
@@ -21,7 +20,7 @@ TEST(OffloadedRwkv7, EveryWeightAndStateRowIsCopiedIn) {
     ASSERT_TRUE(split.has_value());
     ASSERT_EQ(split->blocks.size(), 12u);
     EXPECT_GT(split->embeddingNormBias, 0u);
-    EXPECT_NEAR(static_cast<double>(offloadedRwkv7Bytes(*split, 512, 1)) / kBytesPerMiB, 27.19, 0.005);
+    EXPECT_NEAR(toMiB(offloadedRwkv7Bytes(*split, 512, 1)), 27.19, 0.005);
 }
 
 TEST(OffloadedRwkv7, APartialOffloadIsNotReplayed) {

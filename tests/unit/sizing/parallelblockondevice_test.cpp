@@ -11,7 +11,8 @@
 namespace llamafit {
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
+constexpr std::uint64_t kParallelBlockOnDeviceVulkanAlignmentSlack =
+    64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
 std::optional<ParallelBlockShape> cohere2(std::optional<std::uint32_t> slots, GgmlType cache = GgmlType::F16,
                                           bool kqOnCpu = false) {
@@ -33,7 +34,7 @@ TEST(ParallelBlockOnDevice, TheFfnMeetsFlashAttention) {
     EXPECT_FALSE(shape->attentionFirst);
     EXPECT_EQ(shape->layerRoped, (std::vector<bool>{true, true, true, false}));
     EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 142628928.0,
-                kVulkanAlignmentSlack);
+                kParallelBlockOnDeviceVulkanAlignmentSlack);
 }
 
 TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
@@ -42,7 +43,7 @@ TEST(ParallelBlockOnDevice, SeveralStreamsAttendFirst) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->attentionFirst);
     EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 4)), 123754560.0,
-                kVulkanAlignmentSlack);
+                kParallelBlockOnDeviceVulkanAlignmentSlack);
 }
 
 TEST(ParallelBlockOnDevice, AQuantizedCacheAddsTheRotations) {
@@ -52,7 +53,7 @@ TEST(ParallelBlockOnDevice, AQuantizedCacheAddsTheRotations) {
     ASSERT_TRUE(shape.has_value());
     EXPECT_TRUE(shape->rotatedKeys && shape->rotatedValues);
     EXPECT_NEAR(static_cast<double>(parallelBlockDeviceBytes(*shape, 512, 1)), 151181376.0,
-                kVulkanAlignmentSlack);
+                kParallelBlockOnDeviceVulkanAlignmentSlack);
     EXPECT_FALSE(cohere2(4, GgmlType::Q8_0).has_value());
 }
 

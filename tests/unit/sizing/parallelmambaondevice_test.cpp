@@ -1,6 +1,7 @@
 // Falcon-H1 fully offloaded on Vulkan (core/sizing/parallelmambaondevice.h),
 // against Vulkan0's plans in llama-server 0.7.0 on lavapipe (tests/data/shapes/falcon-h1.json,
 // -c 4096 -ngl all; scripts/alloc-plan/run-case.sh).
+#include "core/common/units.h"
 #include "core/sizing/parallelmambaondevice.h"
 
 #include "core/sizing/estimator.h"
@@ -14,8 +15,8 @@ namespace llamafit {
 
 namespace {
 
-constexpr std::uint64_t kVulkanAlignmentSlack = 64 * 16; // lavapipe aligns to 64 B, the replay to 32
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+constexpr std::uint64_t kParallelMambaOnDeviceVulkanAlignmentSlack =
+    64 * 16; // lavapipe aligns to 64 B, the replay to 32
 
 // -c `context` (4096 unless told) and `slots`, flash attention unless told.
 std::optional<ParallelMambaShape> falcon(std::optional<std::uint32_t> slots, bool flashAttention = true,
@@ -34,12 +35,11 @@ TEST(ParallelMambaOnDevice, TheAttentionsOutputWaitsThroughTheScan) {
     const auto one = falcon(1);
     ASSERT_TRUE(one.has_value());
     EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 512, 1, 1)), 32066752.0,
-                kVulkanAlignmentSlack);
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 1024, 1, 1)) / kBytesPerMiB, 61.14, 0.005);
+                kParallelMambaOnDeviceVulkanAlignmentSlack);
+    EXPECT_NEAR(toMiB(parallelMambaDeviceBytes(*one, 1024, 1, 1)), 61.14, 0.005);
     const auto unified = falcon(std::nullopt);
     ASSERT_TRUE(unified.has_value());
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*unified, 512, 4, 4)) / kBytesPerMiB, 31.64,
-                0.005);
+    EXPECT_NEAR(toMiB(parallelMambaDeviceBytes(*unified, 512, 4, 4)), 31.64, 0.005);
 }
 
 TEST(ParallelMambaOnDevice, WithoutFlashAttentionKqComesBeforeTheSsm) {
@@ -47,11 +47,10 @@ TEST(ParallelMambaOnDevice, WithoutFlashAttentionKqComesBeforeTheSsm) {
     // falcon_h1_ngl_all_c16384_np4_faoff (4 streams of 4096 cells): the same.
     const auto one = falcon(1, false);
     ASSERT_TRUE(one.has_value());
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*one, 512, 1, 1)) / kBytesPerMiB, 91.06, 0.005);
+    EXPECT_NEAR(toMiB(parallelMambaDeviceBytes(*one, 512, 1, 1)), 91.06, 0.005);
     const auto streams = falcon(4, false, 16384);
     ASSERT_TRUE(streams.has_value());
-    EXPECT_NEAR(static_cast<double>(parallelMambaDeviceBytes(*streams, 512, 4, 4)) / kBytesPerMiB, 91.06,
-                0.005);
+    EXPECT_NEAR(toMiB(parallelMambaDeviceBytes(*streams, 512, 4, 4)), 91.06, 0.005);
 }
 
 TEST(ParallelMambaOnDevice, OnlyFalconH1) {

@@ -2,6 +2,7 @@
 // the warm-up image side per kind and token limit, and the weights of the generated projector
 // shapes (tests/data/shapes/mmproj) summed tensor by tensor.
 
+#include "core/common/units.h"
 #include "core/model/projectorinfo.h"
 #include "core/sizing/projectorbuffers.h"
 #include "tests/support/modelfiles.h"
@@ -20,8 +21,6 @@ ProjectorInfo projectorShape(const std::string& stem) {
     EXPECT_TRUE(info.ok()) << info.error().code << ": " << info.error().message;
     return *info;
 }
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 TEST(ProjectorBuffers, QwenWarmupImageIs46TokensPerSideOrTheRootOfTheTokenLimit) {
     const ProjectorInfo qwen = projectorShape("qwen2vl-mmproj");

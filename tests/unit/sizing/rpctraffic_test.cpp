@@ -11,18 +11,18 @@
 namespace llamafit {
 namespace {
 
-constexpr const char* kFirst = "127.0.0.1:50052";
-constexpr const char* kSecond = "127.0.0.1:50053";
+constexpr const char* kRpcTrafficFirst = "127.0.0.1:50052";
+constexpr const char* kRpcTrafficSecond = "127.0.0.1:50053";
 constexpr std::uint64_t kRow = 2048 * 4;         // n_embd f32
 constexpr std::uint64_t kLogits = 128256ULL * 4; // n_vocab f32
 
 TEST(RpcTraffic, TwoServersSendEmbeddingsTheSplitTwiceAndTheLogitsBack) {
-    const auto traffic =
-        rpcTrafficPerToken(test::llama1B(), test::rpcSettings({kFirst, kSecond}),
-                           {rpcDevice(kFirst, 24105 * kMiB), rpcDevice(kSecond, 24105 * kMiB)});
+    const auto traffic = rpcTrafficPerToken(
+        test::llama1B(), test::rpcSettings({kRpcTrafficFirst, kRpcTrafficSecond}),
+        {rpcDevice(kRpcTrafficFirst, 24105 * kMiB), rpcDevice(kRpcTrafficSecond, 24105 * kMiB)});
     ASSERT_TRUE(traffic.ok()) << traffic.error().message;
-    const std::string first = rpcBufferName(kFirst);
-    const std::string second = rpcBufferName(kSecond);
+    const std::string first = rpcBufferName(kRpcTrafficFirst);
+    const std::string second = rpcBufferName(kRpcTrafficSecond);
     EXPECT_EQ(traffic->crossings, (std::vector<DeviceCrossing>{{"CPU", first, "embeddings", kRow, 1},
                                                                {first, second, "after block 8", kRow, 2},
                                                                {second, "CPU", "logits", kLogits, 1}}));
@@ -38,12 +38,12 @@ TEST(RpcTraffic, ALocalGpuAfterTheServerKeepsTheLogitsOffTheNetwork) {
     vulkan.memoryBytes = 2048 * kMiB;
     vulkan.backend = Backend::Vulkan;
     // Free memory 3:1: the server takes blocks 0-12, Vulkan0 13-15 and the output.
-    const auto traffic = rpcTrafficPerToken(test::llama1B(), test::rpcSettings({kFirst}),
-                                            {rpcDevice(kFirst, 6144 * kMiB), vulkan});
+    const auto traffic = rpcTrafficPerToken(test::llama1B(), test::rpcSettings({kRpcTrafficFirst}),
+                                            {rpcDevice(kRpcTrafficFirst, 6144 * kMiB), vulkan});
     ASSERT_TRUE(traffic.ok());
     ASSERT_EQ(traffic->crossings.size(), 3u);
     EXPECT_EQ(traffic->crossings[1],
-              (DeviceCrossing{rpcBufferName(kFirst), "Vulkan0", "after block 12", kRow, 1}));
+              (DeviceCrossing{rpcBufferName(kRpcTrafficFirst), "Vulkan0", "after block 12", kRow, 1}));
     EXPECT_EQ(traffic->crossings[2].networkHops, 0u); // Vulkan0 -> CPU: the same host
     EXPECT_EQ(traffic->networkBytesPerToken, 2 * kRow);
 }

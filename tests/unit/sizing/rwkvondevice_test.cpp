@@ -2,6 +2,7 @@
 // against llama-server 0.7.0's own on lavapipe, as logged in the recorded Vulkan matrix
 // (tests/data/recorded/vulkan-lavapipe-b11669) and read from its allocation plan
 // (scripts/alloc-plan/run-case.sh; tests/data/shapes/rwkv7.json, rwkv6.json cut to 8 blocks).
+#include "core/common/units.h"
 #include "core/sizing/rwkvondevice.h"
 
 #include "tests/unit/sizing/testmodels.h"
@@ -11,13 +12,10 @@
 namespace llamafit {
 namespace {
 
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
 double deviceMiB(std::uint32_t ubatch, std::uint32_t slots) {
     const ModelInfo model = test::interpretedShape("rwkv7.json");
-    return static_cast<double>(rwkv7DeviceComputeBytes(recurrentBlockShape(model), model.trunkLayerCount(),
-                                                       ubatch, slots, slots)) /
-           kBytesPerMiB;
+    return toMiB(
+        rwkv7DeviceComputeBytes(recurrentBlockShape(model), model.trunkLayerCount(), ubatch, slots, slots));
 }
 
 TEST(RwkvOnDevice, TheGpuPlanIsTheServersOwn) {
@@ -35,10 +33,9 @@ TEST(RwkvOnDevice, RwkvSixCopiesItsBonusInForEachBlock) {
     EXPECT_EQ(shape->decayLora, 64u);
     // rwkv6_l8_ngl_all_np1_faon: "Vulkan0 compute buffer size = 56.50 MiB"; rwkv6_l8_ngl_all (4 slots):
     // 58.00; rwkv6_l8_ngl_all_np1_ub1024: 112.51.
-    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 512, 1, 1)) / kBytesPerMiB, 56.50, 0.005);
-    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 512, 4, 4)) / kBytesPerMiB, 58.00, 0.005);
-    EXPECT_NEAR(static_cast<double>(rwkv6DeviceComputeBytes(*shape, 1024, 1, 1)) / kBytesPerMiB, 112.51,
-                0.005);
+    EXPECT_NEAR(toMiB(rwkv6DeviceComputeBytes(*shape, 512, 1, 1)), 56.50, 0.005);
+    EXPECT_NEAR(toMiB(rwkv6DeviceComputeBytes(*shape, 512, 4, 4)), 58.00, 0.005);
+    EXPECT_NEAR(toMiB(rwkv6DeviceComputeBytes(*shape, 1024, 1, 1)), 112.51, 0.005);
 }
 
 TEST(RwkvOnDevice, OtherBlocksAreNotReplayed) {

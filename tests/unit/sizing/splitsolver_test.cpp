@@ -12,20 +12,21 @@
 namespace llamafit {
 namespace {
 
-constexpr const char* kFirst = "127.0.0.1:50052";
-constexpr const char* kSecond = "127.0.0.1:50053";
+constexpr const char* kSplitSolverFirst = "127.0.0.1:50052";
+constexpr const char* kSplitSolverSecond = "127.0.0.1:50053";
 
 ServerSettings twoServers() {
     ServerSettings settings;
     settings.parallelSlots = 1;
     settings.gpuLayers = GpuLayers::all();
-    settings.rpcServers = {kFirst, kSecond};
+    settings.rpcServers = {kSplitSolverFirst, kSplitSolverSecond};
     return settings;
 }
 
 TEST(SplitSolver, MovesLayersOffTheDeviceThatHoldsTheOutputLayer) {
     const SizingModel model = prepareModel(test::llama1B());
-    const std::vector<GpuDevice> gpus{rpcDevice(kFirst, 1800 * kMiB), rpcDevice(kSecond, 1800 * kMiB)};
+    const std::vector<GpuDevice> gpus{rpcDevice(kSplitSolverFirst, 1800 * kMiB),
+                                      rpcDevice(kSplitSolverSecond, 1800 * kMiB)};
     const MemoryBudget budget{0, {1800 * kMiB, 1800 * kMiB}};
     const SplitFit fit = bestTensorSplit(model, twoServers(), gpus, budget);
     ASSERT_TRUE(fit.fits);
@@ -47,8 +48,9 @@ TEST(SplitSolver, MovesLayersOffTheDeviceThatHoldsTheOutputLayer) {
 
 TEST(SplitSolver, NeedsTwoDevicesAndRoomForTheSmallestContext) {
     const SizingModel model = prepareModel(test::llama1B());
-    EXPECT_FALSE(bestTensorSplit(model, twoServers(), {rpcDevice(kFirst, 8192 * kMiB)}, {}).fits);
-    const std::vector<GpuDevice> tiny{rpcDevice(kFirst, 256 * kMiB), rpcDevice(kSecond, 256 * kMiB)};
+    EXPECT_FALSE(bestTensorSplit(model, twoServers(), {rpcDevice(kSplitSolverFirst, 8192 * kMiB)}, {}).fits);
+    const std::vector<GpuDevice> tiny{rpcDevice(kSplitSolverFirst, 256 * kMiB),
+                                      rpcDevice(kSplitSolverSecond, 256 * kMiB)};
     const SplitFit none =
         bestTensorSplit(model, twoServers(), tiny, MemoryBudget{0, {256 * kMiB, 256 * kMiB}});
     EXPECT_FALSE(none.fits);
