@@ -1,6 +1,8 @@
 // The planned configuration and its estimate; see sizingsession.h.
 #include "ui/sizingsession.h"
 
+#include "core/sizing/llamabuild.h"
+
 #include "core/machine/machinebudget.h"
 #include "core/model/modelspec.h"
 #include "core/sizing/estimator.h"
@@ -41,7 +43,7 @@ void SizingSession::setModel(LoadedModel model) {
     m_sizingModel = prepareModel(m_model.info);
     m_companionPaths = {"", ""};
     m_companionError.reset();
-    m_settings = withHostEndpoints(ServerSettings{});
+    m_settings = withSessionFields(ServerSettings{});
     m_extraArgs.clear();
     emit modelChanged();
     emit settingsChanged();
@@ -49,7 +51,7 @@ void SizingSession::setModel(LoadedModel model) {
 }
 
 void SizingSession::setSettings(const ServerSettings& settings) {
-    ServerSettings withHosts = withHostEndpoints(settings);
+    ServerSettings withHosts = withSessionFields(settings);
     if (withHosts == m_settings) {
         return;
     }
@@ -86,7 +88,7 @@ void SizingSession::applyMachine(Machine machine) {
     const std::size_t deviceCountBefore = m_machine.gpus.size();
     m_machine = std::move(machine);
     m_gpus = sizingGpus(m_machine);
-    ServerSettings settings = withHostEndpoints(m_settings);
+    ServerSettings settings = withSessionFields(m_settings);
     // -ts entries index the devices in llama.cpp's order: with a device more or less they would
     // land on other devices (llama.cpp ignores entries past the last device), so the split goes back to
     // llama.cpp's default, by free memory.
@@ -102,12 +104,32 @@ void SizingSession::applyMachine(Machine machine) {
     recompute();
 }
 
-ServerSettings SizingSession::withHostEndpoints(ServerSettings settings) const {
+ServerSettings SizingSession::withSessionFields(ServerSettings settings) const {
     settings.rpcServers.clear();
     for (const RpcHost& host : m_rpcHosts) {
         settings.rpcServers.push_back(host.endpoint);
     }
+    settings.generation = generationOfBuild(sizedBuild());
     return settings;
+}
+
+std::uint32_t SizingSession::sizedBuild() const {
+    return m_serverBuild.value_or(kReferenceLlamaBuild);
+}
+
+void SizingSession::setServerBuild(std::optional<std::uint32_t> build) {
+    if (build == m_serverBuild) {
+        return;
+    }
+    m_serverBuild = build;
+    ServerSettings settings = withSessionFields(m_settings);
+    if (settings == m_settings) {
+        emit estimateChanged(); // the same rules, but what the chart says it sized for changed
+        return;
+    }
+    m_settings = std::move(settings);
+    emit settingsChanged();
+    recompute();
 }
 
 void SizingSession::setMarginBytes(std::uint64_t marginBytes) {

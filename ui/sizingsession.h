@@ -3,13 +3,15 @@
 // machine it is planned for, the safety margin and the memory bandwidth -- and the sizing
 // core's answers for it: the MemoryEstimate (or llama.cpp's reason it would refuse the
 // settings) and the estimate placed on the machine's pools. Every panel reads it and writes
-// it through the setters; each setter recomputes synchronously (a prepared model estimates
-// in ~2 µs, so a slider drag can recompute every step) and emits what changed, then
+// it through the setters; each setter recomputes synchronously (one estimate through the sizing
+// engine takes about 2 ms for the default card on a slow core, so a slider drag can recompute
+// every step; the sweep chart's hundreds run on a worker thread) and emits what changed, then
 // estimateChanged(). Setting a value equal to the current one emits nothing.
 // The RPC hosts (ggml-rpc-servers, --rpc) have their one home here: machine() is the machine set
 // with those hosts as devices in front of its GPUs (core/machine/rpccluster.h), and
 // settings().rpcServers is always their endpoints, whatever setMachine(), setSettings() and
-// setModel() bring.
+// setModel() bring. So is the llama.cpp build the estimate sizes for: the probed llama-server's
+// (setServerBuild), else the reference build, sets settings().generation.
 // Owns: the prepared model, the settings, the machine, the results. No widgets, no I/O.
 // Thread: the GUI thread. Units: bytes; bandwidth in bytes per second.
 
@@ -70,6 +72,11 @@ class SizingSession : public QObject {
     // that cannot be read makes the estimate its error.
     // Memory bandwidth for the decode-speed estimate; nullopt = the machine's own figure.
     void setBandwidthOverride(std::optional<std::uint64_t> bytesPerSecond);
+    // The build of the llama-server the launch will run (BuildCapabilities::buildNumber), nullopt
+    // while none is probed or its version has no build number: the estimate then sizes for
+    // kReferenceLlamaBuild. Emits settingsChanged when the generation changes, else
+    // estimateChanged (what the estimate says it sized for).
+    void setServerBuild(std::optional<std::uint32_t> build);
 
     const LoadedModel& model() const { return m_model; }
     const SizingModel& sizingModel() const { return m_sizingModel; }
@@ -80,6 +87,9 @@ class SizingSession : public QObject {
     std::uint64_t marginBytes() const { return m_marginBytes; }
     std::optional<std::uint64_t> bandwidthBytesPerSecond() const; // override, else the machine's
     std::optional<std::uint64_t> bandwidthOverride() const { return m_bandwidthOverride; }
+    std::optional<std::uint32_t> serverBuild() const { return m_serverBuild; }
+    // The build the estimate sizes for: the probed server's, else kReferenceLlamaBuild.
+    std::uint32_t sizedBuild() const;
 
     // The GPUs the estimate places layers on (sizingGpus(machine())).
     const std::vector<GpuDevice>& gpus() const { return m_gpus; }
@@ -106,8 +116,9 @@ class SizingSession : public QObject {
     void refreshCompanions();
     // Sets m_machine (with the hosts applied) and keeps the settings valid for its devices.
     void applyMachine(Machine machine);
-    // `settings` with rpcServers set to the hosts' endpoints.
-    ServerSettings withHostEndpoints(ServerSettings settings) const;
+    // `settings` with what the session owns in them: rpcServers set to the hosts' endpoints, the
+    // generation of sizedBuild().
+    ServerSettings withSessionFields(ServerSettings settings) const;
 
     LoadedModel m_model;
     SizingModel m_sizingModel;
@@ -118,6 +129,7 @@ class SizingSession : public QObject {
     std::vector<GpuDevice> m_gpus;
     std::uint64_t m_marginBytes = kDefaultMarginBytes;
     std::optional<std::uint64_t> m_bandwidthOverride;
+    std::optional<std::uint32_t> m_serverBuild;
     Result<MemoryEstimate> m_estimate{Error{}};
     std::optional<PoolUsage> m_poolUsage;
     // The companion files read for m_sizingModel (the adapters', the draft's, the projector's;

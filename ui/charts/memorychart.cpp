@@ -1,6 +1,8 @@
 // The stacked per-pool memory chart; see memorychart.h.
 #include "ui/charts/memorychart.h"
 
+#include "core/sizing/llamabuild.h"
+
 #include "core/common/units.h"
 #include "core/machine/backendreport.h"
 #include "ui/charts/hostcolumns.h"
@@ -75,7 +77,8 @@ QColor ownerColor(BufferOwner owner) {
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_speed(session), m_plot(new LegendPlot(kMostLegendColumns, this)),
       m_verdictLabel(new QLabel(this)), m_messageLabel(new QLabel(this)), m_noteLabel(new QLabel(this)),
-      m_breakdownLabel(new QLabel(this)), m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
+      m_breakdownLabel(new QLabel(this)), m_sizedForLabel(new QLabel(this)),
+      m_withoutWeightsCheck(new QCheckBox(tr("Without weights"), this)) {
     m_plot->setObjectName(QStringLiteral("memoryChart"));
     m_plot->setToolTip(QString()); // tooltips come from hover over a segment
     m_plot->setMouseTracking(true);
@@ -94,6 +97,8 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     m_noteLabel->setWordWrap(true);
     m_breakdownLabel->setObjectName(QStringLiteral("memoryBreakdownLabel"));
     m_breakdownLabel->setWordWrap(true);
+    m_sizedForLabel->setObjectName(QStringLiteral("memorySizedForLabel"));
+
     m_breakdownLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_withoutWeightsCheck->setObjectName(QStringLiteral("withoutWeightsCheck"));
     m_withoutWeightsCheck->setToolTip(
@@ -110,7 +115,13 @@ MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
     layout->addLayout(m_stack, 1);
     auto* breakdownRow = new QHBoxLayout;
     breakdownRow->addWidget(m_breakdownLabel, 1);
-    breakdownRow->addWidget(m_withoutWeightsCheck, 0, Qt::AlignTop);
+    // The build sits under the check box, beside the breakdown's lines: a line of its own, or a
+    // narrower verdict, would take the bars' height (MainWindowLayoutTest).
+    auto* sideColumn = new QVBoxLayout;
+    sideColumn->addWidget(m_withoutWeightsCheck);
+    sideColumn->addWidget(m_sizedForLabel);
+    sideColumn->addStretch(1);
+    breakdownRow->addLayout(sideColumn);
     layout->addLayout(breakdownRow);
     layout->addWidget(m_noteLabel);
 
@@ -188,6 +199,9 @@ void MemoryChart::refresh() {
     updateVerdictLabel();
     m_noteLabel->setText(backendFreeNote());
     m_noteLabel->setVisible(!m_noteLabel->text().isEmpty());
+    // Short under the check box; the tooltip says which rules an older build is sized with.
+    m_sizedForLabel->setText(QStringLiteral("llama.cpp b%1").arg(m_session->sizedBuild()));
+    m_sizedForLabel->setToolTip(sizedForNote());
     m_plot->fitLegend(); // the entries may have changed (a draft model's, a projector's)
 }
 
@@ -388,6 +402,12 @@ void MemoryChart::updateVerdictLabel() {
     QPalette labelPalette = palette();
     labelPalette.setColor(QPalette::WindowText, verdictColor(usage.verdict));
     m_verdictLabel->setPalette(labelPalette);
+}
+
+QString MemoryChart::sizedForNote() const {
+    return tr("Sized for llama.cpp %1: the build of the chosen llama-server once its version is read, "
+              "else the build LlamaFit checks its rules against")
+        .arg(QString::fromStdString(sizedForText(m_session->sizedBuild())));
 }
 
 QString MemoryChart::backendFreeNote() const {

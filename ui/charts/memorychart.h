@@ -96,6 +96,9 @@ class MemoryChart : public QWidget {
     QString toolTipAtPixel(const QPointF& pixel) const;
     int drawnIndex(std::size_t poolIndex) const; // -1 when not drawn
     QString backendFreeNote() const;
+    // "Sized for llama.cpp b11669: ...": the build the estimate sized for (SizingSession::sizedBuild),
+    // and for an older one the rules it is sized with.
+    QString sizedForNote() const;
 
     SizingSession* m_session;
     SessionSpeed m_speed; // the decode-speed line of the weights, KV and RS tooltips
@@ -104,6 +107,7 @@ class MemoryChart : public QWidget {
     QLabel* m_messageLabel;
     QLabel* m_noteLabel;
     QLabel* m_breakdownLabel;
+    QLabel* m_sizedForLabel; // sizedForNote(), beside the verdict
     QCheckBox* m_withoutWeightsCheck;
     QStackedLayout* m_stack;
     QCPBars* m_reservationBars;

@@ -259,6 +259,7 @@ void LaunchPanel::onBinaryEdited() {
     }
     m_probedProgram = program;
     m_capabilities.reset();
+    m_session->setServerBuild(std::nullopt); // until the probe says which build it is
     m_crossCheck.setTool(ProjectionCrossCheck::toolBesideServer(program));
     if (program.isEmpty()) {
         m_versionLabel->setText(tr("llama-server was not found on PATH: choose it with Browse."));
@@ -275,6 +276,8 @@ void LaunchPanel::onProbed(const BinaryProbeOutcome& outcome) {
     }
     m_probedProgram = outcome.program;
     m_capabilities = outcome.capabilities;
+    // The estimate sizes for the build this launch will run (issue 30: the build is an input).
+    m_session->setServerBuild(m_capabilities ? m_capabilities->buildNumber : std::nullopt);
     m_versionLabel->setText(describeVersion(outcome));
     refresh();
 }

@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QSignalSpy>
 #include <QToolTip>
 
 #include <qcustomplot.h>
@@ -171,6 +172,36 @@ TEST(MemoryChart, TheCarveOutLimitIsTheBiosSplitWithTheDriversFigureBeside) {
     const MemoryPool* shared = findPool(machine, PoolKind::ApuShared);
     ASSERT_NE(shared, nullptr);
     EXPECT_TRUE(std::isnan(chart.limitMiB(static_cast<std::size_t>(shared - machine.pools.data()))));
+}
+
+// The chart says which llama.cpp build it sized for: the probed llama-server's, whose generation
+// the estimate then uses (core/sizing/llamabuild.h), else the reference build.
+TEST(MemoryChart, SaysWhichLlamaCppBuildItSizedFor) {
+    auto session = makeSession("gmktec-evo-x2-64gb-32-32");
+    MemoryChart chart(session.get());
+    auto* note = chart.findChild<QLabel*>(QStringLiteral("memorySizedForLabel"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b11669"));
+    EXPECT_TRUE(note->toolTip().startsWith(QStringLiteral("Sized for llama.cpp b11669:")))
+        << note->toolTip().toStdString();
+    EXPECT_EQ(session->settings().generation, LlamaGeneration::Current);
+
+    QSignalSpy settingsChanged(session.get(), &SizingSession::settingsChanged);
+    session->setServerBuild(8183); // the first seed article's build
+    EXPECT_EQ(settingsChanged.count(), 1);
+    EXPECT_EQ(session->settings().generation, LlamaGeneration::BeforeJune2026);
+    ASSERT_TRUE(session->estimate().ok());
+    EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b8183"));
+    EXPECT_TRUE(note->toolTip().startsWith(
+        QStringLiteral("Sized for llama.cpp b8183 (sized with the rules of builds b7774 to b9409):")))
+        << note->toolTip().toStdString();
+    // Settings set afterwards (a restored profile, a panel's edit) keep that build.
+    session->setSettings(ServerSettings{});
+    EXPECT_EQ(session->settings().generation, LlamaGeneration::BeforeJune2026);
+
+    session->setServerBuild(std::nullopt);
+    EXPECT_EQ(session->settings().generation, LlamaGeneration::Current);
+    EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b11669"));
 }
 
 // A Linux APU set up with a minimal carve-out and a large GTT: the GPU's buffers land in the

@@ -64,6 +64,9 @@ TEST_F(LaunchPanelTest, LaunchesTheTinyModelShowsReadyAndStops) {
         probed, [&] { return text("serverVersionLabel").contains(QStringLiteral("0.7.0")); }, 30000))
         << text("serverVersionLabel").toStdString();
     EXPECT_EQ(text("serverVersionLabel"), QStringLiteral("llama-server 0.7.0 (build 11669)"));
+    // The estimate sizes for the build the launch will run.
+    EXPECT_EQ(m_session->serverBuild(), std::optional<std::uint32_t>(11669));
+    EXPECT_EQ(m_session->settings().generation, LlamaGeneration::Current);
 
     const QString command = child<QLineEdit>("commandLineEdit")->text();
     EXPECT_TRUE(child<QLineEdit>("commandLineEdit")->isReadOnly());
