@@ -31,6 +31,7 @@ struct PublicLog {
     std::string card;     // a built-in model card id
     std::vector<std::string> args;
     std::vector<PublicLogDevice> devices;
+    std::optional<std::uint32_t> llamaBuild; // its llama.cpp build number, where the log names one
     LlamaGeneration generation = LlamaGeneration::Current; // the llama.cpp generation of the build
     OutputReserve outputReserve =
         OutputReserve::PerSlot;     // logits rows: per-batch for llama-cli, older servers

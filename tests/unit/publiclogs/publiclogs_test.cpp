@@ -15,6 +15,7 @@
 #include "core/model/modelspec.h"
 #include "core/server/allocationlog.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/llamabuild.h"
 #include "tests/support/modelfiles.h"
 #include "tests/unit/publiclogs/publiclog.h"
 
@@ -217,6 +218,11 @@ TEST_P(PublicLogTest, MatchesTheLoggedBuffers) {
     ASSERT_TRUE(rebuilt.ok()) << entry.logFile << ": " << rebuilt.error().code << " "
                               << rebuilt.error().message;
     const std::vector<Row> rows = rowsOf(*rebuilt);
+    // Checked against its own build: the build number the log names, else the generation its date gives.
+    std::cout << "  " << entry.logFile << ": sized for "
+              << (entry.llamaBuild ? "llama.cpp " + sizedForText(*entry.llamaBuild)
+                                   : "the rules of its date (" + entry.build + ")")
+              << "\n";
     for (const Row& row : rows) {
         const bool computeOff = row.component == Component::Compute && !reasonFor(entry, row).empty();
         std::cout << (!entry.reproduce ? "x " : computeOff ? "c " : "  ") << formatRow(entry, row) << "\n";
