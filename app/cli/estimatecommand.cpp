@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kEstimateUsage =
     R"(usage: llamafit-cli estimate [--json] -m MODEL [llama-server flags] [--gpu NAME=MiB ...]
-                             [--rpc HOST:PORT[=FREE_MiB],... [--server PATH]]
+                             [--rpc HOST:PORT[=FREE_MiB],...] [--server PATH]
 
 Predicts the buffers llama-server 0.7.0 allocates for MODEL with the given flags: model
 weights, KV cache, recurrent state (RS), output and compute buffers, per device, in MiB
@@ -61,9 +61,12 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
   --bandwidth-gbs N      memory bandwidth (GB/s) for the speed figures (speed.* in --json, see
                          docs/speed.md); without it they are null ('plan' takes the machine's)
   --fp16-tflops N        the device's FP16 peak, for the prompt-processing figure
-  --llama-build bNNNN    the llama.cpp build to size for (default b11669, llama.cpp 0.7.0);
-                         an older build reserves its graphs differently and is sized with
-                         the rules of its generation (approximate compute buffers)
+  --server PATH          the llama-server that will run it: its --version gives the build
+                         to size for, and it asks the --rpc servers without =FREE_MiB
+  --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
+                         PATH's --version names, else b11669, llama.cpp 0.7.0); an older
+                         build reserves its graphs differently and is sized with the rules
+                         of its generation (approximate compute buffers)
   --json                 machine-readable output (stable fields; see docs)
   --verify               also run the installed llama.cpp's own projection (llama-fit-params
                          --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,

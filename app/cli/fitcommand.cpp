@@ -49,9 +49,10 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
   --all-pairs            search every pair of llama-server cache types
   --bandwidth-gbs N      memory bandwidth (GB/s): each K/V answer also gets its expected decode
                          speed at a full slot (bound x public-default efficiency, docs/speed.md)
-  --llama-build bNNNN    the llama.cpp build to size for (default b11669, llama.cpp 0.7.0);
-                         an older build reserves its graphs differently and is sized with
-                         the rules of its generation (approximate compute buffers)
+  --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
+                         PATH's --version names, else b11669, llama.cpp 0.7.0); an older
+                         build reserves its graphs differently and is sized with the rules
+                         of its generation (approximate compute buffers)
   --json                 machine-readable output
 
 With --as-llama-server: what llama-server's own fit (-fit on, its default) picks for the flags

@@ -24,6 +24,7 @@
 #include "core/server/predictioncomparison.h"
 #include "core/server/rpchostusage.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/llamabuild.h"
 #include "core/system/apikeyfile.h"
 #include "core/system/benchmarkstore.h"
 #include "core/system/serverlauncher.h"
@@ -189,7 +190,8 @@ void printComparison(const std::string& log, const Prediction& prediction, std::
         out << "predicted vs actual: log not readable (" << parsed.error().message << ")" << std::endl;
         return;
     }
-    out << "predicted vs actual (MiB):\n"
+    out << "predicted for llama.cpp " << sizedForText(prediction.llamaBuild) << "\n"
+        << "predicted vs actual (MiB):\n"
         << formatPredictionComparison(comparePrediction(prediction.estimate, *parsed)) << std::flush;
 }
 

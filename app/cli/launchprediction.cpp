@@ -2,10 +2,12 @@
 #include "app/cli/launchprediction.h"
 
 #include "app/cli/modelsource.h"
+#include "app/cli/serverbuild.h"
 #include "app/cli/sizingcommand.h"
 #include "core/model/companionmodels.h"
 #include "core/server/devicelist.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/llamabuild.h"
 #include "core/sizing/rpcdevices.h"
 #include "core/system/rpchostquery.h"
 #include "core/system/vulkanprobe.h"
@@ -85,12 +87,20 @@ std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& se
         return std::nullopt;
     }
     SizingModel model = prepareModel(std::move(loaded->info), std::move(*companions));
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
+    if (Result<std::uint32_t> build = buildOfServer(server)) {
+        llamaBuild = *build;
+    } else {
+        err << "llamafit-cli: note: predicting for llama.cpp b" << kReferenceLlamaBuild << " ("
+            << build.error().message << ")\n";
+    }
+    parsed.settings.generation = generationOfBuild(llamaBuild);
     Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
     if (!estimate) {
         err << "llamafit-cli: no prediction (" << estimate.error().message << ")\n";
         return std::nullopt;
     }
-    return Prediction{std::move(model), parsed.settings, parsed.gpus, std::move(*estimate)};
+    return Prediction{std::move(model), parsed.settings, parsed.gpus, std::move(*estimate), llamaBuild};
 }
 
 } // namespace llamafit

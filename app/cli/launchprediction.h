@@ -10,6 +10,7 @@
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/sizingmodel.h"
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,10 +23,12 @@ struct Prediction {
     ServerSettings settings;
     std::vector<GpuDevice> gpus;
     MemoryEstimate estimate;
+    std::uint32_t llamaBuild = 0; // the build it is sized for (core/sizing/llamabuild.h)
 };
 
-// The prediction for `parsed` served by `server` (the build that will run); nothing when the
-// model cannot be read or sized, or an RPC server cannot be asked (the reason on `err`): the
+// The prediction for `parsed` served by `server` (the build that will run, whose build number its
+// --version gives; the reference build, with a note on `err`, when it gives none); nothing when
+// the model cannot be read or sized, or an RPC server cannot be asked (the reason on `err`): the
 // launch goes on without it. Notes on `err` say which listed GPUs it is for.
 std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& server, std::ostream& err);
 

@@ -60,9 +60,10 @@ the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
                          llama-server), before the machine's GPUs in -ts order. The plan adds
                          what crosses the network per token and the decode floor it sets at
                          1, 2.5 and 10 Gbit/s
-  --llama-build bNNNN    the llama.cpp build to size for (default b11669, llama.cpp 0.7.0);
-                         an older build reserves its graphs differently and is sized with
-                         the rules of its generation (approximate compute buffers)
+  --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
+                         PATH's --version names, else b11669, llama.cpp 0.7.0); an older
+                         build reserves its graphs differently and is sized with the rules
+                         of its generation (approximate compute buffers)
   --json                 machine-readable output (stable fields; see docs)
 
 Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or

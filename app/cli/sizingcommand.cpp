@@ -2,6 +2,8 @@
 
 #include "app/cli/sizingcommand.h"
 
+#include "app/cli/serverbuild.h"
+
 #include "core/sizing/rpcdevices.h"
 #include "core/system/rpchostquery.h"
 
@@ -115,6 +117,16 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
             return reportError(io, parsed.error(), json);
         }
         llamaBuild = *parsed;
+    } else if (const std::optional<std::string> server = options->value("--server");
+               server && !command.modelOnly) {
+        // The llama-server that will run it: size for its build. One that cannot say goes on with
+        // the reference build and a note (as `launch` does): the --rpc query names a missing server.
+        if (Result<std::uint32_t> build = buildOfServer(*server)) {
+            llamaBuild = *build;
+        } else {
+            io.err << "llamafit-cli: note: sizing for llama.cpp b" << kReferenceLlamaBuild << " ("
+                   << build.error().message << ")\n";
+        }
     }
     if (!command.modelOnly) {
         request->args.settings.generation = generationOfBuild(llamaBuild);

@@ -230,4 +230,9 @@ Result<BuildCapabilities> parseBuildCapabilities(std::string_view versionText, s
     return caps;
 }
 
+std::optional<std::uint32_t> buildNumberOfVersion(std::string_view versionText) {
+    BuildCapabilities caps;
+    return parseVersionLine(versionText, caps) ? caps.buildNumber : std::nullopt;
+}
+
 } // namespace llamafit

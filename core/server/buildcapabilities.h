@@ -51,4 +51,8 @@ struct BuildCapabilities {
 // helpText: everything `llama-server --help` printed.
 Result<BuildCapabilities> parseBuildCapabilities(std::string_view versionText, std::string_view helpText);
 
+// The llama.cpp build number in `llama-server --version`'s text ("version: 0.7.0 (build 11669,
+// ...)" or, before releases had versions, "version: 8183 (abc1234)"); nullopt without one.
+std::optional<std::uint32_t> buildNumberOfVersion(std::string_view versionText);
+
 } // namespace llamafit

@@ -3,39 +3,15 @@
 #include "core/system/enginediscovery.h"
 
 #include "core/system/processenvironment.h"
+#include "core/system/programoutput.h"
 #include "core/system/rpchostquery.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 
 #include <set>
 
 namespace llamafit {
-
-namespace {
-
-// The program's output for `args`, or why it could not be had.
-Result<std::string> outputOf(const std::string& program, const QStringList& args,
-                             std::chrono::milliseconds timeout) {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(QString::fromStdString(program), args);
-    if (!process.waitForStarted(static_cast<int>(timeout.count()))) {
-        return makeError("probe.not-executable",
-                         program + " does not start: " + process.errorString().toStdString());
-    }
-    if (!process.waitForFinished(static_cast<int>(timeout.count()))) {
-        process.kill();
-        process.waitForFinished();
-        return makeError("probe.failed", program + " did not answer " +
-                                             args.join(QLatin1Char(' ')).toStdString() + " within " +
-                                             std::to_string(timeout.count() / 1000) + " s");
-    }
-    return process.readAll().toStdString();
-}
-
-} // namespace
 
 std::vector<InstalledEngine> discoverEngines(const EngineDiscoveryOptions& options) {
     EngineSearch search =
@@ -65,8 +41,9 @@ std::vector<InstalledEngine> discoverEngines(const EngineDiscoveryOptions& optio
             continue;
         }
         InstalledEngine engine{location, std::nullopt, {}, std::nullopt};
-        auto version = outputOf(location.path, {QStringLiteral("--version")}, options.timeout);
-        auto help = version ? outputOf(location.path, {QStringLiteral("--help")}, options.timeout) : version;
+        auto version = programOutput(location.path, {QStringLiteral("--version")}, options.timeout);
+        auto help =
+            version ? programOutput(location.path, {QStringLiteral("--help")}, options.timeout) : version;
         if (!help) {
             engine.error = help.error();
         } else if (auto build = parseBuildCapabilities(*version, *help)) {

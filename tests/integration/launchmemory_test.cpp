@@ -39,6 +39,8 @@ TEST_F(LaunchMemoryTest, PrintsPredictedVersusActualOnceReady) {
     const QByteArray output = readUntil("status: ready", 60000);
     ASSERT_TRUE(output.contains("predicted vs actual (MiB):")) << output.toStdString();
     EXPECT_EQ(output.count("predicted vs actual"), 1);
+    // Sized for the build the launch runs, as its --version says.
+    EXPECT_TRUE(output.contains("predicted for llama.cpp b11669\n")) << output.toStdString();
     // 2 layers x 1024 cells x 32 x f16 x (K + V) = 0.25 MiB, predicted and allocated alike.
     EXPECT_TRUE(output.contains("  CPU         kv              0.25 MiB       0.25 MiB"))
         << output.toStdString();

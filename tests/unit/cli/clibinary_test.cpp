@@ -8,6 +8,7 @@
 #include "tests/support/modelfiles.h"
 
 #include "tests/support/commandrun.h"
+#include "tests/support/liveserverskip.h"
 #include "tests/unit/cli/clirun.h"
 
 #include <gtest/gtest.h>
@@ -145,6 +146,31 @@ TEST(CliBinary, EstimateSaysWhichLlamaBuildItSized) {
     const CliRun bad = runCli({"estimate", "-m", kQwen35, "--llama-build", "0.7.0"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("'0.7.0' is not a llama.cpp build"), std::string::npos) << bad.err;
+}
+
+// --server PATH: the sizing commands size for the build that llama-server's --version names.
+TEST(CliBinary, EstimateSizesForTheBuildOfTheServerItIsGiven) {
+    LLAMAFIT_SKIP_WITHOUT_LIVE_SERVER();
+    const Result<std::string> server = test::findLlamaServer();
+    ASSERT_TRUE(server.ok()) << server.error().message;
+    const CliRun run = runCli({"estimate", "--json", "-m", kQwen35, "--server", *server});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(parseJson(run)["llama_build"], 11669);
+
+    // An explicit --llama-build wins over the server's.
+    const CliRun chosen =
+        runCli({"estimate", "--json", "-m", kQwen35, "--server", *server, "--llama-build", "b8183"});
+    ASSERT_EQ(chosen.exitCode, 0) << chosen.err;
+    EXPECT_EQ(parseJson(chosen)["llama_build"], 8183);
+
+    const std::string missing = (std::filesystem::temp_directory_path() / "no-such-llama-server").string();
+    // A server that cannot say: the reference build, and a note that says why.
+    const CliRun absent = runCli({"estimate", "--json", "-m", kQwen35, "--server", missing});
+    ASSERT_EQ(absent.exitCode, 0) << absent.err;
+    EXPECT_EQ(parseJson(absent)["llama_build"], 11669);
+    EXPECT_NE(absent.err.find("note: sizing for llama.cpp b11669 (" + missing + " does not start"),
+              std::string::npos)
+        << absent.err;
 }
 
 TEST(CliBinary, EstimateTextShowsTheTableInMiB) {

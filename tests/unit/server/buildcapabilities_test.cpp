@@ -103,6 +103,14 @@ TEST(BuildCapabilities, RejectsTextWithoutVersionOrOptions) {
     EXPECT_EQ(noHelp.error().code, "build.no-help");
 }
 
+// The build number alone, as `--server PATH` and `launch` read it to size for that build.
+TEST(BuildCapabilities, BuildNumberOfVersionReadsReleasesAndOlderBuilds) {
+    EXPECT_EQ(buildNumberOfVersion(readData("version-0.7.0.txt")), std::optional<std::uint32_t>(11669));
+    EXPECT_EQ(buildNumberOfVersion(readData("version-older-handwritten.txt")),
+              std::optional<std::uint32_t>(5560));
+    EXPECT_EQ(buildNumberOfVersion("usage: nothing\n"), std::nullopt);
+}
+
 ServerSettings sampleSettings() {
     ServerSettings settings;
     settings.contextTokens = 4096;
