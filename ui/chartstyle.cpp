@@ -8,6 +8,23 @@
 
 namespace llamafit {
 
+// Tableau's teal and brown, beside the component colours: a draft context and adapters are not
+// one of the main context's components.
+QColor ownerColor(BufferOwner owner) {
+    switch (owner) {
+    case BufferOwner::MtpDraft:
+        return QColor(0x76, 0xb7, 0xb2);
+    case BufferOwner::DraftModel:
+        return QColor(0x5b, 0x8f, 0xb9);
+    case BufferOwner::Projector:
+        return QColor(0xb0, 0x7a, 0xa1);
+    case BufferOwner::LoraAdapter:
+    case BufferOwner::Main:
+        break;
+    }
+    return QColor(0x9c, 0x75, 0x5f);
+}
+
 QColor componentColor(Component component) {
     // Mid-saturation colours that keep their contrast on white and on near-black
     // backgrounds; weights (the largest part) get the calmest one.

@@ -29,6 +29,8 @@ inline constexpr std::array<Component, 6> kChartComponentOrder{Component::Model,
                                                                Component::Output, Component::Overhead};
 
 QColor componentColor(Component component);
+// The bars of what is not the main context (a draft context, a projector, adapters).
+QColor ownerColor(BufferOwner owner);
 QString componentLabel(Component component); // translated: "Weights", "KV cache", ...
 // A cache or weight type as llama.cpp names it ("q8_0"): never translated.
 QString ggmlTypeLabel(GgmlType type);

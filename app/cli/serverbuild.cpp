@@ -11,7 +11,8 @@ namespace llamafit {
 
 Result<std::uint32_t> buildOfServer(const std::string& program) {
     // --version prints before any backend loads: well within a second.
-    Result<std::string> version = programOutput(program, {QStringLiteral("--version")}, std::chrono::seconds(15));
+    Result<std::string> version =
+        programOutput(program, {QStringLiteral("--version")}, std::chrono::seconds(15));
     if (!version) {
         return version.error();
     }
@@ -19,7 +20,8 @@ Result<std::uint32_t> buildOfServer(const std::string& program) {
         return *build;
     }
     return makeError("probe.no-build",
-                     program + " --version names no llama.cpp build number: give the build with --llama-build");
+                     program +
+                         " --version names no llama.cpp build number: give the build with --llama-build");
 }
 
 } // namespace llamafit

@@ -55,23 +55,6 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name) {
     return bars;
 }
 
-// Tableau's teal and brown, beside the component colours (chartstyle.cpp): a draft context and
-// adapters are not one of the main context's components.
-QColor ownerColor(BufferOwner owner) {
-    switch (owner) {
-    case BufferOwner::MtpDraft:
-        return QColor(0x76, 0xb7, 0xb2);
-    case BufferOwner::DraftModel:
-        return QColor(0x5b, 0x8f, 0xb9);
-    case BufferOwner::Projector:
-        return QColor(0xb0, 0x7a, 0xa1);
-    case BufferOwner::LoraAdapter:
-    case BufferOwner::Main:
-        break;
-    }
-    return QColor(0x9c, 0x75, 0x5f);
-}
-
 } // namespace
 
 MemoryChart::MemoryChart(SizingSession* session, QWidget* parent)
