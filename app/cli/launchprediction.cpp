@@ -87,13 +87,7 @@ std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& se
         return std::nullopt;
     }
     SizingModel model = prepareModel(std::move(loaded->info), std::move(*companions));
-    std::uint32_t llamaBuild = kReferenceLlamaBuild;
-    if (Result<std::uint32_t> build = buildOfServer(server)) {
-        llamaBuild = *build;
-    } else {
-        err << "llamafit-cli: note: predicting for llama.cpp b" << kReferenceLlamaBuild << " ("
-            << build.error().message << ")\n";
-    }
+    const std::uint32_t llamaBuild = buildToSizeFor(server, err);
     parsed.settings.generation = generationOfBuild(llamaBuild);
     Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
     if (!estimate) {

@@ -119,14 +119,9 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
         llamaBuild = *parsed;
     } else if (const std::optional<std::string> server = options->value("--server");
                server && !command.modelOnly) {
-        // The llama-server that will run it: size for its build. One that cannot say goes on with
-        // the reference build and a note (as `launch` does): the --rpc query names a missing server.
-        if (Result<std::uint32_t> build = buildOfServer(*server)) {
-            llamaBuild = *build;
-        } else {
-            io.err << "llamafit-cli: note: sizing for llama.cpp b" << kReferenceLlamaBuild << " ("
-                   << build.error().message << ")\n";
-        }
+        // The llama-server that will run it: size for its build (one that cannot say: the
+        // reference build and a note, as for `launch`; the --rpc query names a missing server).
+        llamaBuild = buildToSizeFor(*server, io.err);
     }
     if (!command.modelOnly) {
         request->args.settings.generation = generationOfBuild(llamaBuild);

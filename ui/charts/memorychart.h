@@ -107,7 +107,7 @@ class MemoryChart : public QWidget {
     QLabel* m_messageLabel;
     QLabel* m_noteLabel;
     QLabel* m_breakdownLabel;
-    QLabel* m_sizedForLabel; // sizedForNote(), beside the verdict
+    QLabel* m_sizedForLabel; // "llama.cpp b11669" under the check box, sizedForNote() its tooltip
     QCheckBox* m_withoutWeightsCheck;
     QStackedLayout* m_stack;
     QCPBars* m_reservationBars;
