@@ -12,7 +12,7 @@ namespace {
 
 // How each shape is cut for lavapipe. Blocks are cut only where the weights that can live on
 // the device (tensors of at most 128 MiB) would come near its 2 GiB; a cut keeps every kind of
-// layer the architecture has (the first full-attention block of qwen35moe/qwen3next at 3,
+// layer the architecture has (the first full-attention block of qwen35/qwen35moe/qwen3next at 3,
 // nemotron_h's attention block at 5, gemma2/cohere2/gpt-oss's global blocks). deepseek2 keeps
 // its 27 blocks: llama.cpp reads it as V2-Lite only at 26 or 27 (src/llama-model.cpp), and its
 // experts (187 MiB each) stay on the CPU anyway.
@@ -39,6 +39,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"nemotron_h", {6, std::nullopt}},
         {"qwen2", {}},
         {"qwen3", {}},
+        {"qwen35", {4, std::nullopt}},
         {"qwen35moe", {8, std::nullopt}},
         {"qwen3moe", {8, std::nullopt}},
         {"qwen3next", {8, std::nullopt}},

@@ -48,8 +48,9 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
     ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
     ArchitectureBuilder{"lfm2", buildLfm2Graph, denseShortConvHybrid},
-    ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetExperts},
-    ArchitectureBuilder{"qwen35moe", buildQwen35MoeGraph, deltaNetExperts},
+    ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetHybrid},
+    ArchitectureBuilder{"qwen35", buildQwen35Graph, deltaNetHybrid},
+    ArchitectureBuilder{"qwen35moe", buildQwen35Graph, deltaNetHybrid},
 };
 
 Builder builderFor(const ModelInfo& model) {

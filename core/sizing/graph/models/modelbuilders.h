@@ -42,10 +42,10 @@ TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2 (lfm2.cpp)
 // builder's variant.
 bool denseShortConvHybrid(const ModelInfo& model);
 TensorId buildQwen3NextGraph(LlmGraph& graph); // qwen3next (qwen3next.cpp)
-TensorId buildQwen35MoeGraph(LlmGraph& graph); // qwen35moe (qwen3next.cpp)
-// Gated delta-net layers beside gated attention ones, routed (and shared) experts, no sliding
-// window, a head size the fused GATED_DELTA_NET runs on every backend table: the Qwen3-Next
+TensorId buildQwen35Graph(LlmGraph& graph);    // qwen35 and qwen35moe (qwen3next.cpp)
+// Gated delta-net layers beside gated attention ones, a dense FFN or routed (and shared) experts, no
+// sliding window, a head size the fused GATED_DELTA_NET runs on every backend table: the Qwen3-Next
 // builders' variant.
-bool deltaNetExperts(const ModelInfo& model);
+bool deltaNetHybrid(const ModelInfo& model);
 
 } // namespace llamafit::graph

@@ -1,11 +1,11 @@
-// Qwen3-Next and Qwen3.5-MoE: llama.cpp src/models/qwen3next.cpp and src/models/qwen35moe.cpp, on
-// llm_build_delta_net_base. Each layer is, after an RMS pre-norm, a gated delta-net (deltanet.h)
-// where the layer holds recurrent state, else gated attention: Q projected together with an output
-// gate, Q and K RMS-normed per head and rotated (NeoX RoPE; Qwen3.5's interleaved M-RoPE reads four
-// positions per token), attention over the hybrid memory's KV cache, its output times
-// sigmoid(gate), then wo. The residual, a post-attention RMS norm, routed experts (softmax gating,
-// normalised weights) plus a sigmoid-gated shared expert, and the residual again. The last layer
-// keeps only the output rows.
+// Qwen3-Next and Qwen3.5 (dense and MoE): llama.cpp src/models/qwen3next.cpp, src/models/qwen35.cpp
+// and src/models/qwen35moe.cpp, on llm_build_delta_net_base. Each layer is, after an RMS pre-norm, a gated
+// delta-net (deltanet.h) where the layer holds recurrent state, else gated attention: Q projected together
+// with an output gate, Q and K RMS-normed per head and rotated (NeoX RoPE; Qwen3.5's interleaved M-RoPE reads
+// four positions per token), attention over the hybrid memory's KV cache, its output times sigmoid(gate),
+// then wo. The residual, a post-attention RMS norm, routed experts (softmax gating, normalised weights) plus
+// a sigmoid-gated shared expert (qwen35.cpp: a dense SwiGLU FFN, its graph otherwise qwen35moe.cpp's node for
+// node), and the residual again. The last layer keeps only the output rows.
 #include "core/sizing/graph/deltanet.h"
 #include "core/sizing/graph/models/modelbuilders.h"
 #include "core/sizing/graph/moe.h"
@@ -138,12 +138,12 @@ bool fusedDeltaNetHeadSize(std::int64_t headSize) {
 
 } // namespace
 
-bool deltaNetExperts(const ModelInfo& model) {
+bool deltaNetHybrid(const ModelInfo& model) {
     // Only the fused delta net is built (build_delta_net_fused): resolve_fused_ops
     // (llama-context.cpp) turns it off where GATED_DELTA_NET leaves the layer's device, which for
     // the backends the engine knows happens only on Vulkan outside the shader's head sizes; those
     // models keep the closed forms.
-    return model.isMoe() && model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
+    return model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
            fusedDeltaNetHeadSize(deltaNetHeadSize(model));
 }
 
@@ -154,8 +154,8 @@ TensorId buildQwen3NextGraph(LlmGraph& g) {
     return buildQwen3NextFamily(g, variant);
 }
 
-TensorId buildQwen35MoeGraph(LlmGraph& g) {
-    // qwen35moe.cpp: the repeat only "if we are not using the fused GDN" (fused_gdn_ar and
+TensorId buildQwen35Graph(LlmGraph& g) {
+    // qwen35.cpp and qwen35moe.cpp: the repeat only "if we are not using the fused GDN" (fused_gdn_ar and
     // fused_gdn_ch both on here).
     Qwen3NextVariant variant;
     variant.deltaNet.fusedBetaAlpha = false;
