@@ -79,9 +79,10 @@ std::string ruleText(const SizeRule& rule) {
                          " rows of f32 conv (R) + SSM (S) state per recurrent layer",
                      rule.id);
     case SizeRuleId::ComputeGraph:
-        return cited("peak of ggml-alloc's worst-case graph: activations of the widest block + KQ masks (A + "
-                     "B*n_kv, calibrated on 0.7.0)",
-                     rule.id);
+        return cited(
+            "peak of ggml-alloc over the worst-case graphs llama-server reserves (a prompt-sized and a "
+            "one-token ubatch)",
+            rule.id);
     case SizeRuleId::TokenEmbeddingLookup:
         return "token-embedding lookup on the CPU (every block offloaded)";
     case SizeRuleId::ProjectorWeights:

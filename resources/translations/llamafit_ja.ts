@@ -348,8 +348,8 @@
         <translation>リカレント状態: リカレント層ごとに f32 の畳み込み (R) + SSM (S) 状態が %1 行</translation>
     </message>
     <message>
-        <source>peak of ggml-alloc&apos;s worst-case graph: activations of the widest block + KQ masks (A + B*n_kv, calibrated on 0.7.0)</source>
-        <translation>ggml-alloc の最悪ケースのグラフのピーク: 最も幅の広いブロックの活性 + KQ マスク (A + B*n_kv、0.7.0 で較正)</translation>
+        <source>peak of ggml-alloc over the worst-case graphs llama-server reserves (a prompt-sized and a one-token ubatch)</source>
+        <translation>llama-server が確保する最悪ケースのグラフ (プロンプト長と 1 トークンの ubatch) に対する ggml-alloc のピーク</translation>
     </message>
     <message>
         <source>token-embedding lookup on the CPU (every block offloaded)</source>

@@ -85,11 +85,12 @@ QString ruleText(const SizeRule& rule) {
                 .arg(rule.cells),
             rule.id);
     case SizeRuleId::ComputeGraph:
-        return cited(QCoreApplication::translate(
-                         "SizeRule",
-                         "peak of ggml-alloc's worst-case graph: activations of the widest block + KQ masks "
-                         "(A + B*n_kv, calibrated on 0.7.0)"),
-                     rule.id);
+        return cited(
+            QCoreApplication::translate(
+                "SizeRule",
+                "peak of ggml-alloc over the worst-case graphs llama-server reserves (a prompt-sized "
+                "and a one-token ubatch)"),
+            rule.id);
     case SizeRuleId::TokenEmbeddingLookup:
         return QCoreApplication::translate("SizeRule",
                                            "token-embedding lookup on the CPU (every block offloaded)");
