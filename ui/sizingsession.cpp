@@ -109,7 +109,7 @@ ServerSettings SizingSession::withSessionFields(ServerSettings settings) const {
     for (const RpcHost& host : m_rpcHosts) {
         settings.rpcServers.push_back(host.endpoint);
     }
-    settings.generation = generationOfBuild(sizedBuild());
+    settings.llamaBuild = sizedBuild();
     return settings;
 }
 

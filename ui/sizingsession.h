@@ -11,7 +11,7 @@
 // with those hosts as devices in front of its GPUs (core/machine/rpccluster.h), and
 // settings().rpcServers is always their endpoints, whatever setMachine(), setSettings() and
 // setModel() bring. So is the llama.cpp build the estimate sizes for: the probed llama-server's
-// (setServerBuild), else the reference build, sets settings().generation.
+// (setServerBuild), else the reference build, is settings().llamaBuild.
 // Owns: the prepared model, the settings, the machine, the results. No widgets, no I/O.
 // Thread: the GUI thread. Units: bytes; bandwidth in bytes per second.
 

@@ -88,7 +88,7 @@ std::optional<Prediction> predict(ParsedServerArgs parsed, const std::string& se
     }
     SizingModel model = prepareModel(std::move(loaded->info), std::move(*companions));
     const std::uint32_t llamaBuild = buildToSizeFor(server, err);
-    parsed.settings.generation = generationOfBuild(llamaBuild);
+    parsed.settings.llamaBuild = llamaBuild;
     Result<MemoryEstimate> estimate = estimateMemory(model, parsed.settings, parsed.gpus);
     if (!estimate) {
         err << "llamafit-cli: no prediction (" << estimate.error().message << ")\n";

@@ -124,7 +124,7 @@ int runSizingCommand(const std::vector<std::string>& args, const CommandIo& io, 
         llamaBuild = buildToSizeFor(*server, io.err);
     }
     if (!command.modelOnly) {
-        request->args.settings.generation = generationOfBuild(llamaBuild);
+        request->args.settings.llamaBuild = llamaBuild;
         if (Result<bool> live = addLiveRpcDevices(request->args, llamaServerProgram(*options)); !live) {
             return reportError(io, live.error(), json);
         }

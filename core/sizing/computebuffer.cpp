@@ -292,9 +292,9 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
 
     // GPU-only terms.
     // CUDA/HIP flash attention's f16 copies of a quantized K/V (backendcompute.h).
-    out.gpuExtraBytes +=
-        flashAttentionF16CopyBytes(device.backend, settings.generation, fa, settings.cacheTypeK,
-                                   settings.cacheTypeV, widestCacheCells, widths.widestKvRowValues);
+    out.gpuExtraBytes += flashAttentionF16CopyBytes(device.backend, generationOfBuild(settings.llamaBuild),
+                                                    fa, settings.cacheTypeK, settings.cacheTypeV,
+                                                    widestCacheCells, widths.widestKvRowValues);
     // ggml-backend.cpp: ops on host weights run on the GPU when the batch is >= 32 tokens
     // (GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied into the GPU's compute buffer.
     if (device.backend != Backend::Cpu && ub >= 32) {

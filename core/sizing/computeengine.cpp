@@ -17,15 +17,19 @@ namespace llamafit {
 namespace {
 
 // The Vulkan device's properties the backend table reads: the limits the estimate knows, the rest
-// as the table's defaults.
+// as the table's defaults. A limit the estimate does not know is no limit, as for the weights'
+// placement (DeviceLimits: nullopt = none): no op is refused for its size, the buffers keep
+// ggml-vulkan's 1 GiB suballocation block.
 scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
+    constexpr std::uint64_t kNoLimit = UINT64_MAX / 4;
     scheduler::VulkanDevice device;
     device.name = gpu.name;
-    if (gpu.limits.maxStorageBufferRangeBytes) {
-        device.maxStorageBufferRange = *gpu.limits.maxStorageBufferRangeBytes;
-    }
+    device.maxStorageBufferRange = gpu.limits.maxStorageBufferRangeBytes.value_or(kNoLimit);
     if (gpu.limits.maxAllocationBytes) {
         device.maxMemoryAllocationSize = *gpu.limits.maxAllocationBytes;
+    } else {
+        device.maxMemoryAllocationSize = kNoLimit;
+        device.maxBufferSize = kNoLimit;
     }
     return device;
 }
@@ -76,6 +80,7 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     }
     const int cpu = static_cast<int>(gpus.size());
     graph::GraphParams params;
+    params.llamaBuild = settings.llamaBuild;
     for (const KvCacheEstimate& cache : kv.caches) {
         (cache.swa ? params.kvSwaCells : params.kvCells) = cache.cells;
         params.kvStreams = cache.streams;
@@ -144,9 +149,6 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
     }
     if (!settings.loraAdapters.empty()) {
         return "LoRA adapters are not in the graph yet";
-    }
-    if (settings.generation != LlamaGeneration::Current) {
-        return "llama.cpp builds before b11669 are not built yet";
     }
     return "";
 }

@@ -309,7 +309,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
 
     const ComputeBreakdown cpuBlock =
         blockComputeBytes(model, widths, settings, context, kv, {Backend::Cpu, 1, 0});
-    out.hostBytes = hostInputBytes(model, context, kv, cpuBlock, copies, settings.generation);
+    out.hostBytes =
+        hostInputBytes(model, context, kv, cpuBlock, copies, generationOfBuild(settings.llamaBuild));
     if (hostHasBlocks && !opOffload) {
         // Small batches: the host's blocks run on the CPU backend, as in a CPU-only run (plus the
         // inputs the GPUs read from it).
@@ -522,16 +523,17 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
         }
         const std::uint64_t weight = runsOffloaded ? largestOffloadedWeight(model, gpu, layers) : 0;
         const std::optional<OffloadedAttentionShape> offloaded =
-            runsOffloaded && settings.generation == LlamaGeneration::Current
+            runsOffloaded && generationOfBuild(settings.llamaBuild) == LlamaGeneration::Current
                 ? offloadedAttentionShape(model, kv, layers,
                                           {context.flashAttention, refused.experts, gpu.limits})
                 : std::nullopt;
         const std::optional<std::uint64_t> offloadedRecurrent =
-            runsOffloaded && settings.generation == LlamaGeneration::Current && gpus.size() == 1
+            runsOffloaded && generationOfBuild(settings.llamaBuild) == LlamaGeneration::Current &&
+                    gpus.size() == 1
                 ? offloadedRecurrentBytes(model, kv, layers, gpu, context, refused)
                 : std::nullopt;
         const std::optional<OffloadedMla> offloadedLatent =
-            runsOffloaded && settings.generation == LlamaGeneration::Current
+            runsOffloaded && generationOfBuild(settings.llamaBuild) == LlamaGeneration::Current
                 ? offloadedMla(model, kv, layers, context.flashAttention, refused.experts)
                 : std::nullopt;
         if (offloaded) {
@@ -543,10 +545,11 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                 std::max(bytes, offloadedMlaBytes(*offloadedLatent, ub)); // the same for MLA (offloadedmla.h)
         } else if (offloadedRecurrent) {
             bytes = std::max(*offloadedRecurrent, block.outputBytes); // the logits come after the blocks
-        } else if (settings.generation != LlamaGeneration::Current) {
+        } else if (generationOfBuild(settings.llamaBuild) != LlamaGeneration::Current) {
             // Older builds (backendcompute.h); the weight copy lands inside the blocks.
-            bytes = olderGpuBlockBytes(settings.generation, context.flashAttention, block, embeddingRow,
-                                       maskElements(context, kv), ub * 4 * widths.widestKvRowValues, weight);
+            bytes = olderGpuBlockBytes(generationOfBuild(settings.llamaBuild), context.flashAttention, block,
+                                       embeddingRow, maskElements(context, kv),
+                                       ub * 4 * widths.widestKvRowValues, weight);
         } else if (runsOffloaded) {
             // One host weight at a time lands on top, less the three embedding rows the inputs left
             // free (measured: llama 4 blocks -ngl 0, 32 MiB ffn weights: 88.00 MiB = 68.01 + 20).
@@ -559,7 +562,8 @@ GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths&
                                                         context.nUbatch, context.nSeqMax, context.nOutputs),
                              block.outputBytes);
         }
-        if (!hostHasBlocks && gpus.size() == 1 && settings.generation == LlamaGeneration::Current) {
+        if (!hostHasBlocks && gpus.size() == 1 &&
+            generationOfBuild(settings.llamaBuild) == LlamaGeneration::Current) {
             if (const auto whole = wholeModelReplayBytes(model, kv, settings, context, gpu, refused)) {
                 bytes = std::max(*whole, block.outputBytes); // the logits come after the blocks
             }

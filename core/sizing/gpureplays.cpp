@@ -131,8 +131,8 @@ std::optional<std::uint64_t> splitReplayBytes(const ModelInfo& model, const KvPl
     // Host blocks run on the CPU before the devices' (ggml-rpc has no op offload).
     const auto hostEnd =
         std::find_if(owner.begin(), owner.end(), [](int holder) { return holder != kHostDevice; });
-    if (settings.generation != LlamaGeneration::Current || !settings.kvOffload || first == owner.end() ||
-        std::find(hostEnd, owner.end(), kHostDevice) != owner.end()) {
+    if (generationOfBuild(settings.llamaBuild) != LlamaGeneration::Current || !settings.kvOffload ||
+        first == owner.end() || std::find(hostEnd, owner.end(), kHostDevice) != owner.end()) {
         return std::nullopt;
     }
     const auto end = std::find_if(first, owner.end(), [&](int holder) { return holder != device; });

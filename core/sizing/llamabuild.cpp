@@ -6,21 +6,14 @@ namespace llamafit {
 
 namespace {
 
-// The build numbers of the pull requests that changed the reserve, read from llama.cpp's history
-// (the commit count at each merge):
-// - #18550 "ggml : add ggml_build_forward_select" (2026-01-19): b7774, the selectable inputs;
-// - #23764 "llama: use f16 mask for FA to save VRAM" (2026-05-29): b9410, the first of the three
-//   memory changes of BeforeJune2026 (#23861, b9460, and #23907, b9489, follow within days: a build
-//   between b9410 and b9488 has only some of them);
-// - the mixed token/embedding input: after b11151 (the last build a public log shows without it)
-//   and in b11669, so builds between the two are taken to be without it.
-constexpr std::uint32_t kInputSelectBuild = 7774;
-constexpr std::uint32_t kJune2026Build = 9410;
+// #23764 (kF16FlashMaskBuild) is the first of the three memory changes of BeforeJune2026 (#23861,
+// b9460, and #23907, b9489, follow within days: a build between b9410 and b9488 has only some of them).
+constexpr std::uint32_t kJune2026Build = kF16FlashMaskBuild;
 
 } // namespace
 
 LlamaGeneration generationOfBuild(std::uint32_t build) {
-    if (build >= kReferenceLlamaBuild) {
+    if (build >= kMixedInputBuild) {
         return LlamaGeneration::Current;
     }
     if (build >= kJune2026Build) {

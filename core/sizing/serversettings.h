@@ -7,6 +7,7 @@
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/draftmodel.h"
 #include "core/sizing/gpulayers.h"
+#include "core/sizing/llamabuild.h"
 #include "core/sizing/projectorsetting.h"
 #include "core/sizing/speculative.h"
 
@@ -31,20 +32,6 @@ enum class LoadMode {
     Auto, // -lm auto (default): mmap unless a device refuses it (Vulkan iGPUs do)
     Mmap, // -lm mmap
     None, // -lm none (the older --no-mmap): weights are copied into real buffers
-};
-
-// The llama.cpp generation whose worst-case graph is sized (sched_reserve), newest first; the
-// compute terms of each are in core/sizing/backendcompute.h. Not a flag: a property of the build.
-enum class LlamaGeneration {
-    Current,          // b11669 (llama.cpp 0.7.0) and later: a third, mixed token/embedding input
-    BeforeMixedInput, // June 2026 to at least b11151: two selectable inputs, f16 masks
-    // Before three memory PRs of late May 2026: #23764 (the KQ mask input is f16 under flash
-    // attention; before, an f32 input was cast to f16 on the device), #23907 (CUDA flash attention's
-    // f16 copies of a quantized K/V live in the compute buffer; before, in the CUDA memory pool,
-    // outside every logged buffer) and #23861 (logits rows, which are OutputReserve's: such a log
-    // sets both).
-    BeforeJune2026,
-    BeforeInputSelect, // before llama.cpp PR #18550 (early 2026): one input, tokens or embeddings
 };
 
 struct TensorOverride {
@@ -102,8 +89,9 @@ struct ServerSettings {
     // Not a flag: a context --fit measures (common/fit.cpp loads the model with no_alloc), whose
     // compute is its prompt graph's alone, unpinned (computeengine.cpp). Set by the fit replica only.
     bool fitMeasurement = false;
-    // Not a flag: the llama.cpp generation of the build. Public logs of older builds use BeforeJune2026.
-    LlamaGeneration generation = LlamaGeneration::Current;
+    // Not a flag: the llama.cpp build that allocates (llamabuild.h): its rules, where llama.cpp changed
+    // them, are the ones sized. The probed llama-server's, --llama-build's, or a public log's.
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
     bool operator==(const ServerSettings&) const = default;
 };
 

@@ -8,6 +8,7 @@
 
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/graph/computegraph.h"
+#include "core/sizing/llamabuild.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,8 @@ std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_
 
 struct GraphParams {
     ReserveShape reserve;
+    // The llama.cpp build whose graph is built: the builders follow its changes (llamabuild.h).
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
     std::uint32_t kvCells = 0;    // per stream; a reserve attends to the whole cache
     std::uint32_t kvSwaCells = 0; // the sliding-window cache's cells per stream
     std::uint32_t kvStreams = 1;  // 1 with a unified cache, else one per sequence

@@ -93,9 +93,11 @@ TensorId LlmGraph::outputWeight() {
 }
 
 TensorId LlmGraph::inputEmbeddings() {
-    // llm_graph_context::build_inp_embd of b11669: the token rows ("embd"), the embeddings input,
-    // and the mixed input (token rows scattered into a copy of the embeddings), each expanded in
-    // that order; the first is the one computed for a text batch.
+    // llm_graph_context::build_inp_embd. The token rows ("embd") are the one computed for a text
+    // batch. Since llama.cpp PR #18550 (kInputSelectBuild) the embeddings input is in the graph beside
+    // them (ggml_build_forward_select expands both, in that order); b11669 (kMixedInputBuild) adds
+    // the mixed input (token rows scattered into a copy of the embeddings) between the two. Before
+    // #18550 the graph held the batch's own input only.
     GraphBuilder& b = m_builder;
     const auto T = static_cast<std::int64_t>(tokens());
     const auto embd = static_cast<std::int64_t>(m_model.embeddingLength);
@@ -104,13 +106,21 @@ TensorId LlmGraph::inputEmbeddings() {
     const TensorId rows = b.getRows(table, tokenIds);
     b.setName(rows, "embd");
     b.expand(rows);
-    const TensorId mixedTokens = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_mixed_tokens");
-    const TensorId mixedRows = b.getRows(table, mixedTokens);
-    b.expand(mixedRows);
-    b.expand(b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_embd"));
-    const TensorId slots = b.input(GgmlType::I64, {T, 1, 1, 1}, "inp_mixed_slots");
-    const TensorId mixedEmbeddings = b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_mixed_embd");
-    b.expand(b.setRows(b.dup(mixedEmbeddings), mixedRows, slots));
+    const std::uint32_t build = m_params.llamaBuild;
+    TensorId mixedRows = kNoTensor;
+    if (build >= kMixedInputBuild) {
+        const TensorId mixedTokens = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_mixed_tokens");
+        mixedRows = b.getRows(table, mixedTokens);
+        b.expand(mixedRows);
+    }
+    if (build >= kInputSelectBuild) {
+        b.expand(b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_embd"));
+    }
+    if (mixedRows != kNoTensor) {
+        const TensorId slots = b.input(GgmlType::I64, {T, 1, 1, 1}, "inp_mixed_slots");
+        const TensorId mixedEmbeddings = b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_mixed_embd");
+        b.expand(b.setRows(b.dup(mixedEmbeddings), mixedRows, slots));
+    }
     return rows;
 }
 
@@ -183,6 +193,21 @@ bool LlmGraph::layerIsSwa(std::uint32_t layer) const {
     return kind == AttentionKind::SlidingWindow || kind == AttentionKind::Chunked;
 }
 
+TensorId LlmGraph::kqMask(std::uint32_t cells) {
+    // build_attn_inp_kq_mask: [cells, tokens per stream, 1, streams], f16 under flash attention since
+    // llama.cpp PR #23764 (kF16FlashMaskBuild); before it, an f32 input that build_attn_inp_kv_impl
+    // casts to f16 for the flash attention nodes (self_kq_mask_cnv), the cast entering the graph at
+    // the first node that reads it.
+    GraphBuilder& b = m_builder;
+    const auto T = static_cast<std::int64_t>(tokens());
+    const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
+    const bool f16Input = m_params.flashAttention && m_params.llamaBuild >= kF16FlashMaskBuild;
+    const TensorId mask =
+        b.input(f16Input ? GgmlType::F16 : GgmlType::F32,
+                {static_cast<std::int64_t>(cells), T / streams, 1, streams}, "attn_inp_kq_mask");
+    return m_params.flashAttention && !f16Input ? b.cast(mask, GgmlType::F16) : mask;
+}
+
 const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
     if (const auto found = m_kvInputs.find(swa); found != m_kvInputs.end()) {
         return found->second;
@@ -192,7 +217,6 @@ const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
     // attention), and a quantized cache's rotations.
     GraphBuilder& b = m_builder;
     const auto T = static_cast<std::int64_t>(tokens());
-    const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
     KvInputs inputs;
     inputs.cells = swa ? m_params.kvSwaCells : m_params.kvCells;
     const KvRotationShape heads = kvRotationShape(m_model, swa);
@@ -203,17 +227,20 @@ const LlmGraph::KvInputs& LlmGraph::kvInputs(bool swa) {
             break;
         }
     }
-    if (const std::uint32_t size = keyRotationSize(heads.keyHeadDim, m_params.cacheTypeK); size > 0) {
+    // Rotations since llama.cpp PR #21038 (llamabuild.h kKvRotationBuild).
+    const bool rotates = m_params.llamaBuild >= kKvRotationBuild;
+    if (const std::uint32_t size = keyRotationSize(heads.keyHeadDim, m_params.cacheTypeK);
+        rotates && size > 0) {
         inputs.kRotation = b.input(GgmlType::F32, {size, size, 1, 1}, "attn_inp_k_rot");
     }
-    if (const std::uint32_t size = valueRotationSize(heads.valueHeadDim, m_params.cacheTypeV); size > 0) {
+    if (const std::uint32_t size = valueRotationSize(heads.valueHeadDim, m_params.cacheTypeV);
+        rotates && size > 0) {
         inputs.vRotation = b.input(GgmlType::F32, {size, size, 1, 1}, "attn_inp_v_rot");
     }
     inputs.kIndices = b.input(GgmlType::I64, {T, 1, 1, 1}, "attn_inp_k_idxs");
     inputs.vIndices = b.input(GgmlType::I64, {m_params.transposedValueCache ? T * valueWidth : T, 1, 1, 1},
                               "attn_inp_v_idxs");
-    inputs.mask = b.input(m_params.flashAttention ? GgmlType::F16 : GgmlType::F32,
-                          {inputs.cells, T / streams, 1, streams}, "attn_inp_kq_mask");
+    inputs.mask = kqMask(inputs.cells);
     return m_kvInputs.emplace(swa, inputs).first->second;
 }
 

@@ -103,6 +103,8 @@ class LlmGraph {
         std::uint32_t cells = 0;
     };
     const KvInputs& kvInputs(bool swa);
+    // The KQ mask over `cells` per stream, as the attention nodes read it (llama.cpp's *_cnv).
+    TensorId kqMask(std::uint32_t cells);
     // build_attn_inp_k: the store indices and the mask of a K-only cache (no V indices, no rotations).
     const KvInputs& keyOnlyInputs();
     TensorId kvCache(std::uint32_t layer, bool keys);

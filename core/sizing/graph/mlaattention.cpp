@@ -17,17 +17,15 @@ const LlmGraph::KvInputs& LlmGraph::keyOnlyInputs() {
     if (m_keyOnlyInputs) {
         return *m_keyOnlyInputs;
     }
-    // build_attn_inp_k_impl: the K store indices and the mask over the whole cache per stream (f16
-    // under flash attention); a K-only cache has no sliding window ("Use llama_kv_cache_iswa for
+    // build_attn_inp_k_impl: the K store indices and the mask over the whole cache per stream
+    // (kqMask); a K-only cache has no sliding window ("Use llama_kv_cache_iswa for
     // SWA"), no V indices and, in this generation, no rotation input.
     GraphBuilder& b = m_builder;
     const auto T = static_cast<std::int64_t>(tokens());
-    const auto streams = static_cast<std::int64_t>(m_params.kvStreams);
     KvInputs inputs;
     inputs.cells = m_params.kvCells;
     inputs.kIndices = b.input(GgmlType::I64, {T, 1, 1, 1}, "attn_inp_k_idxs");
-    inputs.mask = b.input(m_params.flashAttention ? GgmlType::F16 : GgmlType::F32,
-                          {inputs.cells, T / streams, 1, streams}, "attn_inp_kq_mask");
+    inputs.mask = kqMask(inputs.cells);
     m_keyOnlyInputs = inputs;
     return *m_keyOnlyInputs;
 }

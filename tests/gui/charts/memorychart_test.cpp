@@ -184,12 +184,12 @@ TEST(MemoryChart, SaysWhichLlamaCppBuildItSizedFor) {
     EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b11669"));
     EXPECT_TRUE(note->toolTip().startsWith(QStringLiteral("Sized for llama.cpp b11669:")))
         << note->toolTip().toStdString();
-    EXPECT_EQ(session->settings().generation, LlamaGeneration::Current);
+    EXPECT_EQ(session->settings().llamaBuild, kReferenceLlamaBuild);
 
     QSignalSpy settingsChanged(session.get(), &SizingSession::settingsChanged);
     session->setServerBuild(8183); // the first seed article's build
     EXPECT_EQ(settingsChanged.count(), 1);
-    EXPECT_EQ(session->settings().generation, LlamaGeneration::BeforeJune2026);
+    EXPECT_EQ(session->settings().llamaBuild, 8183u);
     ASSERT_TRUE(session->estimate().ok());
     EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b8183"));
     EXPECT_TRUE(note->toolTip().startsWith(
@@ -197,10 +197,10 @@ TEST(MemoryChart, SaysWhichLlamaCppBuildItSizedFor) {
         << note->toolTip().toStdString();
     // Settings set afterwards (a restored profile, a panel's edit) keep that build.
     session->setSettings(ServerSettings{});
-    EXPECT_EQ(session->settings().generation, LlamaGeneration::BeforeJune2026);
+    EXPECT_EQ(session->settings().llamaBuild, 8183u);
 
     session->setServerBuild(std::nullopt);
-    EXPECT_EQ(session->settings().generation, LlamaGeneration::Current);
+    EXPECT_EQ(session->settings().llamaBuild, kReferenceLlamaBuild);
     EXPECT_EQ(note->text(), QStringLiteral("llama.cpp b11669"));
 }
 

@@ -66,7 +66,7 @@ TEST_F(LaunchPanelTest, LaunchesTheTinyModelShowsReadyAndStops) {
     EXPECT_EQ(text("serverVersionLabel"), QStringLiteral("llama-server 0.7.0 (build 11669)"));
     // The estimate sizes for the build the launch will run.
     EXPECT_EQ(m_session->serverBuild(), std::optional<std::uint32_t>(11669));
-    EXPECT_EQ(m_session->settings().generation, LlamaGeneration::Current);
+    EXPECT_EQ(m_session->settings().llamaBuild, 11669u);
 
     const QString command = child<QLineEdit>("commandLineEdit")->text();
     EXPECT_TRUE(child<QLineEdit>("commandLineEdit")->isReadOnly());

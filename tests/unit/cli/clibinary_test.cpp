@@ -120,8 +120,8 @@ TEST(CliBinary, EstimateJsonHasTheStableFieldsAndTheMeasuredQwen35Numbers) {
               json["totals"]["rs_bytes"].get<std::uint64_t>());
 }
 
-// --llama-build: the JSON and the text say which build they sized; an older build is sized with
-// its generation's rules, which the engine (b11669's mechanism) does not restate.
+// --llama-build: the JSON and the text say which build they sized; the engine builds an older
+// build's graph (its inputs, its mask) and the compute differs.
 TEST(CliBinary, EstimateSaysWhichLlamaBuildItSized) {
     const CliRun current = runCli({"estimate", "--json", "-m", kQwen35, "-c", "8192"});
     ASSERT_EQ(current.exitCode, 0) << current.err;
@@ -135,7 +135,11 @@ TEST(CliBinary, EstimateSaysWhichLlamaBuildItSized) {
     const Json olderJson = parseJson(older);
     EXPECT_EQ(olderJson["llama_build"], 8183);
     EXPECT_EQ(olderJson["sized_for"], "b8183 (sized with the rules of builds b7774 to b9409)");
-    EXPECT_EQ(olderJson["compute_sizing"], "approximate: llama.cpp builds before b11669 are not built yet");
+    EXPECT_EQ(olderJson["compute_sizing"], "graph");
+    // b8183 has no mixed token/embedding input, and under flash attention an f32 KQ mask cast to f16
+    // (llamabuild.h): its compute is its own.
+    EXPECT_NE(olderJson["totals"]["compute_bytes"].get<std::uint64_t>(),
+              currentJson["totals"]["compute_bytes"].get<std::uint64_t>());
 
     const CliRun text = runCli({"estimate", "-m", kQwen35, "--llama-build", "8183"});
     ASSERT_EQ(text.exitCode, 0) << text.err;

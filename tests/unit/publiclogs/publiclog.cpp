@@ -50,7 +50,7 @@ Result<PublicLog> entryOf(const json& entry) {
                 {device.at("name").get<std::string>(), device.at("memory_mib").get<std::uint64_t>()});
         }
         // A log's own build number decides the rules it is checked with (core/sizing/llamabuild.h);
-        // "generation" dates a log without one (a master of a month, a runner, an app) by hand.
+        // a log without one is dated by the master of its day, or by hand with its generation.
         if (entry.contains("llama_build")) {
             if (entry.contains("generation")) {
                 return makeError("test.bad-manifest",
@@ -58,21 +58,21 @@ Result<PublicLog> entryOf(const json& entry) {
                                      ": give llama_build or generation, not both: the build decides");
             }
             log.llamaBuild = entry.at("llama_build").get<std::uint32_t>();
-            log.generation = generationOfBuild(*log.llamaBuild);
+            log.buildDated = entry.value("build_dated", "");
         } else {
             const std::string generation = entry.value("generation", "current");
-            const std::map<std::string, LlamaGeneration> generations = {
-                {"current", LlamaGeneration::Current},
-                {"before-mixed-input", LlamaGeneration::BeforeMixedInput},
-                {"before-june-2026", LlamaGeneration::BeforeJune2026},
-                {"before-input-select", LlamaGeneration::BeforeInputSelect}};
-            if (generations.count(generation) == 0) {
-                return makeError("test.bad-manifest",
-                                 log.logFile +
-                                     ": generation is current, before-mixed-input, before-june-2026 "
-                                     "or before-input-select");
+            // The first build of each generation (llamabuild.h).
+            const std::map<std::string, std::uint32_t> firstBuilds = {
+                {"current", kMixedInputBuild},
+                {"before-mixed-input", kF16FlashMaskBuild},
+                {"before-june-2026", kInputSelectBuild}};
+            if (firstBuilds.count(generation) == 0) {
+                return makeError("test.bad-manifest", log.logFile +
+                                                          ": generation is current, before-mixed-input or "
+                                                          "before-june-2026");
             }
-            log.generation = generations.at(generation);
+            log.llamaBuild = firstBuilds.at(generation);
+            log.undatedGeneration = generation;
         }
         const std::string outputs = entry.value("output_reserve", "per-slot");
         if (outputs != "per-slot" && outputs != "per-batch") {

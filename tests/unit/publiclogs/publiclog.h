@@ -31,8 +31,11 @@ struct PublicLog {
     std::string card;     // a built-in model card id
     std::vector<std::string> args;
     std::vector<PublicLogDevice> devices;
-    std::optional<std::uint32_t> llamaBuild; // its llama.cpp build number, where the log names one
-    LlamaGeneration generation = LlamaGeneration::Current; // the llama.cpp generation of the build
+    // The llama.cpp build it is sized for: the one the log names, the master of the day `buildDated`
+    // says (read off llama.cpp's history), or for an undated log the first build of its generation.
+    std::uint32_t llamaBuild = kReferenceLlamaBuild;
+    std::string buildDated;        // "2026-05-14" where the build comes from the log's date
+    std::string undatedGeneration; // "before-june-2026" where it comes from the generation alone
     OutputReserve outputReserve =
         OutputReserve::PerSlot;     // logits rows: per-batch for llama-cli, older servers
     double weightsTolerance = 0.10; // model buffers: quant mixes are approximated by the specs
