@@ -6,12 +6,15 @@
 #include "core/sizing/graph/modelgraph.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/scheduler/cpubackend.h"
+#include "core/sizing/scheduler/cudabackend.h"
 #include "core/sizing/scheduler/graphsplit.h"
+#include "core/sizing/scheduler/metalbackend.h"
 #include "core/sizing/scheduler/rpcbackend.h"
 #include "core/sizing/scheduler/vulkanbackend.h"
 #include "core/sizing/weightplacement.h"
 
 #include <algorithm>
+#include <map>
 
 namespace llamafit {
 namespace {
@@ -34,16 +37,46 @@ scheduler::VulkanDevice vulkanDeviceOf(const GpuDevice& gpu) {
     return device;
 }
 
+// The CUDA or HIP device the backend table reads: the estimate's name for it and its index among
+// the devices of its backend. The estimate knows no compute capability: the table's default
+// architecture (Ada for CUDA, RDNA3 for ROCm), which only picks a flash attention kernel.
+scheduler::CudaDevice cudaDeviceOf(const GpuDevice& gpu, int index, std::uint32_t llamaBuild) {
+    scheduler::CudaDevice device;
+    device.index = index;
+    device.name = gpu.name;
+    device.hip = gpu.backend == Backend::Rocm;
+    device.llamaBuild = llamaBuild;
+    if (device.hip) {
+        device.computeCapability = scheduler::cudacc::kRdna3;
+    }
+    return device;
+}
+
 // llama-context.cpp: the backends in device order (llama.cpp's: the RPC servers first, then the
 // local GPUs; the estimate's GPU list already is in that order, rpcdevices.h checkRpcDevices),
-// then the CPU, whose compute buffer takes the first device's host buffer type: Vulkan's pinned
-// one, none for an RPC device (ggml-rpc.cpp's device has no get_host_buffer_type), so plain
-// CPU memory. nullopt where a device has no table yet.
-std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::vector<GpuDevice>& gpus) {
+// then the CPU, whose compute buffer takes the first device's host buffer type: Vulkan's and
+// CUDA's pinned one; none for an RPC or a Metal device (ggml-rpc.cpp's and ggml-metal's devices
+// have no get_host_buffer_type), so plain CPU memory. nullopt where a device has no table.
+std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::vector<GpuDevice>& gpus,
+                                                                    std::uint32_t llamaBuild) {
     std::vector<scheduler::SchedulerBackend> backends;
+    std::map<Backend, int> indexOfBackend;
+    std::optional<scheduler::BufferType> hostBufferType;
     for (const GpuDevice& gpu : gpus) {
+        const int index = indexOfBackend[gpu.backend]++;
+        std::optional<scheduler::BufferType> host;
         if (gpu.backend == Backend::Vulkan) {
             backends.push_back(scheduler::vulkanBackend(vulkanDeviceOf(gpu)));
+            host = scheduler::vulkanHostBufferType(vulkanDeviceOf(gpu));
+        } else if (gpu.backend == Backend::Cuda || gpu.backend == Backend::Rocm) {
+            backends.push_back(scheduler::cudaBackend(cudaDeviceOf(gpu, index, llamaBuild)));
+            host = scheduler::cudaHostBufferType(cudaDeviceOf(gpu, index, llamaBuild));
+        } else if (gpu.backend == Backend::Metal) {
+            scheduler::MetalDevice device;
+            device.index = index;
+            device.name = gpu.name;
+            device.llamaBuild = llamaBuild;
+            backends.push_back(scheduler::metalBackend(device));
         } else if (gpu.backend == Backend::Rpc) {
             // A ggml-rpc-server's buffer type reports its backend's alignment and max size; the
             // estimate knows neither, and takes ggml-cpu's (rpcbackend.h).
@@ -51,13 +84,11 @@ std::optional<std::vector<scheduler::SchedulerBackend>> backendsFor(const std::v
         } else {
             return std::nullopt;
         }
+        if (&gpu == &gpus.front()) {
+            hostBufferType = host;
+        }
     }
-    if (!gpus.empty() && gpus.front().backend == Backend::Vulkan) {
-        const scheduler::VulkanDevice first = vulkanDeviceOf(gpus.front());
-        backends.push_back(scheduler::cpuBackend(scheduler::vulkanHostBufferType(first)));
-    } else {
-        backends.push_back(scheduler::cpuBackend());
-    }
+    backends.push_back(hostBufferType ? scheduler::cpuBackend(*hostBufferType) : scheduler::cpuBackend());
     return backends;
 }
 
@@ -130,7 +161,8 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
 // every layer and the output are offloaded (model.n_gpu_layers() > n_layer), the split is by
 // layer (the only mode modelled), the KV cache is offloaded, no tensor override is set (-ot,
 // --cpu-moe and -ncmoe all add one), and every non-CPU device reports async compute and events
-// (ggml-rpc.cpp and ggml-vulkan.cpp's get_props both do; the tables exist for those two only).
+// (the get_props of ggml-rpc.cpp, ggml-vulkan.cpp, ggml-metal.cpp and ggml-cuda.cu all do, CUDA's
+// unless built with GGML_CUDA_NO_PEER_COPY).
 int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, bool fullOffload) {
     constexpr int kMaxCopies = 4; // ggml-backend.h GGML_SCHED_MAX_COPIES
     const bool overrides = !settings.tensorOverrides.empty() || settings.cpuMoe || settings.cpuMoeLayers > 0;
@@ -143,7 +175,7 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
         return "no graph for " + model.architecture;
     }
     for (const GpuDevice& gpu : gpus) {
-        if (gpu.backend != Backend::Vulkan && gpu.backend != Backend::Rpc) {
+        if (gpu.backend == Backend::Cpu || gpu.backend == Backend::Other) {
             return "no backend table for " + gpu.name;
         }
     }
@@ -169,7 +201,7 @@ std::optional<EngineSetup> engineSetup(const ModelInfo& model, const ServerSetti
     if (!engineCoverageGap(model, settings, gpus).empty()) {
         return std::nullopt;
     }
-    std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus);
+    std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus, settings.llamaBuild);
     if (!backends) {
         return std::nullopt;
     }

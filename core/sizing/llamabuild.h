@@ -30,6 +30,13 @@ inline constexpr std::uint32_t kKvRotationBuild = 8619;
 // - #23764 "llama: use f16 mask for FA to save VRAM" (2026-05-29): under flash attention the KQ mask
 //   input is f16 (before: an f32 input, cast to f16 for the flash attention nodes);
 inline constexpr std::uint32_t kF16FlashMaskBuild = 9410;
+// - #23907 "cuda: reserve space for quantize kv-cache at startup" (2026-06-03): CUDA's flash
+//   attention keeps its f16 copies of a quantized K/V in the compute buffer (get_alloc_size; before:
+//   in the CUDA memory pool, outside every logged buffer);
+inline constexpr std::uint32_t kCudaFlashAttnCopiesBuild = 9489;
+// - #27390 "metal : dequantize quantized KV to F16 before flash attention" (2026-08-20): Metal's
+//   flash attention reserves f16 K and V behind its result (get_alloc_size);
+inline constexpr std::uint32_t kMetalFlashAttnF16Build = 10532;
 // - the mixed token/embedding input: after b11151 (the last build a public log shows without it)
 //   and in b11669, so builds between the two are taken to be without it.
 inline constexpr std::uint32_t kMixedInputBuild = kReferenceLlamaBuild;

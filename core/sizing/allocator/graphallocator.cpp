@@ -63,7 +63,7 @@ class GraphAllocator {
                (tensor.isView() && m_graph[tensor.viewSource].hasFlag(graph::kFlagOutput));
     }
     std::uint64_t allocSize(int buffer, TensorId id) const {
-        return m_types[static_cast<std::size_t>(buffer)].allocSizeOf(m_graph[id]);
+        return m_types[static_cast<std::size_t>(buffer)].allocSizeOf(m_graph, id);
     }
     void allocate(TensorId id, int buffer);
     void release(TensorId id);

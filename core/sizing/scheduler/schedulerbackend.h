@@ -6,7 +6,8 @@
 // (graph_optimize), and its compute buffer type's alignment, maximum buffer size and per-tensor
 // allocation size (ggml_backend_buft_get_alignment / get_max_size / get_alloc_size).
 //
-// One table per ggml backend: cpubackend.h, vulkanbackend.h; each rule cites the ggml source it
+// One table per ggml backend: cpubackend.h, vulkanbackend.h, cudabackend.h (CUDA and ROCm),
+// metalbackend.h, rpcbackend.h; each rule cites the ggml source it
 // restates. The scheduler (graphsplit.h) and the allocator (core/sizing/allocator) read them.
 // Pure values; sizes in bytes.
 
@@ -27,14 +28,16 @@ struct BufferType {
     std::uint64_t alignment = 32; // ggml_backend_buft_get_alignment
     std::uint64_t maxSize =
         UINT64_MAX / 2; // ggml_backend_buft_get_max_size (ggml-alloc clamps to SIZE_MAX/2)
-    std::function<std::uint64_t(const graph::Tensor&)> allocSize; // get_alloc_size; empty = ggml_nbytes
+    // get_alloc_size of a tensor of a graph (some backends size a node's scratch from its sources);
+    // empty = ggml_nbytes.
+    std::function<std::uint64_t(const graph::ComputeGraph&, graph::TensorId)> allocSize;
     // Bytes alloc_buffer adds to each buffer (each of ggml-alloc's chunks) it allocates, so that
     // ggml_backend_buffer_get_size, and the logged compute buffer, exceed what ggml-alloc asked
     // for: 32 for Vulkan_Host (ggml_backend_vk_host_buffer_type_alloc_buffer), 0 for the others.
     // A zero-sized request allocates nothing (ggml_backend_buft_alloc_buffer's dummy buffer).
     std::uint64_t allocBufferPadding = 0;
-    std::uint64_t allocSizeOf(const graph::Tensor& tensor) const {
-        return allocSize ? allocSize(tensor) : tensor.bytes();
+    std::uint64_t allocSizeOf(const graph::ComputeGraph& graph, graph::TensorId id) const {
+        return allocSize ? allocSize(graph, id) : graph[id].bytes();
     }
 };
 

@@ -4,6 +4,8 @@
 // COUNT_EQUAL) are left out and refused, as ggml's default case refuses what it does not list.
 #include "core/sizing/scheduler/vulkansupportsop.h"
 
+#include "core/sizing/scheduler/tensorlayout.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,41 +20,14 @@ using graph::Tensor;
 using graph::TensorId;
 using graph::UnaryOp;
 
-std::uint64_t typeSize(GgmlType type) {
-    return ggmlTypeTraits(type).bytesPerBlock; // ggml_type_size
-}
-
-std::int64_t blockSize(GgmlType type) {
-    return ggmlTypeTraits(type).blockSize; // ggml_blck_size
-}
-
-bool isQuantized(GgmlType type) {
-    return ggmlTypeTraits(type).quantized; // ggml_is_quantized
-}
+using layout::blockSize;
+using layout::isContiguous;
+using layout::isContiguousRows;
+using layout::isQuantized;
+using layout::typeSize;
 
 bool isFloat(GgmlType type) {
     return type == GgmlType::F32 || type == GgmlType::F16;
-}
-
-// ggml/src/ggml.c ggml_is_contiguous (ggml_is_contiguous_m_n(tensor, 0, GGML_MAX_DIMS)).
-bool isContiguous(const Tensor& tensor) {
-    std::uint64_t next = typeSize(tensor.type);
-    if (tensor.ne[0] != blockSize(tensor.type) && tensor.nb[0] != next) {
-        return false;
-    }
-    next *= static_cast<std::uint64_t>(tensor.ne[0] / blockSize(tensor.type));
-    for (std::size_t i = 1; i < 4; ++i) {
-        if (tensor.ne[i] != 1 && tensor.nb[i] != next) {
-            return false;
-        }
-        next *= static_cast<std::uint64_t>(tensor.ne[i]);
-    }
-    return true;
-}
-
-// ggml/src/ggml.c ggml_is_contiguous_rows.
-bool isContiguousRows(const Tensor& tensor) {
-    return tensor.ne[0] == blockSize(tensor.type) || tensor.nb[0] == typeSize(tensor.type);
 }
 
 // ggml_vk_dim01_contiguous.
