@@ -1,15 +1,23 @@
-// The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases) and
-// qwen3.cpp (Q/K RMS norms), which differ only in the tensors a layer has: pre-norm attention with
-// RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer keeps only
-// the output rows.
+// The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases), qwen3.cpp
+// (Q/K RMS norms) and qwen2vl.cpp (qwen2's layers with M-RoPE), which differ only in the tensors a
+// layer has and the positions RoPE reads: pre-norm attention with RoPE over the KV cache, then a
+// SwiGLU feed-forward, both residual; the last layer keeps only the output rows.
 #include "core/sizing/graph/models/modelbuilders.h"
 
 namespace llamafit::graph {
+namespace {
 
-TensorId buildLlamaGraph(LlmGraph& g) {
+// `positionsPerToken`: llama-hparams.cpp n_pos_per_embd, 4 under M-RoPE (qwen2vl.cpp's
+// ggml_rope_multi reads four positions per token from build_inp_pos), else 1.
+TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
+    const TensorId positions =
+        positionsPerToken == 1
+            ? g.inputPositions()
+            : b.input(GgmlType::I32, {static_cast<std::int64_t>(g.tokens()) * positionsPerToken, 1, 1, 1},
+                      "inp_pos");
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
         const LayerInfo& info = model.layers.at(il);
@@ -29,9 +37,9 @@ TensorId buildLlamaGraph(LlmGraph& g) {
             return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, static_cast<int>(il));
         };
         TensorId q = project("attn_q", heads, info.keyHeadDim);
-        q = b.rope(headNorm(q, "attn_q_norm.weight"), g.inputPositions());
+        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions);
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
-        k = b.rope(headNorm(k, "attn_k_norm.weight"), g.inputPositions());
+        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
@@ -45,6 +53,16 @@ TensorId buildLlamaGraph(LlmGraph& g) {
         inpL = b.add(cur, ffnInput);
     }
     return g.outputHead(inpL);
+}
+
+} // namespace
+
+TensorId buildLlamaGraph(LlmGraph& g) {
+    return buildDenseAttentionGraph(g, 1);
+}
+
+TensorId buildQwen2VlGraph(LlmGraph& g) {
+    return buildDenseAttentionGraph(g, 4);
 }
 
 } // namespace llamafit::graph

@@ -8,6 +8,7 @@
 namespace llamafit::graph {
 
 TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3
+TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
