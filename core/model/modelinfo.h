@@ -97,6 +97,8 @@ struct ModelInfo {
     std::uint32_t ssmInnerSize = 0;
     std::uint32_t ssmStateSize = 0;
     std::uint32_t ssmGroupCount = 0;
+    // rescale_every_n_layers (RWKV-6): the graph halves the residual after every this many layers; 0: never.
+    std::uint32_t rescaleEveryLayers = 0;
 
     std::vector<LayerInfo> layers; // blockCount entries
     std::vector<TensorSummary> tensors;

@@ -189,6 +189,8 @@ Result<ModelInfo> interpretModel(const GgufFile& file) {
     info.ssmInnerSize = widths.value().ssmInnerSize;
     info.ssmStateSize = widths.value().ssmStateSize;
     info.ssmGroupCount = widths.value().ssmGroupCount;
+    // rwkv6.cpp load_arch_hparams: optional, 0 (never) when absent.
+    info.rescaleEveryLayers = static_cast<std::uint32_t>(keys.uint("rescale_every_n_layers").value_or(0));
 
     info.layers.resize(c.blockCount);
     for (std::uint32_t l = 0; l < c.blockCount; ++l) {

@@ -324,6 +324,42 @@ TensorId GraphBuilder::gatedDeltaNet(TensorId q, TensorId k, TensorId v, TensorI
     return id;
 }
 
+TensorId GraphBuilder::sub(TensorId a, TensorId b) {
+    return newTensor(GgmlOp::Sub, m_graph[a].type, m_graph[a].ne, {a, b});
+}
+
+TensorId GraphBuilder::l2Norm(TensorId a) {
+    // ggml_l2_norm_impl: ggml_dup_tensor(a), eps in op_params[0].
+    return newTensor(GgmlOp::L2Norm, m_graph[a].type, m_graph[a].ne, {a});
+}
+
+namespace {
+
+// ggml_rwkv_wkv6, ggml_rwkv_wkv7, ggml_gated_linear_attn: "concat output and new_state", F32
+// {S * H, n_tokens + S * n_seqs}, S, H and n_tokens from k, n_seqs from the state's ne[1].
+GraphBuilder::Shape linearAttentionShape(const Tensor& k, const Tensor& state) {
+    return {k.ne[0] * k.ne[1], k.ne[2] + k.ne[0] * state.ne[1], 1, 1};
+}
+
+} // namespace
+
+TensorId GraphBuilder::rwkvWkv6(TensorId k, TensorId v, TensorId r, TensorId timeFirst, TensorId timeDecay,
+                                TensorId state) {
+    return newTensor(GgmlOp::RwkvWkv6, GgmlType::F32, linearAttentionShape(m_graph[k], m_graph[state]),
+                     {k, v, r, timeFirst, timeDecay, state});
+}
+
+TensorId GraphBuilder::rwkvWkv7(TensorId r, TensorId w, TensorId k, TensorId v, TensorId a, TensorId b,
+                                TensorId state) {
+    return newTensor(GgmlOp::RwkvWkv7, GgmlType::F32, linearAttentionShape(m_graph[k], m_graph[state]),
+                     {r, w, k, v, a, b, state});
+}
+
+TensorId GraphBuilder::gatedLinearAttn(TensorId k, TensorId v, TensorId q, TensorId g, TensorId state) {
+    return newTensor(GgmlOp::GatedLinearAttn, GgmlType::F32, linearAttentionShape(m_graph[k], m_graph[state]),
+                     {k, v, q, g, state});
+}
+
 void GraphBuilder::expand(TensorId id) {
     // ggml_visit_parents: sources first, left to right; an op-less tensor is a leaf.
     if (id >= m_visited.size()) {

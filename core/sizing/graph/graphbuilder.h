@@ -81,6 +81,16 @@ class GraphBuilder {
     // beta, state.
     TensorId gatedDeltaNet(TensorId q, TensorId k, TensorId v, TensorId g, TensorId beta, TensorId state,
                            std::int64_t snapshots);
+    // The RWKV ops (src/models/rwkv6-base.cpp, rwkv7-base.cpp): ggml_sub (a's type and shape),
+    // ggml_l2_norm (a's type and shape), and ggml_rwkv_wkv6 / ggml_rwkv_wkv7 / ggml_gated_linear_attn:
+    // F32 [S * H, n_tokens + S * n_seqs] (k is [S, H, n_tokens], n_seqs the state's ne1): every
+    // token's output, then each sequence's new state; sources in ggml's order.
+    TensorId sub(TensorId a, TensorId b);
+    TensorId l2Norm(TensorId a);
+    TensorId rwkvWkv6(TensorId k, TensorId v, TensorId r, TensorId timeFirst, TensorId timeDecay,
+                      TensorId state);
+    TensorId rwkvWkv7(TensorId r, TensorId w, TensorId k, TensorId v, TensorId a, TensorId b, TensorId state);
+    TensorId gatedLinearAttn(TensorId k, TensorId v, TensorId q, TensorId g, TensorId state);
 
     // ggml_set_output, a name (ggml_set_name), and a pin to a scheduler backend.
     void setOutput(TensorId id) { m_graph[id].flags |= kFlagOutput; }

@@ -52,6 +52,8 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetHybrid},
     ArchitectureBuilder{"qwen35", buildQwen35Graph, deltaNetHybrid},
     ArchitectureBuilder{"qwen35moe", buildQwen35Graph, deltaNetHybrid},
+    ArchitectureBuilder{"rwkv6", buildRwkv6Graph, rwkvRecurrentOnly},
+    ArchitectureBuilder{"rwkv7", buildRwkv7Graph, rwkvRecurrentOnly},
 };
 
 Builder builderFor(const ModelInfo& model) {

@@ -270,5 +270,71 @@ TEST(ModelGraphTest, BuildsTheServersGraphAndItsComputeBuffer) {
     EXPECT_GT(builtCount, 0u);
 }
 
+// The RWKV graphs past what their plans (four and eight blocks) show: RWKV-6 halves the residual
+// after every rescale_every_n_layers (6) layers, RWKV-7 mixes the first layer's value into every
+// later layer but not into the first (whose time_mix_v0/v1/v2 llama.cpp loads "actually not
+// used"), and each layer has one WKV node of ggml's shape, every token's output then each of the
+// two sequences' states.
+TEST(ModelGraphTest, BuildsTheRwkvLayersAsLlamaCppDoes) {
+    struct RwkvCase {
+        std::string stem;
+        graph::GgmlOp wkv;
+    };
+    constexpr std::uint32_t kBlocks = 12;
+    for (const RwkvCase& rwkv :
+         {RwkvCase{"rwkv6", graph::GgmlOp::RwkvWkv6}, RwkvCase{"rwkv7", graph::GgmlOp::RwkvWkv7}}) {
+        SCOPED_TRACE(rwkv.stem);
+        test::IntegrationShape shape;
+        shape.name = rwkv.stem;
+        shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + rwkv.stem + ".json";
+        shape.cut.blockCount = kBlocks;
+        const Result<ModelInfo> model = shapeModel(shape);
+        ASSERT_TRUE(model.ok()) << model.error().message;
+        ASSERT_TRUE(graph::hasGraphBuilder(*model));
+        const Result<ParsedServerArgs> parsed = parseServerArgs({"-c", "4096", "-np", "2"});
+        ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+        const Result<ResolvedContext> context = resolveContext(*model, parsed->settings);
+        ASSERT_TRUE(context.ok()) << context.error().message;
+        const KvPlan kv = sizeKvCaches(*model, parsed->settings, *context);
+        const Result<LayerPlacement> layers = placeLayers(*model, parsed->settings, {});
+        ASSERT_TRUE(layers.ok());
+        std::optional<graph::GraphParams> params =
+            graphParamsFor(*model, parsed->settings, *context, kv, {}, *layers);
+        ASSERT_TRUE(params.has_value());
+        params->reserve = graph::reserveShapes(context->nUbatch, context->nSeqMax, context->nOutputs).front();
+        ASSERT_EQ(params->reserve.sequences, 2u);
+        const Result<graph::ComputeGraph> built = graph::buildModelGraph(*model, *params);
+        ASSERT_TRUE(built.ok()) << built.error().message;
+
+        const std::int64_t embd = model->embeddingLength;
+        const auto headSize = static_cast<std::int64_t>(model->layers[0].recurrentStateWidth) / embd;
+        std::size_t wkvNodes = 0;
+        std::size_t rescales = 0;
+        for (const graph::TensorId id : built->nodes) {
+            const graph::Tensor& node = (*built)[id];
+            if (node.op == rwkv.wkv) {
+                ++wkvNodes;
+                const std::array<std::int64_t, 4> expected{embd, params->reserve.tokens + headSize * 2, 1, 1};
+                EXPECT_EQ(node.ne, expected);
+            }
+            // The state clears are in-place scales (views of the state); a rescale is a tensor.
+            rescales += node.op == graph::GgmlOp::Scale && !node.isView() ? 1 : 0;
+        }
+        EXPECT_EQ(wkvNodes, kBlocks);
+        if (rwkv.wkv == graph::GgmlOp::RwkvWkv6) {
+            EXPECT_EQ(rescales, kBlocks / 6); // rwkv6.rescale_every_n_layers = 6
+            continue;
+        }
+        const auto isLeaf = [&](const std::string& name) {
+            return std::any_of(built->leafs.begin(), built->leafs.end(),
+                               [&](graph::TensorId id) { return (*built)[id].name == name; });
+        };
+        EXPECT_FALSE(isLeaf("blk.0.time_mix_v0.weight"));
+        for (std::uint32_t il = 1; il < kBlocks; ++il) {
+            EXPECT_TRUE(isLeaf("blk." + std::to_string(il) + ".time_mix_v0.weight")) << "layer " << il;
+        }
+    }
+}
+
 } // namespace
 } // namespace llamafit

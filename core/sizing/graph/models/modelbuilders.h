@@ -48,5 +48,10 @@ TensorId buildQwen35Graph(LlmGraph& graph);    // qwen35 and qwen35moe (qwen3nex
 // sliding window, a head size the fused GATED_DELTA_NET runs on every backend table: the Qwen3-Next
 // builders' variant.
 bool deltaNetHybrid(const ModelInfo& model);
+TensorId buildRwkv6Graph(LlmGraph& graph); // rwkv6 (rwkv6.cpp)
+TensorId buildRwkv7Graph(LlmGraph& graph); // rwkv7 (rwkv7.cpp)
+// Recurrent layers only, each with two token shifts of n_embd and a WKV state of n_embd * head
+// size (rwkv6.cpp and rwkv7.cpp assert token_shift_count == 2): the RWKV builders' variant.
+bool rwkvRecurrentOnly(const ModelInfo& model);
 
 } // namespace llamafit::graph
