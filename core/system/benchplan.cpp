@@ -23,13 +23,15 @@ Result<BenchPlan> planBench(BenchRequest request, Machine machine, const ModelIn
     if (!estimate) {
         return estimate.error();
     }
+    // Worked out before the plan is built: GCC 12 at -O3 warns that a default-initialised efficiency
+    // assigned afterwards "may be used uninitialized" (-Werror=maybe-uninitialized).
+    SpeedEfficiency efficiency = store.efficiencyFor(machine, model.isMoe());
     BenchPlan plan{.request = std::move(request),
                    .machine = std::move(machine),
                    .model = model,
                    .estimate = std::move(*estimate),
-                   .efficiency = {},
+                   .efficiency = std::move(efficiency),
                    .startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()};
-    plan.efficiency = store.efficiencyFor(plan.machine, model.isMoe());
     return plan;
 }
 
