@@ -51,29 +51,4 @@ std::uint64_t hostEmbeddingRows(LlamaGeneration generation) {
     return 4;
 }
 
-std::uint64_t olderGpuBlockBytes(LlamaGeneration generation, bool flashAttention,
-                                 const ComputeBreakdown& block, std::uint64_t embeddingRowBytes,
-                                 std::uint64_t maskElements, std::uint64_t widestKvRowBytes,
-                                 std::uint64_t offloadedWeightBytes) {
-    // The widths' base counts two embedding rows per token that live in host memory as graph inputs.
-    const std::uint64_t activations =
-        std::max({block.feedForwardBytes, block.attentionBytes, block.recurrentBytes});
-    const std::uint64_t onHost = 2 * embeddingRowBytes;
-    const std::uint64_t blocks = (activations > onHost ? activations - onHost : 0) + block.maskBytes +
-                                 block.gpuExtraBytes + offloadedWeightBytes;
-    // On a GPU the masks are copies of host inputs, freed after the last layer: the logits and the
-    // last hidden state with its norm reuse their blocks (measured on every public log of a build that
-    // reserves a logits row per ubatch token: logits + 1 to 2 rows).
-    const std::uint64_t outputStage = block.logitsBytes + 2 * embeddingRowBytes;
-    // Before PR #23764 the scheduler copies the f32 mask input to the device running the first FA node
-    // (ggml-backend.cpp ggml_backend_sched_split_graph, a split input) and its f16 cast sits next to it,
-    // beside the input embeddings' copy, the first norm and one layer's K and V.
-    std::uint64_t castPeak = 0;
-    if (flashAttention &&
-        (generation == LlamaGeneration::BeforeJune2026 || generation == LlamaGeneration::BeforeInputSelect)) {
-        castPeak = maskElements * (4 + 2) + 5 * embeddingRowBytes + widestKvRowBytes;
-    }
-    return std::max({blocks, outputStage, castPeak}) + block.inputBytes;
-}
-
 } // namespace llamafit

@@ -96,7 +96,7 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
 
 void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
-                const LayerPlacement& layers, const WeightPlan& weights, const KvPlan& kv) {
+                const LayerPlacement& layers, const KvPlan& kv) {
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
     // llama.cpp's own graph, scheduler and allocator where the engine covers the case
     // (computeengine.h); the closed forms below elsewhere.
@@ -125,7 +125,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
         return;
     }
     const GpuComputeBuffers buffers =
-        gpuComputeBuffers(model, widths, settings, est.context, kv, gpus, layers, weights);
+        gpuComputeBuffers(model, widths, settings, est.context, kv, gpus, layers);
     for (std::size_t device = 0; device < gpus.size(); ++device) {
         if (buffers.deviceBytes[device] > 0) {
             addBuffer(est, static_cast<int>(device), gpus[device].name, Component::Compute,
@@ -409,7 +409,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     est.kvCaches = kv.caches;
     est.rs = rs.rs;
     addCaches(est, model, settings, gpus, layers.value(), kv, rs);
-    addCompute(est, model, *widths, settings, gpus, layers.value(), weights.value(), kv);
+    addCompute(est, model, *widths, settings, gpus, layers.value(), kv);
     if (buildsMtpContext(settings)) {
         addMtpContext(est, model, settings, gpus, layers.value());
     }

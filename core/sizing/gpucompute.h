@@ -1,16 +1,14 @@
 #pragma once
-// Compute buffers when GPUs are present: how llama.cpp's scheduler (ggml/src/ggml-backend.cpp
-// ggml_backend_sched_split_graph) divides the worst-case graph between the GPUs and the CPU
-// backend, whose buffer lives in the first GPU's pinned host memory ("Vulkan_Host compute buffer").
-// Internal to core/sizing (estimator.cpp); bytes. Calibrated on real Vulkan runs (lavapipe,
-// tests/unit/sizing/gpucompute_test.cpp); the CPU-only estimate does not come here.
+// Compute buffers when GPUs are present and the engine (computeengine.h) does not replay the graph:
+// an architecture without a graph builder, LoRA adapters, a device without a backend table. One
+// closed form, approximate, and the estimate says so (MemoryEstimate::computeApproximation).
+// Internal to core/sizing (estimator.cpp); bytes.
 //
 //   host   = the graph inputs, which the scheduler assigns to the CPU backend (the token
-//            embeddings of the mixed token/embedding input, the KQ masks, V indices, positions),
-//            plus the ops a GPU refuses (device limits) and, below GGML_OP_OFFLOAD_MIN_BATCH, the
-//            blocks left on the CPU.
+//            embeddings, the KQ masks, V indices, positions), or, below GGML_OP_OFFLOAD_MIN_BATCH,
+//            the activations of the blocks left on the CPU.
 //   device = the block activations of computebuffer.h without the embedding row the host holds,
-//            less what runs on the host, plus the copy of a host weight when ops are offloaded.
+//            plus the copy of a host weight when it runs the host blocks' ops (op offload).
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/computebuffer.h"
@@ -18,7 +16,6 @@
 #include "core/sizing/layerplacement.h"
 #include "core/sizing/memoryestimate.h"
 #include "core/sizing/serversettings.h"
-#include "core/sizing/weightplacement.h"
 
 #include <cstdint>
 #include <vector>
@@ -35,6 +32,6 @@ struct GpuComputeBuffers {
 GpuComputeBuffers gpuComputeBuffers(const ModelInfo& model, const ComputeWidths& widths,
                                     const ServerSettings& settings, const ResolvedContext& context,
                                     const KvPlan& kv, const std::vector<GpuDevice>& gpus,
-                                    const LayerPlacement& layers, const WeightPlan& weights);
+                                    const LayerPlacement& layers);
 
 } // namespace llamafit

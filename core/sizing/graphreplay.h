@@ -65,7 +65,7 @@ class GraphReplay {
     std::vector<Tensor> m_tensors;
 };
 
-// The shorthands the replays are written in (attentionsplit.cpp, mtpgraph.cpp, projectorgraph.cpp).
+// The shorthands the replays are written in (mtpgraph.cpp, projectorgraph.cpp).
 namespace replay {
 inline constexpr GraphReplay::Op kInPlace = GraphReplay::Op::InPlace;
 inline GraphReplay::Layout f32(std::uint64_t a, std::uint64_t b = 1, std::uint64_t c = 1,

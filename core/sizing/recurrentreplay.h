@@ -40,9 +40,6 @@ struct RecurrentReplay {
 
     Block take(std::uint64_t values) { return alloc.allocate(kF32 * values); }
     void drop(Block block) { alloc.release(block); }
-    // Op offload (offloadedattention.h): a host weight copied in for its one op and freed after it; a
-    // copy of 0 bytes takes no space (the device's own weight).
-    void passing(std::uint64_t weightBytes) { alloc.release(alloc.allocate(weightBytes)); }
     // A matrix product of `values` f32 per token over such a copy.
     Block product(std::uint64_t weightBytes, std::uint64_t values) {
         const Block weight = alloc.allocate(weightBytes);
@@ -60,42 +57,7 @@ struct RecurrentReplay {
 // embeddings).
 AllocatorReplay::Block replayGraphStart(RecurrentReplay& r, std::uint64_t embd);
 
-// The graph start on a GPU that runs the first block (the *ondevice.cpp replays): the mixed
-// token/embedding input's two rows and slot ids, `beforeResidual()`'s inputs, the token embeddings
-// (the residual), `afterResidual()`'s inputs, the DUP the mixed path keeps to the end; the first
-// row dies. The second row and the slots die where the first block says.
-struct DeviceGraphStart {
-    AllocatorReplay::Block mixedRows;
-    AllocatorReplay::Block slots;
-    AllocatorReplay::Block residual;
-};
-template <typename BeforeResidual, typename AfterResidual>
-DeviceGraphStart replayDeviceGraphStart(RecurrentReplay& r, std::uint64_t embd,
-                                        BeforeResidual&& beforeResidual, AfterResidual&& afterResidual) {
-    const AllocatorReplay::Block mixed = r.take(embd * r.tokens);
-    DeviceGraphStart start;
-    start.mixedRows = r.take(embd * r.tokens);
-    start.slots = r.alloc.allocate(8 * r.tokens);
-    beforeResidual();
-    start.residual = r.take(embd * r.tokens);
-    afterResidual();
-    r.take(embd * r.tokens); // DUP
-    r.drop(mixed);
-    return start;
-}
-
-// One KV cache's graph inputs on the device that stores it (src/llama-graph.cpp
-// build_attn_inp_kv): K and V row indices for the stores (one V index per value, `valueRowValues`
-// of them per token, without flash attention) and the KQ mask over `cells` (f16 with flash
-// attention, f32 without).
-inline void replayCacheInputs(RecurrentReplay& r, std::uint64_t cells, std::uint64_t valueRowValues,
-                              bool flashAttention) {
-    r.alloc.allocate(8 * r.tokens);
-    r.alloc.allocate(8 * r.tokens * (flashAttention ? 1 : valueRowValues));
-    r.alloc.allocate((flashAttention ? 2 : 4) * cells * r.tokens);
-}
-
-// The bytes of an FFN's weights that op offload copies in, each for its one product (offloadedattention.h);
+// The bytes of an FFN's weights that op offload copies in, each for its one product;
 // 0 for weights the GPU holds.
 struct FeedForwardCopies {
     std::uint64_t gate = 0, up = 0, down = 0;

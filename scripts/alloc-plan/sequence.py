@@ -1,6 +1,6 @@
 """sequence.py DUMP [BUFFER [COUNT]]: the allocations (A) and frees (F) galloc_replay.py replays in
-one buffer (0 = the first GPU), in order: name, op, MiB and offset in MiB, numbered. The order to
-follow when writing a replay in core/sizing (the *ondevice.cpp files)."""
+one buffer (0 = the first GPU), in order: name, op, MiB and offset in MiB, numbered: what the
+engine's plan (core/sizing/allocator) must reproduce node by node."""
 import sys; sys.path.insert(0, __import__('os').path.dirname(__file__))
 from galloc_replay import simulate
 path = sys.argv[1]

@@ -70,8 +70,8 @@ std::vector<RpcVariant> hybridVariants() {
 // makes the default split uneven (often the last block or only the output layer on Vulkan0), and
 // an even -ts. A large vocabulary's output matrix is over lavapipe's 128 MiB storage-buffer limit
 // and stays on the CPU (devicesFromLog gives Vulkan0 lavapipe's limits). granitehybrid's -ts 1,1
-// is left out: its Vulkan0 is predicted 42.38 MiB against 46.40 logged (-8.7 %), its blocks after
-// a split not replayed node by node as the attention models' are (attentionsplit.h).
+// is left out: the closed forms predicted its Vulkan0 at 42.38 MiB against 46.40 logged (-8.7 %);
+// the engine replays that split now, and the case has not been recorded again since.
 std::vector<RpcVariant> vulkanVariants() {
     return {
         {"rpc1vk_c4096_np1", [](ServerSettings&) {}, 1, true},

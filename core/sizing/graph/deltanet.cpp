@@ -9,11 +9,6 @@
 namespace llamafit::graph {
 namespace {
 
-constexpr std::uint64_t kF32Bytes = 4;
-
-// The cell the ubatch's states start at (mctx->get_head()): 0 at a reserve, the cache being empty.
-constexpr std::uint64_t kRsHead = 0;
-
 std::uint64_t f32Bytes(std::int64_t values) {
     return static_cast<std::uint64_t>(values) * kF32Bytes;
 }

@@ -8,8 +8,6 @@
 namespace llamafit::graph {
 namespace {
 
-constexpr std::uint64_t kF32Bytes = 4;
-
 std::uint64_t elements(const Tensor& t) {
     return static_cast<std::uint64_t>(t.ne[0] * t.ne[1] * t.ne[2] * t.ne[3]);
 }
@@ -24,10 +22,6 @@ SeqSplit seqSplit(const LlmGraph& g) {
     const auto seqs = static_cast<std::int64_t>(std::max<std::uint32_t>(g.params().reserve.sequences, 1));
     return {seqs, static_cast<std::int64_t>(g.tokens()) / seqs};
 }
-
-// The cell the state's rows start at for this ubatch (mctx->get_head()): 0 at a reserve, the cache
-// being empty.
-constexpr std::uint64_t kRsHead = 0;
 
 std::int64_t weightExtent(LlmGraph& g, std::uint32_t layer, std::string_view suffix, std::size_t dim) {
     const TensorId w = g.blockWeight(layer, suffix);

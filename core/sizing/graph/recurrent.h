@@ -13,6 +13,11 @@
 
 namespace llamafit::graph {
 
+// The bytes of an f32 value, which the recurrent states and their ops hold.
+inline constexpr std::uint64_t kF32Bytes = 4;
+// The cell the ubatch's states start at (mctx->get_head()): 0 at a reserve, the cache being empty.
+inline constexpr std::uint64_t kRsHead = 0;
+
 // What build_inp_rs makes once per graph: the I32 [n_rs] copy-source indices and their views.
 struct RsInput {
     TensorId stateCopy = kNoTensor;

@@ -46,40 +46,5 @@ TEST(BackendCompute, HostInputRowsGrowWithTheInputPaths) {
     EXPECT_EQ(hostEmbeddingRows(LlamaGeneration::Current), 4u);
 }
 
-TEST(BackendCompute, OlderBuildsHoldTheF32MaskCopyAndItsCastTogether) {
-    // The RTX 3090 public log (b8946): 200192 cells x 512 tokens -> 391 MiB f32 + 195.5 MiB f16, more
-    // than the blocks or the output stage.
-    const std::uint64_t elements = std::uint64_t{200192} * 512;
-    ComputeBreakdown block;
-    block.feedForwardBytes = 100ull << 20;
-    block.maskBytes = elements * 2;
-    block.logitsBytes = 10ull << 20;
-    const std::uint64_t row = 1ull << 20;
-    const std::uint64_t kvRow = 2ull << 20;
-    EXPECT_EQ(olderGpuBlockBytes(LlamaGeneration::BeforeJune2026, true, block, row, elements, kvRow, 0),
-              elements * 6 + 5 * row + kvRow);
-    // Without flash attention, or once the mask arrives in f16, there is no cast: the blocks win.
-    const std::uint64_t blocks = block.feedForwardBytes - 2 * row + block.maskBytes;
-    EXPECT_EQ(olderGpuBlockBytes(LlamaGeneration::BeforeJune2026, false, block, row, elements, kvRow, 0),
-              blocks);
-    EXPECT_EQ(olderGpuBlockBytes(LlamaGeneration::BeforeMixedInput, true, block, row, elements, kvRow, 0),
-              blocks);
-    // An op-offloaded weight lands inside the blocks.
-    EXPECT_EQ(olderGpuBlockBytes(LlamaGeneration::BeforeMixedInput, true, block, row, elements, kvRow, 7),
-              blocks + 7);
-}
-
-TEST(BackendCompute, OlderBuildsReuseTheFreedMasksForTheOutputStage) {
-    // Logits of 512 rows over a 152k vocabulary dwarf the blocks: logits + 2 rows, not + masks.
-    ComputeBreakdown block;
-    block.feedForwardBytes = 50ull << 20;
-    block.maskBytes = 8ull << 20;
-    block.logitsBytes = 297ull << 20;
-    block.inputBytes = 3;
-    const std::uint64_t row = 1ull << 20;
-    EXPECT_EQ(olderGpuBlockBytes(LlamaGeneration::BeforeMixedInput, true, block, row, 0, 0, 0),
-              block.logitsBytes + 2 * row + 3);
-}
-
 } // namespace
 } // namespace llamafit

@@ -4,7 +4,6 @@
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/layerplacement.h"
-#include "core/sizing/offloadedattention.h"
 #include "tests/unit/sizing/estimatequery.h"
 #include "tests/unit/sizing/testmodels.h"
 
@@ -65,7 +64,7 @@ auto flags(std::uint32_t c, std::optional<std::uint32_t> np, std::function<void(
 }
 auto faOff = [](ServerSettings& s) { s.flashAttention = FlashAttention::Off; };
 auto ub = [](std::uint32_t tokens) { return [=](ServerSettings& s) { s.ubatchTokens = tokens; }; };
-auto kvTypes = [](GgmlType type) {
+auto cacheTypesFlags = [](GgmlType type) {
     return [=](ServerSettings& s) {
         s.cacheTypeK = type;
         s.cacheTypeV = type;
@@ -87,16 +86,17 @@ TEST(ComputeBuffer, MeasuredVectorsWithinFivePercent) {
         {"llama-1B ub2048", [] { return test::llama1B(); }, flags(4096, 1, ub(2048)), 288.07},
         {"llama-1B np4 unified", [] { return test::llama1B(); }, flags(4096, std::nullopt), 72.02},
         {"llama-1B np4 separate", [] { return test::llama1B(); }, flags(4096, 4), 69.02},
-        {"llama-1B q8_0 KV", [] { return test::llama1B(); }, flags(4096, 1, kvTypes(GgmlType::Q8_0)), 72.05},
+        {"llama-1B q8_0 KV", [] { return test::llama1B(); }, flags(4096, 1, cacheTypesFlags(GgmlType::Q8_0)),
+         72.05},
         {"llama-3-8B c32768 f16", [] { return test::llama3_8B(); }, flags(32768, 1), 156.02},
-        {"llama-3-8B c32768 q8_0", [] { return test::llama3_8B(); }, flags(32768, 1, kvTypes(GgmlType::Q8_0)),
-         156.10},
-        {"llama-3-8B c32768 q4_0", [] { return test::llama3_8B(); }, flags(32768, 1, kvTypes(GgmlType::Q4_0)),
-         156.10},
+        {"llama-3-8B c32768 q8_0", [] { return test::llama3_8B(); },
+         flags(32768, 1, cacheTypesFlags(GgmlType::Q8_0)), 156.10},
+        {"llama-3-8B c32768 q4_0", [] { return test::llama3_8B(); },
+         flags(32768, 1, cacheTypesFlags(GgmlType::Q4_0)), 156.10},
         {"qwen3.5 c4096 auto", test::qwen35_35B_A3B, flags(4096, std::nullopt), 80.02},
         {"qwen3.5 c32768 auto", test::qwen35_35B_A3B, flags(32768, std::nullopt), 108.02},
-        {"qwen3.5 c65536 q8_0", test::qwen35_35B_A3B, flags(65536, std::nullopt, kvTypes(GgmlType::Q8_0)),
-         140.29},
+        {"qwen3.5 c65536 q8_0", test::qwen35_35B_A3B,
+         flags(65536, std::nullopt, cacheTypesFlags(GgmlType::Q8_0)), 140.29},
         {"qwen3.5 c32768 np4 separate", test::qwen35_35B_A3B, flags(32768, 4), 84.02},
         {"qwen3.5 FA off c32768", test::qwen35_35B_A3B, flags(32768, std::nullopt, faOff), 1134.02},
         {"gemma-3 c8192 auto", test::gemma3_1B, flags(8192, std::nullopt), 62.28},
@@ -272,7 +272,7 @@ TEST(ComputeBuffer, KnownOutlierF32CacheWithFlashAttention) {
     // llama-graph.cpp casts an f32 K/V to f16 for ggml_flash_attn_ext; at c 4096 that pushes the
     // peak 4 MiB above the FFN's (76.02 logged), at c 16384 not at all (84.02). Not modelled: 5.3 % low.
     const Case c{"llama-1B f32 KV c4096", [] { return test::llama1B(); },
-                 flags(4096, 1, kvTypes(GgmlType::F32)), 76.02};
+                 flags(4096, 1, cacheTypesFlags(GgmlType::F32)), 76.02};
     const double predicted = predictedMiB(c);
     EXPECT_NEAR(predicted, c.loggedMiB, c.loggedMiB * 0.06);
 }
@@ -332,18 +332,14 @@ TEST(ComputeBuffer, PipelineCopiesAndOpOffload) {
     auto once = estimateMemory(model, overridden, gpus);
     ASSERT_TRUE(once.ok());
     EXPECT_GE(split->devices[1].bytes.computeBytes, once->devices[1].bytes.computeBytes + 3 * embeddingRow);
-    // Partial offload: the host blocks' ops run on the GPU, each weight copied in for its one op
-    // (offloadedattention.h; measured on Vulkan: llama -ngl 0, 88.00 MiB): with 32 MiB f16 FFN
-    // matrices that is about the block plus one weight less the three input rows it finds free.
+    // Partial offload: the engine replays op offload, the host blocks' ops running on the GPU with
+    // each weight copied in for its one op (measured on Vulkan: llama -ngl 0, 88.00 MiB): with 32 MiB
+    // f16 FFN matrices that is about the block plus one weight less the three input rows it finds free.
     ServerSettings partial = s;
     partial.gpuLayers = GpuLayers::count(5);
     auto part = estimateMemory(model, partial, {gpus[0]});
     ASSERT_TRUE(part.ok());
-    const auto layers = placeLayers(model, partial, {gpus[0]});
-    ASSERT_TRUE(layers.ok());
-    const auto hostBlocks = offloadedAttentionShape(model, kv, *layers, {true, false, {}});
-    ASSERT_TRUE(hostBlocks.has_value());
-    EXPECT_EQ(part->devices[1].bytes.computeBytes, offloadedAttentionComputeBytes(*hostBlocks, 512));
+    EXPECT_TRUE(part->computeApproximation.empty()) << part->computeApproximation;
     EXPECT_NEAR(static_cast<double>(part->devices[1].bytes.computeBytes),
                 static_cast<double>(one.totalBytes - embeddingRow + 2048ull * 8192 * 2 - 3 * embeddingRow),
                 0.001 * static_cast<double>(part->devices[1].bytes.computeBytes));
