@@ -15,22 +15,6 @@ using graph::GgmlOp;
 // chunks, so its buffer reaches that far.
 constexpr std::int64_t kMatrixRowPadding = 512;
 
-// ggml-cuda.cu get_op_batch_size: the rows an op works on, as offload_op weighs them.
-std::int64_t cudaOpBatchSize(const graph::Tensor& op) {
-    switch (op.op) {
-    case GgmlOp::GetRows:
-        return 0; // never worth fetching rows of a host weight onto the device
-    case GgmlOp::MulMat:
-        return op.ne[1];
-    case GgmlOp::MulMatId:
-    case GgmlOp::Rope:
-    case GgmlOp::RopeBack:
-        return op.ne[2];
-    default:
-        return layout::rows(op); // ggml_nrows
-    }
-}
-
 // ggml_backend_cuda_buffer_type_get_alloc_size, the part a tensor decides alone: a quantized
 // tensor whose rows are not a multiple of MATRIX_ROW_PADDING gets the bytes of the values that
 // round its last row up to one.
@@ -126,7 +110,7 @@ SchedulerBackend cudaBackend(const CudaDevice& device) {
     // batch reaches op_offload_min_batch_size (GGML_OP_OFFLOAD_MIN_BATCH, default 32).
     backend.offloadOp = [minBatch = device.opOffloadMinBatch](const graph::ComputeGraph& graph,
                                                               graph::TensorId id) {
-        return cudaOpBatchSize(graph[id]) >= minBatch;
+        return layout::opBatchSize(graph[id]) >= minBatch;
     };
     // ggml_backend_cuda_graph_optimize returns at once unless GGML_CUDA_GRAPH_OPT=1 (and then only
     // with CUDA graphs on a single device): optimizeGraph stays empty.

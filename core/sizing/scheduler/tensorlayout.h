@@ -1,7 +1,7 @@
 #pragma once
 // ggml's tensor-layout predicates (ggml/src/ggml.c and ggml-impl.h) over a graph::Tensor, for the
-// backend tables that read them in supports_op and get_alloc_size (cudasupportsop.cpp,
-// metalsupportsop.cpp, cudabackend.cpp, metalbackend.cpp). Internal to core/sizing/scheduler;
+// backend tables that read them in supports_op, offload_op and get_alloc_size (the CUDA, Metal and
+// Vulkan tables). Internal to core/sizing/scheduler;
 // kept in their own namespace so that a unity build may put them beside a table's own helpers.
 // Sizes in bytes, counts in elements.
 
@@ -106,6 +106,24 @@ inline bool valueIsViewOfKey(const graph::ComputeGraph& graph, graph::TensorId k
     const graph::Tensor& value = graph[v];
     return value.isView() && (value.viewSource == k || (value.viewSource == key.viewSource && key.isView() &&
                                                         value.viewOffset == key.viewOffset));
+}
+
+// get_op_batch_size of ggml-cuda.cu and ggml-vulkan.cpp (the same rule in each): the rows an op
+// works on, as offload_op weighs them against GGML_OP_OFFLOAD_MIN_BATCH. GET_ROWS never: fetching
+// rows of a host weight is not worth the copy.
+inline std::int64_t opBatchSize(const graph::Tensor& op) {
+    switch (op.op) {
+    case graph::GgmlOp::GetRows:
+        return 0;
+    case graph::GgmlOp::MulMat:
+        return op.ne[1];
+    case graph::GgmlOp::MulMatId:
+    case graph::GgmlOp::Rope:
+    case graph::GgmlOp::RopeBack:
+        return op.ne[2];
+    default:
+        return rows(op); // ggml_nrows
+    }
 }
 
 } // namespace llamafit::scheduler::layout

@@ -3,32 +3,12 @@
 // and vulkangraphoptimize.cpp.
 #include "core/sizing/scheduler/vulkanbackend.h"
 
+#include "core/sizing/scheduler/tensorlayout.h"
 #include "core/sizing/scheduler/vulkansupportsop.h"
 
 #include <algorithm>
 
 namespace llamafit::scheduler {
-namespace {
-
-using graph::GgmlOp;
-
-// ggml_vk_get_op_batch_size: the rows an op works on, as offload_op weighs them.
-std::int64_t opBatchSize(const graph::Tensor& op) {
-    switch (op.op) {
-    case GgmlOp::GetRows:
-        return 0; // never worth fetching rows of a host weight onto the device
-    case GgmlOp::MulMat:
-        return op.ne[1];
-    case GgmlOp::MulMatId:
-    case GgmlOp::Rope:
-    case GgmlOp::RopeBack:
-        return op.ne[2];
-    default:
-        return op.ne[1] * op.ne[2] * op.ne[3]; // ggml_nrows
-    }
-}
-
-} // namespace
 
 VulkanDevice lavapipeDevice() {
     // vulkaninfo: llvmpipe (LLVM 15.0.6, 256 bits), Vulkan 1.3.230, deviceType CPU (so not UMA),
@@ -98,7 +78,7 @@ SchedulerBackend vulkanBackend(const VulkanDevice& device) {
     // reaches op_offload_min_batch_size (GGML_OP_OFFLOAD_MIN_BATCH, default 32).
     backend.offloadOp = [minBatch = device.opOffloadMinBatch](const graph::ComputeGraph& graph,
                                                               graph::TensorId id) {
-        return opBatchSize(graph[id]) >= minBatch;
+        return layout::opBatchSize(graph[id]) >= minBatch;
     };
     // ggml_vk_graph_optimize, unless GGML_VK_DISABLE_GRAPH_OPTIMIZE.
     if (device.graphOptimize) {

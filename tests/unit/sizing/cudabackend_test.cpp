@@ -1,6 +1,7 @@
 // The CUDA/HIP backend table (core/sizing/scheduler/cudabackend.h): the rules that decide where an
 // op runs and how many bytes ggml-alloc gives it, each against a graph built by hand.
 #include "core/sizing/scheduler/cudabackend.h"
+#include "tests/unit/sizing/backendtablegraph.h"
 
 #include <gtest/gtest.h>
 
@@ -13,28 +14,7 @@ using graph::kNoTensor;
 using graph::Tensor;
 using graph::TensorId;
 
-// A contiguous tensor of `type` and shape `ne`, added to the graph; a weight when `buffer` is set.
-TensorId addCudaTensor(ComputeGraph& graph, GgmlType type, std::array<std::int64_t, 4> ne,
-                       GgmlOp op = GgmlOp::None, std::vector<TensorId> sources = {},
-                       graph::BufferId buffer = graph::kNoBuffer) {
-    Tensor tensor;
-    tensor.op = op;
-    tensor.type = type;
-    tensor.ne = ne;
-    const GgmlTypeTraits& traits = ggmlTypeTraits(type);
-    tensor.nb[0] = traits.bytesPerBlock;
-    tensor.nb[1] = tensor.nb[0] * static_cast<std::uint64_t>(ne[0]) / traits.blockSize;
-    tensor.nb[2] = tensor.nb[1] * static_cast<std::uint64_t>(ne[1]);
-    tensor.nb[3] = tensor.nb[2] * static_cast<std::uint64_t>(ne[2]);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        tensor.sources[i] = sources[i];
-    }
-    tensor.buffer = buffer;
-    graph.tensors.push_back(tensor);
-    const auto id = static_cast<TensorId>(graph.tensors.size() - 1);
-    (op == GgmlOp::None ? graph.leafs : graph.nodes).push_back(id);
-    return id;
-}
+using test::addTableTensor;
 
 // A FLASH_ATTN_EXT node: Q of `batch` tokens and `qHeads` heads, K/V caches of `cells` cells and
 // `kvHeads` heads, an f16 mask.
@@ -49,12 +29,12 @@ Attention makeAttention(std::int64_t headK, std::int64_t headV, GgmlType kType, 
                         std::int64_t batch, std::int64_t qHeads = 32, std::int64_t kvHeads = 8,
                         std::int64_t cells = 4096) {
     Attention a;
-    const TensorId q = addCudaTensor(a.graph, GgmlType::F32, {headK, batch, qHeads, 1});
-    a.k = addCudaTensor(a.graph, kType, {headK, cells, kvHeads, 1});
-    a.v = addCudaTensor(a.graph, vType, {headV, cells, kvHeads, 1});
-    const TensorId mask = addCudaTensor(a.graph, GgmlType::F16, {cells, batch, 1, 1});
-    a.op = addCudaTensor(a.graph, GgmlType::F32, {headV, qHeads, batch, 1}, GgmlOp::FlashAttnExt,
-                         {q, a.k, a.v, mask});
+    const TensorId q = addTableTensor(a.graph, GgmlType::F32, {headK, batch, qHeads, 1});
+    a.k = addTableTensor(a.graph, kType, {headK, cells, kvHeads, 1});
+    a.v = addTableTensor(a.graph, vType, {headV, cells, kvHeads, 1});
+    const TensorId mask = addTableTensor(a.graph, GgmlType::F16, {cells, batch, 1, 1});
+    a.op = addTableTensor(a.graph, GgmlType::F32, {headV, qHeads, batch, 1}, GgmlOp::FlashAttnExt,
+                          {q, a.k, a.v, mask});
     return a;
 }
 
@@ -101,15 +81,15 @@ TEST(CudaBackend, ReadsItsOwnBufferAndThePinnedHostOneOnlyWhenIntegrated) {
 TEST(CudaBackend, TakesAHostMatrixProductFromThirtyTwoRows) {
     ComputeGraph graph;
     graph.buffers.push_back({"CPU", graph::BufferUsage::Weights, true});
-    const TensorId weight = addCudaTensor(graph, GgmlType::Q4_0, {4096, 4096, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId x31 = addCudaTensor(graph, GgmlType::F32, {4096, 31, 1, 1});
-    const TensorId x32 = addCudaTensor(graph, GgmlType::F32, {4096, 32, 1, 1});
+    const TensorId weight = addTableTensor(graph, GgmlType::Q4_0, {4096, 4096, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId x31 = addTableTensor(graph, GgmlType::F32, {4096, 31, 1, 1});
+    const TensorId x32 = addTableTensor(graph, GgmlType::F32, {4096, 32, 1, 1});
     const TensorId mm31 =
-        addCudaTensor(graph, GgmlType::F32, {4096, 31, 1, 1}, GgmlOp::MulMat, {weight, x31});
+        addTableTensor(graph, GgmlType::F32, {4096, 31, 1, 1}, GgmlOp::MulMat, {weight, x31});
     const TensorId mm32 =
-        addCudaTensor(graph, GgmlType::F32, {4096, 32, 1, 1}, GgmlOp::MulMat, {weight, x32});
+        addTableTensor(graph, GgmlType::F32, {4096, 32, 1, 1}, GgmlOp::MulMat, {weight, x32});
     const TensorId rows =
-        addCudaTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::GetRows, {weight, x32});
+        addTableTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::GetRows, {weight, x32});
 
     CudaDevice device;
     EXPECT_FALSE(cudaBackend(device).offloadOp(graph, mm31));
@@ -121,9 +101,9 @@ TEST(CudaBackend, TakesAHostMatrixProductFromThirtyTwoRows) {
 
 TEST(CudaBackend, PadsAQuantizedRowToAMultipleOf512Values) {
     ComputeGraph graph;
-    const TensorId odd = addCudaTensor(graph, GgmlType::Q4_0, {4000, 10, 1, 1});
-    const TensorId even = addCudaTensor(graph, GgmlType::Q4_0, {4096, 10, 1, 1});
-    const TensorId plain = addCudaTensor(graph, GgmlType::F32, {4000, 10, 1, 1});
+    const TensorId odd = addTableTensor(graph, GgmlType::Q4_0, {4000, 10, 1, 1});
+    const TensorId even = addTableTensor(graph, GgmlType::Q4_0, {4096, 10, 1, 1});
+    const TensorId plain = addTableTensor(graph, GgmlType::F32, {4000, 10, 1, 1});
     const CudaDevice device;
     // 4000 % 512 = 416: 96 more values, three q4_0 blocks of 18 bytes.
     EXPECT_EQ(cudaAllocSize(device, graph, odd), graph[odd].bytes() + 54);
@@ -187,7 +167,7 @@ TEST(CudaBackend, AValueViewOfTheKeyIsConvertedOnce) {
     // MLA: V is the first 512 values of each 576-value K row (a view of the same cache).
     Attention a = makeAttention(576, 512, GgmlType::Q8_0, GgmlType::Q8_0, 512, 16, 1);
     ComputeGraph& g = a.graph;
-    const TensorId cache = addCudaTensor(g, GgmlType::Q8_0, {576, 4096, 1, 1});
+    const TensorId cache = addTableTensor(g, GgmlType::Q8_0, {576, 4096, 1, 1});
     g[a.k].viewSource = cache;
     g[a.v].viewSource = cache;
     g[a.v].nb = g[a.k].nb;
@@ -214,8 +194,8 @@ TEST(CudaBackend, OlderArchitecturesPickTheTileKernel) {
 
 TEST(CudaBackend, HipSortsOnlyRowsOfOneBlock) {
     ComputeGraph graph;
-    const TensorId logits = addCudaTensor(graph, GgmlType::F32, {2048, 4, 1, 1});
-    const TensorId sort = addCudaTensor(graph, GgmlType::I32, {2048, 4, 1, 1}, GgmlOp::Argsort, {logits});
+    const TensorId logits = addTableTensor(graph, GgmlType::F32, {2048, 4, 1, 1});
+    const TensorId sort = addTableTensor(graph, GgmlType::I32, {2048, 4, 1, 1}, GgmlOp::Argsort, {logits});
     EXPECT_TRUE(cudaBackend(CudaDevice{}).supportsOp(graph, sort)); // CUB
     CudaDevice rocm;
     rocm.hip = true;
@@ -227,20 +207,20 @@ TEST(CudaBackend, RefusesAWeightOnAnotherCudaDevice) {
     ComputeGraph graph;
     graph.buffers.push_back({"CUDA1", graph::BufferUsage::Weights, false});
     graph.buffers.push_back({"CUDA_Host", graph::BufferUsage::Weights, true});
-    const TensorId other = addCudaTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId pinned = addCudaTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 1);
-    const TensorId x = addCudaTensor(graph, GgmlType::F32, {64, 8, 1, 1});
-    const TensorId onOther = addCudaTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {other, x});
-    const TensorId onHost = addCudaTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {pinned, x});
+    const TensorId other = addTableTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId pinned = addTableTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 1);
+    const TensorId x = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1});
+    const TensorId onOther = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {other, x});
+    const TensorId onHost = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {pinned, x});
     EXPECT_FALSE(cudaBackend(CudaDevice{}).supportsOp(graph, onOther));
     EXPECT_TRUE(cudaBackend(CudaDevice{}).supportsOp(graph, onHost));
 }
 
 TEST(CudaBackend, MatrixProductRefusesAnF16ActivationOnAnotherWeightType) {
     ComputeGraph graph;
-    const TensorId weight = addCudaTensor(graph, GgmlType::Q4_K, {256, 64, 1, 1});
-    const TensorId x = addCudaTensor(graph, GgmlType::F16, {256, 8, 1, 1});
-    const TensorId mm = addCudaTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {weight, x});
+    const TensorId weight = addTableTensor(graph, GgmlType::Q4_K, {256, 64, 1, 1});
+    const TensorId x = addTableTensor(graph, GgmlType::F16, {256, 8, 1, 1});
+    const TensorId mm = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {weight, x});
     EXPECT_FALSE(cudaBackend(CudaDevice{}).supportsOp(graph, mm));
     graph[x].type = GgmlType::F32;
     graph[x].nb = {4, 1024, 8192, 8192};

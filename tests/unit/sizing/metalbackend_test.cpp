@@ -2,6 +2,7 @@
 // and refuses, the scratch its ops keep in the compute buffer, and its concurrency reorder, each
 // against a graph built by hand.
 #include "core/sizing/scheduler/metalbackend.h"
+#include "tests/unit/sizing/backendtablegraph.h"
 
 #include <gtest/gtest.h>
 
@@ -14,37 +15,16 @@ using graph::kNoTensor;
 using graph::Tensor;
 using graph::TensorId;
 
-// A contiguous tensor of `type` and shape `ne`, added to the graph; a weight when `buffer` is set.
-TensorId addMetalTensor(ComputeGraph& graph, GgmlType type, std::array<std::int64_t, 4> ne,
-                        GgmlOp op = GgmlOp::None, std::vector<TensorId> sources = {},
-                        graph::BufferId buffer = graph::kNoBuffer) {
-    Tensor tensor;
-    tensor.op = op;
-    tensor.type = type;
-    tensor.ne = ne;
-    const GgmlTypeTraits& traits = ggmlTypeTraits(type);
-    tensor.nb[0] = traits.bytesPerBlock;
-    tensor.nb[1] = tensor.nb[0] * static_cast<std::uint64_t>(ne[0]) / traits.blockSize;
-    tensor.nb[2] = tensor.nb[1] * static_cast<std::uint64_t>(ne[1]);
-    tensor.nb[3] = tensor.nb[2] * static_cast<std::uint64_t>(ne[2]);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        tensor.sources[i] = sources[i];
-    }
-    tensor.buffer = buffer;
-    graph.tensors.push_back(tensor);
-    const auto id = static_cast<TensorId>(graph.tensors.size() - 1);
-    (op == GgmlOp::None ? graph.leafs : graph.nodes).push_back(id);
-    return id;
-}
+using test::addTableTensor;
 
 // FLASH_ATTN_EXT over 32 query heads and an 8-head cache of 4096 cells, head size 128.
 TensorId addMetalAttention(ComputeGraph& graph, GgmlType kvType, std::int64_t batch,
                            std::int64_t headV = 128) {
-    const TensorId q = addMetalTensor(graph, GgmlType::F32, {128, batch, 32, 1});
-    const TensorId k = addMetalTensor(graph, kvType, {128, 4096, 8, 1});
-    const TensorId v = addMetalTensor(graph, kvType, {headV, 4096, 8, 1});
-    const TensorId mask = addMetalTensor(graph, GgmlType::F16, {4096, batch, 1, 1});
-    return addMetalTensor(graph, GgmlType::F32, {headV, 32, batch, 1}, GgmlOp::FlashAttnExt, {q, k, v, mask});
+    const TensorId q = addTableTensor(graph, GgmlType::F32, {128, batch, 32, 1});
+    const TensorId k = addTableTensor(graph, kvType, {128, 4096, 8, 1});
+    const TensorId v = addTableTensor(graph, kvType, {headV, 4096, 8, 1});
+    const TensorId mask = addTableTensor(graph, GgmlType::F16, {4096, batch, 1, 1});
+    return addTableTensor(graph, GgmlType::F32, {headV, 32, batch, 1}, GgmlOp::FlashAttnExt, {q, k, v, mask});
 }
 
 TEST(MetalBackend, BufferTypeIsSharedOnUnifiedMemoryAndStopsAtMaxBufferLength) {
@@ -73,15 +53,15 @@ TEST(MetalBackend, ReadsOnlyItsOwnBufferTypes) {
 TEST(MetalBackend, TakesOnlyMatrixProductsOnHostWeightsFromThirtyTwoRows) {
     ComputeGraph graph;
     graph.buffers.push_back({"CPU", graph::BufferUsage::Weights, true});
-    const TensorId weight = addMetalTensor(graph, GgmlType::Q4_0, {4096, 4096, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId norm = addMetalTensor(graph, GgmlType::F32, {4096, 1, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId x31 = addMetalTensor(graph, GgmlType::F32, {4096, 31, 1, 1});
-    const TensorId x512 = addMetalTensor(graph, GgmlType::F32, {4096, 512, 1, 1});
+    const TensorId weight = addTableTensor(graph, GgmlType::Q4_0, {4096, 4096, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId norm = addTableTensor(graph, GgmlType::F32, {4096, 1, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId x31 = addTableTensor(graph, GgmlType::F32, {4096, 31, 1, 1});
+    const TensorId x512 = addTableTensor(graph, GgmlType::F32, {4096, 512, 1, 1});
     const TensorId mm31 =
-        addMetalTensor(graph, GgmlType::F32, {4096, 31, 1, 1}, GgmlOp::MulMat, {weight, x31});
+        addTableTensor(graph, GgmlType::F32, {4096, 31, 1, 1}, GgmlOp::MulMat, {weight, x31});
     const TensorId mm512 =
-        addMetalTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::MulMat, {weight, x512});
-    const TensorId mul = addMetalTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::Mul, {x512, norm});
+        addTableTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::MulMat, {weight, x512});
+    const TensorId mul = addTableTensor(graph, GgmlType::F32, {4096, 512, 1, 1}, GgmlOp::Mul, {x512, norm});
     const SchedulerBackend metal = metalBackend(MetalDevice{});
     EXPECT_FALSE(metal.offloadOp(graph, mm31));
     EXPECT_TRUE(metal.offloadOp(graph, mm512));
@@ -117,10 +97,10 @@ TEST(MetalBackend, FlashAttentionNeedsOneKvTypeAKnownHeadAndSimdgroupMatrices) {
 
 TEST(MetalBackend, RefusesOpsItHasNoKernelFor) {
     ComputeGraph graph;
-    const TensorId x = addMetalTensor(graph, GgmlType::F32, {64, 64, 1, 1});
-    const TensorId mask = addMetalTensor(graph, GgmlType::F32, {64, 64, 1, 1}, GgmlOp::DiagMaskInf, {x});
-    const TensorId weight = addMetalTensor(graph, GgmlType::NVFP4, {64, 64, 1, 1});
-    const TensorId mm = addMetalTensor(graph, GgmlType::F32, {64, 64, 1, 1}, GgmlOp::MulMat, {weight, x});
+    const TensorId x = addTableTensor(graph, GgmlType::F32, {64, 64, 1, 1});
+    const TensorId mask = addTableTensor(graph, GgmlType::F32, {64, 64, 1, 1}, GgmlOp::DiagMaskInf, {x});
+    const TensorId weight = addTableTensor(graph, GgmlType::NVFP4, {64, 64, 1, 1});
+    const TensorId mm = addTableTensor(graph, GgmlType::F32, {64, 64, 1, 1}, GgmlOp::MulMat, {weight, x});
     EXPECT_FALSE(metalBackend(MetalDevice{}).supportsOp(graph, mask));
     EXPECT_FALSE(metalBackend(MetalDevice{}).supportsOp(graph, mm));
 }
@@ -145,16 +125,16 @@ TEST(MetalBackend, PromptAttentionOverAQuantizedCachePadsAtF16RowSize) {
 
 TEST(MetalBackend, ExpertProductsSortsAndTopKKeepScratch) {
     ComputeGraph graph;
-    const TensorId experts = addMetalTensor(graph, GgmlType::Q4_0, {4096, 1024, 64, 1});
-    const TensorId x = addMetalTensor(graph, GgmlType::F32, {4096, 8, 32, 1});
-    const TensorId ids = addMetalTensor(graph, GgmlType::I32, {8, 32, 1, 1});
+    const TensorId experts = addTableTensor(graph, GgmlType::Q4_0, {4096, 1024, 64, 1});
+    const TensorId x = addTableTensor(graph, GgmlType::F32, {4096, 8, 32, 1});
+    const TensorId ids = addTableTensor(graph, GgmlType::I32, {8, 32, 1, 1});
     const TensorId mmid =
-        addMetalTensor(graph, GgmlType::F32, {1024, 8, 32, 1}, GgmlOp::MulMatId, {experts, x, ids});
+        addTableTensor(graph, GgmlType::F32, {1024, 8, 32, 1}, GgmlOp::MulMatId, {experts, x, ids});
     EXPECT_EQ(metalAllocSize(MetalDevice{}, graph, mmid), 1048576u + 4u * 64u + 4u * 64u * 32u);
 
-    const TensorId logits = addMetalTensor(graph, GgmlType::F32, {128, 32, 1, 1});
-    const TensorId sorted = addMetalTensor(graph, GgmlType::I32, {128, 32, 1, 1}, GgmlOp::Argsort, {logits});
-    const TensorId top = addMetalTensor(graph, GgmlType::I32, {8, 32, 1, 1}, GgmlOp::TopK, {logits});
+    const TensorId logits = addTableTensor(graph, GgmlType::F32, {128, 32, 1, 1});
+    const TensorId sorted = addTableTensor(graph, GgmlType::I32, {128, 32, 1, 1}, GgmlOp::Argsort, {logits});
+    const TensorId top = addTableTensor(graph, GgmlType::I32, {8, 32, 1, 1}, GgmlOp::TopK, {logits});
     EXPECT_EQ(metalAllocSize(MetalDevice{}, graph, sorted), 2u * 16384u);
     EXPECT_EQ(metalBufferType(MetalDevice{}).allocSizeOf(graph, sorted), 2u * 16384u);
     EXPECT_EQ(metalAllocSize(MetalDevice{}, graph, top), 2u * 4u * 4096u);
@@ -172,14 +152,14 @@ struct TwoProducts {
 TwoProducts makeTwoProducts(GgmlOp secondOp) {
     TwoProducts t;
     t.graph.buffers.push_back({"MTL0", graph::BufferUsage::Weights, false});
-    const TensorId w0 = addMetalTensor(t.graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId w1 = addMetalTensor(t.graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId x = addMetalTensor(t.graph, GgmlType::F32, {64, 8, 1, 1});
-    t.first = addMetalTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w0, x});
-    t.scale = addMetalTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Scale, {t.first});
+    const TensorId w0 = addTableTensor(t.graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId w1 = addTableTensor(t.graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId x = addTableTensor(t.graph, GgmlType::F32, {64, 8, 1, 1});
+    t.first = addTableTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w0, x});
+    t.scale = addTableTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Scale, {t.first});
     t.second = secondOp == GgmlOp::MulMat
-                   ? addMetalTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w1, x})
-                   : addMetalTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, secondOp, {x});
+                   ? addTableTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w1, x})
+                   : addTableTensor(t.graph, GgmlType::F32, {64, 8, 1, 1}, secondOp, {x});
     return t;
 }
 
@@ -206,13 +186,13 @@ TEST(MetalBackend, ReorderMovesAFusedChainOnlyWhole) {
     // MUL reads the SCALE that waits for it, so the pair stays where it is.
     ComputeGraph graph;
     graph.buffers.push_back({"MTL0", graph::BufferUsage::Weights, false});
-    const TensorId w = addMetalTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
-    const TensorId x = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1});
-    const TensorId y = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1});
-    const TensorId first = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w, x});
-    const TensorId scale = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Scale, {first});
-    const TensorId add = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Add, {x, y});
-    const TensorId mul = addMetalTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Mul, {add, scale});
+    const TensorId w = addTableTensor(graph, GgmlType::F16, {64, 64, 1, 1}, GgmlOp::None, {}, 0);
+    const TensorId x = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1});
+    const TensorId y = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1});
+    const TensorId first = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::MulMat, {w, x});
+    const TensorId scale = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Scale, {first});
+    const TensorId add = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Add, {x, y});
+    const TensorId mul = addTableTensor(graph, GgmlType::F32, {64, 8, 1, 1}, GgmlOp::Mul, {add, scale});
     std::vector<TensorId> nodes = graph.nodes;
     metalBackend(MetalDevice{}).optimizeGraph(graph, nodes);
     EXPECT_EQ(nodes, (std::vector<TensorId>{first, scale, add, mul}));
