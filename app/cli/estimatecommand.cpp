@@ -65,8 +65,8 @@ with two decimals like llama-server -lv 4 prints them, plus LlamaFit's overhead 
                          to size for, and it asks the --rpc servers without =FREE_MiB
   --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
                          PATH's --version names, else b11669, llama.cpp 0.7.0); an older
-                         build reserves its graphs differently and is sized with the rules
-                         of its generation (approximate compute buffers)
+                         build's graph is built with the changes llama.cpp made up to it
+                         (docs/engine.md)
   --json                 machine-readable output (stable fields; see docs)
   --verify               also run the installed llama.cpp's own projection (llama-fit-params
                          --fit-print on) and print per device "llama.cpp bNNNN projects X MiB,

@@ -51,8 +51,8 @@ Searches what fits the memory budget, using the same estimate as 'estimate':
                          speed at a full slot (bound x public-default efficiency, docs/speed.md)
   --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
                          PATH's --version names, else b11669, llama.cpp 0.7.0); an older
-                         build reserves its graphs differently and is sized with the rules
-                         of its generation (approximate compute buffers)
+                         build's graph is built with the changes llama.cpp made up to it
+                         (docs/engine.md)
   --json                 machine-readable output
 
 With --as-llama-server: what llama-server's own fit (-fit on, its default) picks for the flags

@@ -62,8 +62,8 @@ the bandwidth bound on decode speed, and for an APU which BIOS split to choose.
                          1, 2.5 and 10 Gbit/s
   --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
                          PATH's --version names, else b11669, llama.cpp 0.7.0); an older
-                         build reserves its graphs differently and is sized with the rules
-                         of its generation (approximate compute buffers)
+                         build's graph is built with the changes llama.cpp made up to it
+                         (docs/engine.md)
   --json                 machine-readable output (stable fields; see docs)
 
 Exit status: 0 planned (whether or not it fits: see "verdict"), 2 bad model, flag, setting or

@@ -30,8 +30,8 @@ dim) shows n/a (text), empty cells (csv) or its error (json).
   --types LIST           TYPE (K = V) or K/V, comma-separated (default: f16,q8_0,q4_0,f16/q8_0)
   --llama-build bNNNN    the llama.cpp build to size for (default: the build that --server
                          PATH's --version names, else b11669, llama.cpp 0.7.0); an older
-                         build reserves its graphs differently and is sized with the rules
-                         of its generation (approximate compute buffers)
+                         build's graph is built with the changes llama.cpp made up to it
+                         (docs/engine.md)
   --format FORMAT        text (default), csv or json; --json is the same as --format json
 )";
 

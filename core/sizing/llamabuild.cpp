@@ -41,20 +41,7 @@ Result<std::uint32_t> parseLlamaBuild(std::string_view text) {
 }
 
 std::string sizedForText(std::uint32_t build) {
-    const std::string name = "b" + std::to_string(build);
-    switch (generationOfBuild(build)) {
-    case LlamaGeneration::Current:
-        return name;
-    case LlamaGeneration::BeforeMixedInput:
-        return name + " (sized with the rules of builds b" + std::to_string(kJune2026Build) + " to b" +
-               std::to_string(kReferenceLlamaBuild - 1) + ")";
-    case LlamaGeneration::BeforeJune2026:
-        return name + " (sized with the rules of builds b" + std::to_string(kInputSelectBuild) + " to b" +
-               std::to_string(kJune2026Build - 1) + ")";
-    case LlamaGeneration::BeforeInputSelect:
-        return name + " (sized with the rules of builds before b" + std::to_string(kInputSelectBuild) + ")";
-    }
-    return name;
+    return "b" + std::to_string(build);
 }
 
 } // namespace llamafit

@@ -62,8 +62,9 @@ LlamaGeneration generationOfBuild(std::uint32_t build);
 // "b11669" or "11669" (as --llama-build takes it).
 Result<std::uint32_t> parseLlamaBuild(std::string_view text);
 
-// What an estimate for `build` restates, for the user: "b11669" for a build with the reference
-// rules, else "b8183 (sized with the rules of builds before b7774)".
+// What an estimate for `build` restates, for the user: "b11669". The graph builders and backend
+// tables follow the build's own changes (the constants above); the closed forms, for what the
+// engine does not replay, its generation's.
 std::string sizedForText(std::uint32_t build);
 
 } // namespace llamafit

@@ -29,10 +29,9 @@ TEST(LlamaBuild, TakesTheNumberWithOrWithoutItsB) {
     }
 }
 
-TEST(LlamaBuild, SaysWhichRulesSizeAnOlderBuild) {
+TEST(LlamaBuild, NamesTheBuildItSizes) {
     EXPECT_EQ(sizedForText(11669), "b11669");
-    EXPECT_EQ(sizedForText(8183), "b8183 (sized with the rules of builds b7774 to b9409)");
-    EXPECT_EQ(sizedForText(5000), "b5000 (sized with the rules of builds before b7774)");
+    EXPECT_EQ(sizedForText(8183), "b8183");
 }
 
 } // namespace
