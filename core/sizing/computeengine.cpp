@@ -99,12 +99,61 @@ graph::Buffer weightBuffer(const TensorBuffer& buffer) {
     return {buffer.bufferType, graph::BufferUsage::Weights, host};
 }
 
+// llama-adapter.cpp llama_adapter_lora_init_impl: each "<weight>.lora_a" / ".lora_b" pair of the
+// adapters llama-context.cpp set_adapters_lora keeps (a non-zero scale), in the buffer type of
+// the weight it adapts, ggml-cpu's extra (repacked) type falling back to the CPU's own. An
+// experts' pair is [n, rank, n_expert] like its weight (build_lora_mm_id multiplies it per expert).
+std::vector<graph::LoraWeight> loraWeightsFor(const ModelInfo& model, const ServerSettings& settings,
+                                              const std::vector<LoraAdapterInfo>& adapters,
+                                              const std::vector<graph::Buffer>& weightBuffers) {
+    std::vector<graph::LoraWeight> out;
+    std::map<std::string_view, std::size_t> weightIndex;
+    for (std::size_t i = 0; i < model.tensors.size(); ++i) {
+        weightIndex.emplace(model.tensors[i].name, i);
+    }
+    const auto loraTensor = [&](const TensorSummary& tensor, const TensorSummary& adapted) {
+        const auto values = static_cast<std::int64_t>(tensor.rowValues);
+        const auto rows = static_cast<std::int64_t>(tensor.rows());
+        graph::LoraTensor lora{tensor.name, tensor.type, {values, rows, 1, 1}};
+        if (adapted.expert && model.expertCount > 0 && rows % model.expertCount == 0) {
+            lora.ne = {values, rows / model.expertCount, model.expertCount, 1};
+        }
+        return lora;
+    };
+    for (std::size_t n = 0; n < adapters.size() && n < settings.loraAdapters.size(); ++n) {
+        if (settings.loraAdapters[n].scale == 0.0) {
+            continue;
+        }
+        for (const TensorSummary& a : adapters[n].tensors) {
+            if (!a.name.ends_with(".lora_a")) {
+                continue;
+            }
+            const std::string base = a.name.substr(0, a.name.size() - 7);
+            const auto b = std::find_if(adapters[n].tensors.begin(), adapters[n].tensors.end(),
+                                        [&](const TensorSummary& t) { return t.name == base + ".lora_b"; });
+            const auto weight = weightIndex.find(base);
+            if (b == adapters[n].tensors.end() || weight == weightIndex.end() ||
+                weight->second >= weightBuffers.size()) {
+                continue; // llama.cpp refuses such an adapter before any graph
+            }
+            const TensorSummary& adapted = model.tensors[weight->second];
+            graph::Buffer buffer = weightBuffers[weight->second];
+            if (buffer.bufferType == "CPU_REPACK") {
+                buffer = {"CPU", graph::BufferUsage::Weights, true};
+            }
+            out.push_back({weight->second, loraTensor(a, adapted), loraTensor(*b, adapted), buffer});
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const ServerSettings& settings,
                                                  const ResolvedContext& context, const KvPlan& kv,
                                                  const std::vector<GpuDevice>& gpus,
-                                                 const LayerPlacement& layers) {
+                                                 const LayerPlacement& layers,
+                                                 const std::vector<LoraAdapterInfo>& adapters) {
     const Result<TensorPlacements> weights = placeEachWeight(model, settings, gpus, layers);
     if (!weights.ok()) {
         return std::nullopt;
@@ -152,6 +201,7 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
         params.rsRows = rs.rs.cells * (1 + rs.rs.rsSeq);
         params.rsBuffers = params.kvBuffers;
     }
+    params.loraWeights = loraWeightsFor(model, settings, adapters, params.weightBuffers);
 
     return params;
 }
@@ -170,7 +220,8 @@ int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>
 }
 
 std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& settings,
-                              const std::vector<GpuDevice>& gpus) {
+                              const std::vector<GpuDevice>& gpus,
+                              const std::vector<LoraAdapterInfo>& adapters) {
     if (!graph::hasGraphBuilder(model)) {
         return "no graph for " + model.architecture;
     }
@@ -179,8 +230,9 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
             return "no backend table for " + gpu.name;
         }
     }
-    if (!settings.loraAdapters.empty()) {
-        return "LoRA adapters are not in the graph yet";
+    // The adapters' pairs come from their files: without them the graph's LoRA branches are unknown.
+    if (adapters.size() != settings.loraAdapters.size()) {
+        return "the LoRA adapters' files were not read";
     }
     return "";
 }
@@ -197,15 +249,17 @@ struct EngineSetup {
 
 std::optional<EngineSetup> engineSetup(const ModelInfo& model, const ServerSettings& settings,
                                        const ResolvedContext& context, const KvPlan& kv,
-                                       const std::vector<GpuDevice>& gpus, const LayerPlacement& layers) {
-    if (!engineCoverageGap(model, settings, gpus).empty()) {
+                                       const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
+                                       const std::vector<LoraAdapterInfo>& adapters) {
+    if (!engineCoverageGap(model, settings, gpus, adapters).empty()) {
         return std::nullopt;
     }
     std::optional<std::vector<scheduler::SchedulerBackend>> backends = backendsFor(gpus, settings.llamaBuild);
     if (!backends) {
         return std::nullopt;
     }
-    std::optional<graph::GraphParams> params = graphParamsFor(model, settings, context, kv, gpus, layers);
+    std::optional<graph::GraphParams> params =
+        graphParamsFor(model, settings, context, kv, gpus, layers, adapters);
     if (!params) {
         return std::nullopt;
     }
@@ -219,8 +273,9 @@ std::optional<EngineSetup> engineSetup(const ModelInfo& model, const ServerSetti
 std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,
-                                                      const LayerPlacement& layers) {
-    std::optional<EngineSetup> setup = engineSetup(model, settings, context, kv, gpus, layers);
+                                                      const LayerPlacement& layers,
+                                                      const std::vector<LoraAdapterInfo>& adapters) {
+    std::optional<EngineSetup> setup = engineSetup(model, settings, context, kv, gpus, layers, adapters);
     if (!setup) {
         return std::nullopt;
     }
@@ -276,11 +331,12 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
 std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const ServerSettings& settings,
                                               const ResolvedContext& context,
                                               const std::vector<GpuDevice>& gpus,
-                                              const LayerPlacement& layers) {
+                                              const LayerPlacement& layers,
+                                              const std::vector<LoraAdapterInfo>& adapters) {
     ResolvedContext probe = context;
     probe.flashAttention = true;
     const KvPlan kv = sizeKvCaches(model, settings, probe);
-    std::optional<EngineSetup> setup = engineSetup(model, settings, probe, kv, gpus, layers);
+    std::optional<EngineSetup> setup = engineSetup(model, settings, probe, kv, gpus, layers, adapters);
     if (!setup) {
         return std::nullopt;
     }

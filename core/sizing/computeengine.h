@@ -7,9 +7,10 @@
 // It answers only where every part exists, and nullopt elsewhere, which keeps the closed forms of
 // gpucompute.h / computebuffer.h (the explicit choice issue 30 asks for until they are retired):
 // an architecture with a graph builder (graph/modelgraph.h), every device with a backend table
-// (the CPU, Vulkan, RPC), and none of LoRA adapters, a fit measurement or an older llama.cpp
-// generation.
+// (the CPU, Vulkan, RPC), and the LoRA adapters' files read where settings name adapters: their
+// pairs (`adapters`, in the order of settings.loraAdapters) enter the graph as build_lora_mm does.
 
+#include "core/model/loraadapter.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/gpucompute.h"
 #include "core/sizing/graph/graphparams.h"
@@ -25,18 +26,21 @@
 namespace llamafit {
 
 // The graph parameters of this estimate (the reserve left to set): the KV cache's cells and
-// streams, each weight's and each layer's cache's buffer, each layer's backend. nullopt where a
+// streams, each weight's and each layer's cache's buffer, each layer's backend, the LoRA pairs of
+// `adapters` (those of a non-zero scale) with their buffers. nullopt where a
 // weight cannot be placed. The plan tests build their graphs from it too.
 std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const ServerSettings& settings,
                                                  const ResolvedContext& context, const KvPlan& kv,
                                                  const std::vector<GpuDevice>& gpus,
-                                                 const LayerPlacement& layers);
+                                                 const LayerPlacement& layers,
+                                                 const std::vector<LoraAdapterInfo>& adapters = {});
 
 // Why the engine does not size this case yet, or "" where it does: an architecture (or variant)
-// without a graph builder, a device without a backend table, LoRA adapters, a llama.cpp
-// generation before b11669.
+// without a graph builder, a device without a backend table, LoRA adapters whose files were not
+// read (`adapters` not one per settings.loraAdapters).
 std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& settings,
-                              const std::vector<GpuDevice>& gpus);
+                              const std::vector<GpuDevice>& gpus,
+                              const std::vector<LoraAdapterInfo>& adapters = {});
 
 // The scheduler's copies of each split input: 4 (GGML_SCHED_MAX_COPIES) under llama.cpp's pipeline
 // parallelism (several devices, every layer offloaded, KV offloaded, no tensor override), else 1.
@@ -46,7 +50,8 @@ int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>
 std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
                                                       const ResolvedContext& context, const KvPlan& kv,
                                                       const std::vector<GpuDevice>& gpus,
-                                                      const LayerPlacement& layers);
+                                                      const LayerPlacement& layers,
+                                                      const std::vector<LoraAdapterInfo>& adapters = {});
 
 // -fa auto as llama.cpp resolves it (src/llama-context.cpp resolve_fused_ops): the graph of one
 // token per sequence with flash attention on, split by the scheduler; flash attention stays on
@@ -56,6 +61,7 @@ std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, co
 std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const ServerSettings& settings,
                                               const ResolvedContext& context,
                                               const std::vector<GpuDevice>& gpus,
-                                              const LayerPlacement& layers);
+                                              const LayerPlacement& layers,
+                                              const std::vector<LoraAdapterInfo>& adapters = {});
 
 } // namespace llamafit

@@ -96,12 +96,13 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
 
 void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
-                const LayerPlacement& layers, const KvPlan& kv) {
+                const LayerPlacement& layers, const KvPlan& kv,
+                const std::vector<LoraAdapterInfo>& adapters) {
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
     // llama.cpp's own graph, scheduler and allocator where the engine covers the case
     // (computeengine.h); the closed forms below elsewhere.
     if (const std::optional<GpuComputeBuffers> engine =
-            engineComputeBuffers(model, settings, est.context, kv, gpus, layers)) {
+            engineComputeBuffers(model, settings, est.context, kv, gpus, layers, adapters)) {
         est.computeApproximation.clear();
         for (std::size_t device = 0; device < gpus.size(); ++device) {
             if (engine->deviceBytes[device] > 0) {
@@ -113,7 +114,7 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
                   Component::Compute, engine->hostBytes, rule);
         return;
     }
-    est.computeApproximation = engineCoverageGap(model, settings, gpus);
+    est.computeApproximation = engineCoverageGap(model, settings, gpus, adapters);
     if (est.computeApproximation.empty()) {
         est.computeApproximation = "the engine could not build this graph";
     }
@@ -322,6 +323,8 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                                 const std::vector<GpuDevice>& gpus, const CompanionModels* companions) {
     const std::vector<LoraAdapterInfo>* adapters =
         companions != nullptr ? &companions->loraAdapters : nullptr;
+    const std::vector<LoraAdapterInfo> noAdapters;
+    const std::vector<LoraAdapterInfo>& readAdapters = adapters != nullptr ? *adapters : noAdapters;
     if (auto valid = validateSettings(model, settings); !valid.ok()) {
         return valid.error();
     }
@@ -374,7 +377,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     if (settings.flashAttention == FlashAttention::Auto && est.context.flashAttention &&
         !ggmlTypeTraits(settings.cacheTypeV).quantized) {
         const std::optional<bool> probed =
-            engineKeepsFlashAttention(model, settings, est.context, gpus, layers.value());
+            engineKeepsFlashAttention(model, settings, est.context, gpus, layers.value(), readAdapters);
         est.context.flashAttention =
             probed ? *probed
                    : flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
@@ -409,7 +412,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     est.kvCaches = kv.caches;
     est.rs = rs.rs;
     addCaches(est, model, settings, gpus, layers.value(), kv, rs);
-    addCompute(est, model, *widths, settings, gpus, layers.value(), kv);
+    addCompute(est, model, *widths, settings, gpus, layers.value(), kv, readAdapters);
     if (buildsMtpContext(settings)) {
         addMtpContext(est, model, settings, gpus, layers.value());
     }

@@ -42,11 +42,11 @@ std::pair<TensorId, TensorId> projectQkvz(LlmGraph& g, TensorId x, std::uint32_t
                                           Ubatch u) {
     GraphBuilder& b = g.builder();
     if (const TensorId wqkv = g.blockWeight(il, "attn_qkv.weight"); wqkv != kNoTensor) {
-        TensorId qkv = b.mulMat(wqkv, x);
+        TensorId qkv = g.project(wqkv, x);
         qkv = b.reshape(qkv, {b[qkv].ne[0], u.seqTokens, u.seqs, 1});
-        return {qkv, b.mulMat(g.blockWeight(il, "attn_gate.weight"), x)};
+        return {qkv, g.project(g.blockWeight(il, "attn_gate.weight"), x)};
     }
-    const TensorId mixed = b.mulMat(g.blockWeight(il, "ssm_in.weight"), x);
+    const TensorId mixed = g.project(g.blockWeight(il, "ssm_in.weight"), x);
     const std::int64_t valuesPerKeyHead = w.valueHeadDim * w.valueHeads / w.keyHeads;
     const TensorId heads =
         b.reshape(mixed, {2 * w.keyHeadDim + 2 * valuesPerKeyHead, w.keyHeads, u.seqTokens, u.seqs});
@@ -174,7 +174,7 @@ TensorId buildDeltaNetLayer(LlmGraph& g, const RsInput& input, TensorId cur, std
         // qwen3next.cpp: ssm_ba as [2 * H_v / H_k, H_k, ...], b the first half of each key head's
         // row, a the second. b11669 (the plans) takes the sigmoid of the strided b itself, without
         // the index's ggml_cont before it.
-        const TensorId mixed = b.mulMat(g.blockWeight(il, "ssm_ba.weight"), cur);
+        const TensorId mixed = g.project(g.blockWeight(il, "ssm_ba.weight"), cur);
         const std::int64_t perKeyHead = w.valueHeads / w.keyHeads;
         const TensorId heads = b.reshape(mixed, {2 * perKeyHead, w.keyHeads, u.seqTokens, u.seqs});
         const Tensor& h = b[heads];
@@ -186,9 +186,9 @@ TensorId buildDeltaNetLayer(LlmGraph& g, const RsInput& input, TensorId cur, std
         alpha = b.cont(aView, {w.valueHeads, u.seqTokens, u.seqs, 1});
     } else {
         // qwen35moe.cpp: beta = sigmoid(ssm_beta * x), alpha = ssm_alpha * x.
-        beta = b.mulMat(g.blockWeight(il, "ssm_beta.weight"), cur);
+        beta = g.project(g.blockWeight(il, "ssm_beta.weight"), cur);
         beta = b.unary(b.reshape(beta, {1, w.valueHeads, u.seqTokens, u.seqs}), UnaryOp::Sigmoid);
-        alpha = b.mulMat(g.blockWeight(il, "ssm_alpha.weight"), cur);
+        alpha = g.project(g.blockWeight(il, "ssm_alpha.weight"), cur);
         alpha = b.reshape(alpha, {w.valueHeads, u.seqTokens, u.seqs, 1});
     }
     // gate = softplus(alpha + dt_bias) * A ("-A_log.exp() * softplus").
@@ -236,7 +236,7 @@ TensorId buildDeltaNetLayer(LlmGraph& g, const RsInput& input, TensorId cur, std
         g.norm(output, g.blockWeight(il, "ssm_norm.weight"), kNoTensor, true, static_cast<int>(il));
     TensorId out = b.mul(normed, b.unary(z4, UnaryOp::Silu));
     out = b.reshape(out, {w.valueHeadDim * w.valueHeads, u.seqTokens, u.seqs, 1});
-    out = b.mulMat(g.blockWeight(il, "ssm_out.weight"), out);
+    out = g.project(g.blockWeight(il, "ssm_out.weight"), out);
     return b.reshape(out, {w.embd, u.seqTokens * u.seqs, 1, 1});
 }
 

@@ -10,8 +10,10 @@
 #include "core/sizing/graph/computegraph.h"
 #include "core/sizing/llamabuild.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llamafit::graph {
@@ -31,6 +33,25 @@ struct ReserveShape {
 // prompt graph is reserved again after the token graph, with the same result.
 std::vector<ReserveShape> reserveShapes(std::uint32_t ubatchTokens, std::uint32_t sequences,
                                         std::uint32_t outputs);
+
+// One LoRA adapter's pair for a model weight (src/llama-adapter.cpp llama_adapter_lora_weight):
+// lora_a [n_in, rank] and lora_b [rank, n_out] (token_embd's flipped: lora_a [rank, n_vocab],
+// lora_b [rank, n_embd]), experts' with the expert count as ne[2]. llama_adapter_lora_init_impl
+// puts both in the buffer type of the weight they adapt (a CPU extra type, the repacked one, falls
+// back to plain CPU).
+struct LoraTensor {
+    std::string name;
+    GgmlType type = GgmlType::F16;
+    std::array<std::int64_t, 4> ne{1, 1, 1, 1};
+    bool operator==(const LoraTensor&) const = default;
+};
+struct LoraWeight {
+    std::size_t weight = 0; // the adapted weight: model.tensors[weight]
+    LoraTensor a;
+    LoraTensor b;
+    Buffer buffer;
+    bool operator==(const LoraWeight&) const = default;
+};
 
 struct GraphParams {
     ReserveShape reserve;
@@ -66,6 +87,10 @@ struct GraphParams {
     std::uint32_t rsCells = 0;
     std::uint32_t rsRows = 0;
     std::vector<Buffer> rsBuffers;
+    // The LoRA adapters in the context (llama-context.cpp set_adapters_lora: those of a non-zero
+    // scale), adapter by adapter, each one's pairs in its file's order; empty without adapters.
+    // llm_graph_context::build_lora_mm adds a branch per pair of the weight it multiplies by.
+    std::vector<LoraWeight> loraWeights;
     bool operator==(const GraphParams&) const = default;
 };
 

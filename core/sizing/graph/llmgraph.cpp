@@ -67,7 +67,60 @@ TensorId LlmGraph::weight(std::string_view name) {
     }
     const BufferId buffer = m_builder.addBuffer(m_params.weightBuffers.at(i));
     m_weightLeafs[i] = m_builder.leaf(tensor.type, ne, tensor.name, buffer);
+    if (!m_params.loraWeights.empty()) {
+        m_weightOfLeaf.emplace(m_weightLeafs[i], i);
+    }
     return m_weightLeafs[i];
+}
+
+TensorId LlmGraph::loraLeaf(const LoraTensor& tensor, const Buffer& buffer) {
+    return m_builder.leaf(tensor.type, tensor.ne, tensor.name, m_builder.addBuffer(buffer));
+}
+
+std::vector<std::pair<TensorId, TensorId>> LlmGraph::loraPairs(TensorId w) {
+    std::vector<std::pair<TensorId, TensorId>> pairs;
+    const auto found = m_weightOfLeaf.find(w);
+    if (found == m_weightOfLeaf.end()) {
+        return pairs; // no adapters, or a copy of a weight (the tied output) no adapter names
+    }
+    m_loraLeafs.resize(m_params.loraWeights.size(), {kNoTensor, kNoTensor});
+    for (std::size_t p = 0; p < m_params.loraWeights.size(); ++p) {
+        const LoraWeight& lora = m_params.loraWeights[p];
+        if (lora.weight != found->second) {
+            continue;
+        }
+        // llama-adapter.cpp: the adapters' tensors are leafs of their own context, created once.
+        if (m_loraLeafs[p].first == kNoTensor) {
+            m_loraLeafs[p] = {loraLeaf(lora.a, lora.buffer), loraLeaf(lora.b, lora.buffer)};
+        }
+        pairs.push_back(m_loraLeafs[p]);
+    }
+    return pairs;
+}
+
+TensorId LlmGraph::project(TensorId w, TensorId x) {
+    // llm_graph_context::build_lora_mm: res = w * x; per adapter with a pair for w,
+    // res += scale(b * (a * x)) (ggml_scale makes a new tensor; the scale is alpha / rank times
+    // the adapter's, which changes no shape).
+    GraphBuilder& b = m_builder;
+    TensorId res = b.mulMat(w, x);
+    for (const auto& [loraA, loraB] : loraPairs(w)) {
+        if (b[loraA].ne[0] != b[x].ne[0]) {
+            continue; // token_embd's flipped pair where the output reads token_embd: no projection
+        }
+        res = b.add(res, b.scale(b.mulMat(loraB, b.mulMat(loraA, x))));
+    }
+    return res;
+}
+
+TensorId LlmGraph::projectExperts(TensorId w, TensorId x, TensorId ids) {
+    // build_lora_mm_id: as build_lora_mm over the selected experts.
+    GraphBuilder& b = m_builder;
+    TensorId res = b.mulMatId(w, x, ids);
+    for (const auto& [loraA, loraB] : loraPairs(w)) {
+        res = b.add(res, b.scale(b.mulMatId(loraB, b.mulMatId(loraA, x, ids), ids)));
+    }
+    return res;
 }
 
 TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
@@ -103,7 +156,12 @@ TensorId LlmGraph::inputEmbeddings() {
     const auto embd = static_cast<std::int64_t>(m_model.embeddingLength);
     const TensorId table = weight("token_embd.weight");
     const TensorId tokenIds = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_tokens");
-    const TensorId rows = b.getRows(table, tokenIds);
+    TensorId rows = b.getRows(table, tokenIds);
+    // build_inp_embd's LoRA branch: per adapter with a token_embd pair (lora_a [rank, n_vocab],
+    // lora_b [rank, n_embd]), rows += scale(lora_b * get_rows(lora_a, tokens)).
+    for (const auto& [loraA, loraB] : loraPairs(table)) {
+        rows = b.add(rows, b.scale(b.mulMat(loraB, b.getRows(loraA, tokenIds))));
+    }
     b.setName(rows, "embd");
     b.expand(rows);
     const std::uint32_t build = m_params.llamaBuild;
@@ -167,7 +225,7 @@ TensorId LlmGraph::projectHeads(std::uint32_t layer, std::string_view stem, Tens
                                 std::int64_t headDim) {
     const std::string name(stem);
     const TensorId projected =
-        addBias(m_builder.mulMat(blockWeight(layer, name + ".weight"), x), layer, name + ".bias");
+        addBias(project(blockWeight(layer, name + ".weight"), x), layer, name + ".bias");
     return m_builder.reshape(projected, {headDim, heads, static_cast<std::int64_t>(tokens()), 1});
 }
 
@@ -182,10 +240,10 @@ TensorId LlmGraph::attentionWithoutRope(std::uint32_t layer, TensorId x) {
 TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
     // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
     GraphBuilder& b = m_builder;
-    const TensorId up = addBias(b.mulMat(blockWeight(layer, "ffn_up.weight"), x), layer, "ffn_up.bias");
-    const TensorId gate = addBias(b.mulMat(blockWeight(layer, "ffn_gate.weight"), x), layer, "ffn_gate.bias");
+    const TensorId up = addBias(project(blockWeight(layer, "ffn_up.weight"), x), layer, "ffn_up.bias");
+    const TensorId gate = addBias(project(blockWeight(layer, "ffn_gate.weight"), x), layer, "ffn_gate.bias");
     const TensorId product = b.glu(gate, up, glu);
-    return addBias(b.mulMat(blockWeight(layer, "ffn_down.weight"), product), layer, "ffn_down.bias");
+    return addBias(project(blockWeight(layer, "ffn_down.weight"), product), layer, "ffn_down.bias");
 }
 
 bool LlmGraph::layerIsSwa(std::uint32_t layer) const {
@@ -401,15 +459,16 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
     if (!options.projectOutput) {
         return cur;
     }
-    cur = b.mulMat(blockWeight(layer, "attn_output.weight"), cur);
+    cur = project(blockWeight(layer, "attn_output.weight"), cur);
     return addBias(cur, layer, "attn_output.bias");
 }
 
-TensorId LlmGraph::outputHead(TensorId x) {
+TensorId LlmGraph::outputHead(TensorId x, bool adaptedOutput) {
     GraphBuilder& b = m_builder;
     const TensorId normed = norm(x, weight("output_norm.weight"), weight("output_norm.bias"), true, -1);
     b.setOutput(normed);
-    const TensorId logits = b.mulMat(outputWeight(), normed);
+    const TensorId logits =
+        adaptedOutput ? project(outputWeight(), normed) : b.mulMat(outputWeight(), normed);
     b.setOutput(logits);
     b.expand(logits);
     return logits;

@@ -3,8 +3,9 @@
 // the KV cache's graph hooks in src/llama-kv-cache.cpp), over a GraphBuilder: the model's weights
 // as leafs in their buffers, the graph inputs (token embeddings, positions, the KV cache's mask,
 // indices and rotations, the output rows), build_norm, build_ffn, build_attn with its K/V stores
-// and both attention paths, and the output head. The per-architecture builders (models/*.cpp)
-// compose these as src/models/<arch>.cpp does. Shapes only; one instance per graph.
+// and both attention paths, the output head, and build_lora_mm's LoRA branches (project()). The
+// per-architecture builders (models/*.cpp) compose these as src/models/<arch>.cpp does. Shapes only; one
+// instance per graph.
 
 #include "core/model/modelinfo.h"
 #include "core/sizing/graph/graphbuilder.h"
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace llamafit::graph {
@@ -53,6 +55,13 @@ class LlmGraph {
     TensorId blockWeight(std::uint32_t layer, std::string_view suffix);
     // The output matrix: output.weight, or the tied copy of token_embd.
     TensorId outputWeight();
+    // A projection by a model weight, llama-graph.cpp build_lora_mm: mul_mat(w, x), then for each
+    // LoRA adapter with a pair for w (params().loraWeights) mul_mat(lora_b, mul_mat(lora_a, x)),
+    // scaled and added to it. Without adapters: mul_mat(w, x) alone.
+    TensorId project(TensorId w, TensorId x);
+    // build_lora_mm_id, the experts' projection: mul_mat_id(w, x, ids), and per adapted pair
+    // mul_mat_id(lora_b, mul_mat_id(lora_a, x, ids), ids), scaled and added.
+    TensorId projectExperts(TensorId w, TensorId x, TensorId ids);
 
     // build_inp_embd: token rows of token_embd; b11669 also builds the embeddings input and the
     // mixed token/embedding input beside it (only one of the three is computed, all are planned).
@@ -90,8 +99,9 @@ class LlmGraph {
     TensorId attentionKeyOnly(std::uint32_t layer, TensorId q, TensorId k, TensorId v,
                               TensorId valueDecompression);
 
-    // The output norm and the logits (both graph outputs).
-    TensorId outputHead(TensorId x);
+    // The output norm and the logits (both graph outputs), the logits by project() unless
+    // `adaptedOutput` is false (deepseek2.cpp multiplies by model.output with a plain ggml_mul_mat).
+    TensorId outputHead(TensorId x, bool adaptedOutput = true);
 
   private:
     struct KvInputs {
@@ -110,6 +120,9 @@ class LlmGraph {
     TensorId kvCache(std::uint32_t layer, bool keys);
     TensorId rotate(TensorId x, TensorId rotation);
     bool layerIsSwa(std::uint32_t layer) const;
+    // The adapters' (lora_a, lora_b) leafs for weight leaf `w`, in params().loraWeights order.
+    std::vector<std::pair<TensorId, TensorId>> loraPairs(TensorId w);
+    TensorId loraLeaf(const LoraTensor& tensor, const Buffer& buffer);
 
     const ModelInfo& m_model;
     const GraphParams& m_params;
@@ -118,6 +131,10 @@ class LlmGraph {
     // looked up by name once per layer and kind, so a map rather than a scan of every tensor.
     std::unordered_map<std::string_view, std::size_t> m_tensorIndex;
     std::vector<TensorId> m_weightLeafs;
+    // Each weight leaf's model.tensors index (LoRA pairs name their weight by it), and each
+    // params().loraWeights entry's leafs once made.
+    std::unordered_map<TensorId, std::size_t> m_weightOfLeaf;
+    std::vector<std::pair<TensorId, TensorId>> m_loraLeafs;
     std::map<bool, KvInputs> m_kvInputs;
     std::optional<KvInputs> m_keyOnlyInputs;
     std::map<std::pair<std::uint32_t, bool>, TensorId> m_caches;

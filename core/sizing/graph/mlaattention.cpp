@@ -122,7 +122,7 @@ TensorId LlmGraph::attentionKeyOnly(std::uint32_t layer, TensorId q, TensorId k,
         }
     }
     b.expand(cur);
-    cur = b.mulMat(blockWeight(layer, "attn_output.weight"), cur);
+    cur = project(blockWeight(layer, "attn_output.weight"), cur);
     return addBias(cur, layer, "attn_output.bias");
 }
 

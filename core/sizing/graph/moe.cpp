@@ -23,7 +23,7 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
 
     // The router: logits = gate_inp * x ([n_expert, n_tokens]) plus gate_inp_b, then the gating
     // function; SOFTMAX_WEIGHT keeps the logits as the probabilities.
-    TensorId logits = b.mulMat(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
+    TensorId logits = graph.project(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
     if (const TensorId routerBias = bias("ffn_gate_inp.bias"); routerBias != kNoTensor) {
         logits = b.add(logits, routerBias);
     }
@@ -64,7 +64,7 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     // The experts: up and gate of the selected ones (MUL_MAT_ID over [n_embd, 1, n_tokens]),
     // each followed by its bias (ADD_ID with the selected ids), the activation, and down.
     const auto expertProduct = [&](TensorId matrices, TensorId input, std::string_view biasSuffix) {
-        const TensorId product = b.mulMatId(matrices, input, selected);
+        const TensorId product = graph.projectExperts(matrices, input, selected);
         const TensorId expertBias = bias(biasSuffix);
         return expertBias == kNoTensor ? product : b.addId(product, expertBias, selected);
     };

@@ -138,7 +138,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     conv = b.reshape(conv, {dConv - 1, dInner, split.seqs, 1});
 
     cur = b.reshape(cur, {b[cur].ne[0], split.seqTokens, split.seqs, 1});
-    const TensorId xz = b.mulMat(g.blockWeight(il, "ssm_in.weight"), cur);
+    const TensorId xz = g.project(g.blockWeight(il, "ssm_in.weight"), cur);
     const Tensor& xzT = b[xz];
     TensorId x = b.view3d(xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2], 0);
     const TensorId z = b.view3d(xz, {dInner, xzT.ne[1], xzT.ne[2], 1}, xzT.nb[1], xzT.nb[2],
@@ -150,7 +150,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     x = b.add(x, g.blockWeight(il, "ssm_conv1d.bias"));
     x = b.unary(x, UnaryOp::Silu);
 
-    const TensorId xdb = b.mulMat(g.blockWeight(il, "ssm_x.weight"), x);
+    const TensorId xdb = g.project(g.blockWeight(il, "ssm_x.weight"), x);
     const Tensor& xdbT = b[xdb];
     TensorId dt = b.view3d(xdb, {dtRank, split.seqTokens, split.seqs, 1}, xdbT.nb[1], xdbT.nb[2], 0);
     const auto bcView = [&](std::int64_t offsetValues) {
@@ -173,7 +173,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     } else {
         dt = b.cont(dt, b[dt].ne);
     }
-    dt = b.mulMat(g.blockWeight(il, "ssm_dt.weight"), dt);
+    dt = g.project(g.blockWeight(il, "ssm_dt.weight"), dt);
     dt = b.add(dt, g.blockWeight(il, "ssm_dt.bias"));
 
     const TensorId xFlat = x;
@@ -188,7 +188,7 @@ TensorId buildMambaLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::u
     TensorId y = b.view3d(yssm, {dInner, split.seqTokens, split.seqs, 1}, b[x].nb[2], b[x].nb[3], 0);
     y = b.add(y, b.mul(xFlat, g.blockWeight(il, "ssm_d")));
     y = b.glu(b.cont(z, b[z].ne), y, GluOp::Swiglu);
-    cur = b.mulMat(g.blockWeight(il, "ssm_out.weight"), y);
+    cur = g.project(g.blockWeight(il, "ssm_out.weight"), y);
     return b.reshape(cur, {b[cur].ne[0], split.seqTokens * split.seqs, 1, 1});
 }
 
@@ -211,7 +211,7 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
     conv = b.reshape(conv, {dConv - 1, channels, split.seqs, 1});
 
     // b11669 (the dumps): the projection of the 2-D input, then split into sequences.
-    TensorId zxBCdt = b.mulMat(g.blockWeight(il, "ssm_in.weight"), cur);
+    TensorId zxBCdt = g.project(g.blockWeight(il, "ssm_in.weight"), cur);
     zxBCdt = b.reshape(zxBCdt, {b[zxBCdt].ne[0], split.seqTokens, split.seqs, 1});
     const Tensor& zT = b[zxBCdt];
     const TensorId z = b.view(zxBCdt, {headDim, nHead, split.seqTokens, split.seqs},
@@ -261,7 +261,7 @@ TensorId buildMamba2Layer(LlmGraph& g, const RsInput& input, TensorId cur, std::
         y = g.norm(y, norm, kNoTensor, true, static_cast<int>(il));
     }
     y = b.reshape(y, {dInner, split.seqTokens * split.seqs, 1, 1});
-    return b.mulMat(g.blockWeight(il, "ssm_out.weight"), y);
+    return g.project(g.blockWeight(il, "ssm_out.weight"), y);
 }
 
 TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, std::uint32_t il) {
@@ -276,7 +276,7 @@ TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, st
     // {n_embd, n_tokens} -> {n_embd, n_seq_tokens, n_seqs}, projected to B, C and x: three equal
     // chunks of each row, as views.
     cur = b.reshape(cur, {embd, split.seqTokens, split.seqs, 1});
-    const TensorId bcx = b.mulMat(g.blockWeight(il, "shortconv.in_proj.weight"), cur);
+    const TensorId bcx = g.project(g.blockWeight(il, "shortconv.in_proj.weight"), cur);
     const GraphBuilder::Shape bcxNe = b[bcx].ne;
     const std::uint64_t bcxNb1 = b[bcx].nb[1];
     const std::uint64_t bcxNb2 = b[bcx].nb[2];
@@ -300,7 +300,7 @@ TensorId buildShortConvLayer(LlmGraph& g, const RsInput& input, TensorId cur, st
 
     const TensorId convOut = b.ssmConv(convX, g.blockWeight(il, "shortconv.conv.weight"));
     TensorId y = b.mul(C, convOut);
-    y = b.mulMat(g.blockWeight(il, "shortconv.out_proj.weight"), y);
+    y = g.project(g.blockWeight(il, "shortconv.out_proj.weight"), y);
     return b.reshape(y, {b[y].ne[0], split.seqTokens * split.seqs, 1, 1});
 }
 

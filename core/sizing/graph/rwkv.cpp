@@ -205,10 +205,10 @@ TensorId buildRwkv6TimeMix(LlmGraph& g, const RsInput& input, TensorId cur, Tens
         xr = lerp(3, "time_mix_lerp_r.weight");
         xg = lerp(4, "time_mix_lerp_g.weight");
     }
-    TensorId r = g.addBias(b.mulMat(w("time_mix_receptance.weight"), xr), il, "time_mix_receptance.bias");
-    TensorId k = g.addBias(b.mulMat(w("time_mix_key.weight"), xk), il, "time_mix_key.bias");
-    TensorId v = g.addBias(b.mulMat(w("time_mix_value.weight"), xv), il, "time_mix_value.bias");
-    TensorId gate = b.mulMat(w("time_mix_gate.weight"), xg);
+    TensorId r = g.addBias(g.project(w("time_mix_receptance.weight"), xr), il, "time_mix_receptance.bias");
+    TensorId k = g.addBias(g.project(w("time_mix_key.weight"), xk), il, "time_mix_key.bias");
+    TensorId v = g.addBias(g.project(w("time_mix_value.weight"), xv), il, "time_mix_value.bias");
+    TensorId gate = g.project(w("time_mix_gate.weight"), xg);
     gate = b.unary(gate, qrwkv ? UnaryOp::Sigmoid : UnaryOp::Silu);
     if (headsKv != 0 && headsKv != heads) {
         // Grouped K and V heads repeated to the query heads (ggml_repeat onto a [head_size,
@@ -239,7 +239,7 @@ TensorId buildRwkv6TimeMix(LlmGraph& g, const RsInput& input, TensorId cur, Tens
 
     cur = qrwkv ? b.reshape(cur, {u.embd, u.tokens, 1, 1}) : rwkvGroupNorm(g, cur, heads, il);
     cur = b.mul(cur, gate);
-    cur = b.mulMat(w("time_mix_output.weight"), cur);
+    cur = g.project(w("time_mix_output.weight"), cur);
     return b.reshape(cur, {u.embd, u.seqTokens, u.seqs, 1});
 }
 
@@ -267,15 +267,15 @@ TensorId buildRwkv7TimeMix(LlmGraph& g, const RsInput& input, TensorId cur, Tens
     const TensorId xa = rwkvMixedInput(b, xxx, u, 4);
     const TensorId xg = gating ? rwkvMixedInput(b, xxx, u, 5) : kNoTensor;
 
-    TensorId r = b.mulMat(w("time_mix_receptance.weight"), xr);
+    TensorId r = g.project(w("time_mix_receptance.weight"), xr);
     // The decay: exp(-0.606531 * sigmoid(w0 + tanh(xw * w1) * w2)).
     TensorId decay =
         b.mulMat(w("time_mix_w2.weight"), b.unary(b.mulMat(w("time_mix_w1.weight"), xw), UnaryOp::Tanh));
     decay = b.add(decay, w("time_mix_w0.weight"));
     decay = b.unary(b.scale(b.unary(decay, UnaryOp::Sigmoid)), UnaryOp::Exp);
 
-    TensorId k = b.mulMat(w("time_mix_key.weight"), xk);
-    TensorId v = b.mulMat(w("time_mix_value.weight"), xv);
+    TensorId k = g.project(w("time_mix_key.weight"), xk);
+    TensorId v = g.project(w("time_mix_value.weight"), xv);
     if (firstValue == kNoTensor) {
         firstValue = v;
     } else {
@@ -321,7 +321,7 @@ TensorId buildRwkv7TimeMix(LlmGraph& g, const RsInput& input, TensorId cur, Tens
     if (gating) {
         cur = b.mul(cur, gate);
     }
-    cur = b.mulMat(w("time_mix_output.weight"), cur);
+    cur = g.project(w("time_mix_output.weight"), cur);
     return b.reshape(cur, {u.embd, u.seqTokens, u.seqs, 1});
 }
 
@@ -332,10 +332,10 @@ TensorId buildRwkv6ChannelMix(LlmGraph& g, TensorId cur, TensorId previous, std:
     const TensorId xk = b.add(b.mul(sx, g.blockWeight(il, "channel_mix_lerp_k.weight")), cur);
     const TensorId xr = b.add(b.mul(sx, g.blockWeight(il, "channel_mix_lerp_r.weight")), cur);
     const TensorId r =
-        b.unary(b.mulMat(g.blockWeight(il, "channel_mix_receptance.weight"), xr), UnaryOp::Sigmoid);
+        b.unary(g.project(g.blockWeight(il, "channel_mix_receptance.weight"), xr), UnaryOp::Sigmoid);
     const TensorId k =
-        b.sqr(b.unary(b.mulMat(g.blockWeight(il, "channel_mix_key.weight"), xk), UnaryOp::Relu));
-    return b.mul(r, b.mulMat(g.blockWeight(il, "channel_mix_value.weight"), k));
+        b.sqr(b.unary(g.project(g.blockWeight(il, "channel_mix_key.weight"), xk), UnaryOp::Relu));
+    return b.mul(r, g.project(g.blockWeight(il, "channel_mix_value.weight"), k));
 }
 
 TensorId buildRwkv7ChannelMix(LlmGraph& g, TensorId cur, TensorId previous, std::uint32_t il) {
@@ -344,8 +344,8 @@ TensorId buildRwkv7ChannelMix(LlmGraph& g, TensorId cur, TensorId previous, std:
     const TensorId sx = b.sub(previous, cur);
     const TensorId xk = b.add(b.mul(sx, g.blockWeight(il, "channel_mix_lerp_k.weight")), cur);
     const TensorId k =
-        b.sqr(b.unary(b.mulMat(g.blockWeight(il, "channel_mix_key.weight"), xk), UnaryOp::Relu));
-    return b.mulMat(g.blockWeight(il, "channel_mix_value.weight"), k);
+        b.sqr(b.unary(g.project(g.blockWeight(il, "channel_mix_key.weight"), xk), UnaryOp::Relu));
+    return g.project(g.blockWeight(il, "channel_mix_value.weight"), k);
 }
 
 TensorId rwkvOutputHead(LlmGraph& g, TensorId x) {
@@ -354,7 +354,7 @@ TensorId rwkvOutputHead(LlmGraph& g, TensorId x) {
     const TensorId normed =
         g.norm(x, g.weight("output_norm.weight"), g.weight("output_norm.bias"), false, -1);
     b.setOutput(normed);
-    const TensorId logits = b.mulMat(g.outputWeight(), normed);
+    const TensorId logits = g.project(g.outputWeight(), normed);
     b.setOutput(logits);
     b.expand(logits);
     return logits;

@@ -48,7 +48,7 @@ TensorId buildCohere2Graph(LlmGraph& g) {
     const TensorId normed =
         g.norm(inpL, g.weight("output_norm.weight"), g.weight("output_norm.bias"), false, -1);
     b.setOutput(normed);
-    TensorId logits = b.mulMat(g.outputWeight(), normed);
+    TensorId logits = g.project(g.outputWeight(), normed);
     // "if (f_logit_scale)": ggml_scale. llama-model.cpp loads cohere2's logit_scale as a required
     // key; ModelInfo does not keep its value, so a model that stores 0 is not told apart here.
     logits = b.scale(logits);

@@ -152,15 +152,17 @@ TensorId buildDeepseek2Graph(LlmGraph& g) {
         } else {
             const TensorId routed = buildMoeFeedForward(g, cur, il, moe);
             // The shared experts: build_ffn(LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp.
-            const TensorId up = b.mulMat(g.blockWeight(il, "ffn_up_shexp.weight"), cur);
-            const TensorId gate = b.mulMat(g.blockWeight(il, "ffn_gate_shexp.weight"), cur);
+            const TensorId up = g.project(g.blockWeight(il, "ffn_up_shexp.weight"), cur);
+            const TensorId gate = g.project(g.blockWeight(il, "ffn_gate_shexp.weight"), cur);
             const TensorId shared =
-                b.mulMat(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
+                g.project(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
             cur = b.add(routed, shared);
         }
         inpL = b.add(cur, ffnInput);
     }
-    return g.outputHead(inpL);
+    // src/models/deepseek2.cpp: the logits by a plain ggml_mul_mat (no LoRA branch), as are its
+    // attention's projections above; the shared experts' build_ffn and wo use build_lora_mm.
+    return g.outputHead(inpL, false);
 }
 
 } // namespace llamafit::graph

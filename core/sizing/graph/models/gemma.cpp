@@ -65,7 +65,7 @@ TensorId buildGemma(LlmGraph& g, Gemma variant) {
 
     const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);
     b.setOutput(normed);
-    TensorId logits = b.mulMat(g.outputWeight(), normed);
+    TensorId logits = g.project(g.outputWeight(), normed);
     if (variant == Gemma::Two) {
         // "final logit soft-capping": scale, tanh, scale.
         logits = b.scale(b.unary(b.scale(logits), UnaryOp::Tanh));

@@ -45,7 +45,7 @@ TensorId buildGraniteHybridGraph(LlmGraph& g) {
     // The output norm, the logits, scaled by 1 / f_logit_scale.
     const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);
     b.setOutput(normed);
-    const TensorId logits = b.scale(b.mulMat(g.outputWeight(), normed));
+    const TensorId logits = b.scale(g.project(g.outputWeight(), normed));
     b.setOutput(logits);
     b.expand(logits);
     return logits;

@@ -58,7 +58,7 @@ TensorId buildLfm2Graph(LlmGraph& g) {
     // llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2: the output norm's weight is token_embd_norm.
     const TensorId normed = g.norm(cur, g.weight("token_embd_norm.weight"), kNoTensor, true, -1);
     b.setOutput(normed);
-    const TensorId logits = b.mulMat(g.outputWeight(), normed);
+    const TensorId logits = g.project(g.outputWeight(), normed);
     b.setOutput(logits);
     b.expand(logits);
     return logits;

@@ -26,9 +26,9 @@ TensorId buildNemotronHGraph(LlmGraph& g) {
         } else if (info.hasKv) {
             cur = g.attentionWithoutRope(il, cur);
         } else {
-            cur = g.addBias(b.mulMat(g.blockWeight(il, "ffn_up.weight"), cur), il, "ffn_up.bias");
+            cur = g.addBias(g.project(g.blockWeight(il, "ffn_up.weight"), cur), il, "ffn_up.bias");
             cur = b.sqr(b.unary(cur, UnaryOp::Relu));
-            cur = g.addBias(b.mulMat(g.blockWeight(il, "ffn_down.weight"), cur), il, "ffn_down.bias");
+            cur = g.addBias(g.project(g.blockWeight(il, "ffn_down.weight"), cur), il, "ffn_down.bias");
         }
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());

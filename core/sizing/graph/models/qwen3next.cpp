@@ -36,7 +36,7 @@ TensorId gatedAttention(LlmGraph& g, TensorId cur, TensorId positions, std::uint
     const int normLayer = static_cast<int>(il);
 
     // One projection gives each head's query and then its gate, side by side.
-    const TensorId full = b.mulMat(g.blockWeight(il, "attn_q.weight"), cur);
+    const TensorId full = g.project(g.blockWeight(il, "attn_q.weight"), cur);
     const TensorId split = variant.gateViewOfProjection ? full : b.reshape(full, {2 * headDim, heads, T, 1});
     const std::uint64_t headStride = b[full].nb[0] * static_cast<std::uint64_t>(2 * headDim);
     const std::uint64_t tokenStride = headStride * static_cast<std::uint64_t>(heads);
@@ -47,8 +47,9 @@ TensorId gatedAttention(LlmGraph& g, TensorId cur, TensorId positions, std::uint
     TensorId q = half(0);
     TensorId gate = half(static_cast<std::uint64_t>(headDim) * b[full].nb[0]);
     q = g.norm(q, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, normLayer);
-    TensorId k = b.reshape(b.mulMat(g.blockWeight(il, "attn_k.weight"), cur), {headDim, headsKv, T, 1});
-    const TensorId v = b.reshape(b.mulMat(g.blockWeight(il, "attn_v.weight"), cur), {headDim, headsKv, T, 1});
+    TensorId k = b.reshape(g.project(g.blockWeight(il, "attn_k.weight"), cur), {headDim, headsKv, T, 1});
+    const TensorId v =
+        b.reshape(g.project(g.blockWeight(il, "attn_v.weight"), cur), {headDim, headsKv, T, 1});
     k = g.norm(k, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, normLayer);
     q = b.rope(q, positions);
     k = b.rope(k, positions);
@@ -60,7 +61,7 @@ TensorId gatedAttention(LlmGraph& g, TensorId cur, TensorId positions, std::uint
     cur = g.attention(il, q, k, v, options);
     gate = b.unary(b.cont(gate, {headDim * heads, T, 1, 1}), UnaryOp::Sigmoid);
     cur = b.mul(cur, gate);
-    return b.mulMat(g.blockWeight(il, "attn_output.weight"), cur);
+    return g.project(g.blockWeight(il, "attn_output.weight"), cur);
 }
 
 // build_layer_ffn: the routed experts, plus the shared expert (build_ffn, SiLU, parallel gate)
@@ -81,11 +82,11 @@ TensorId expertsWithSharedExpert(LlmGraph& g, TensorId x, std::uint32_t il) {
     if (upShared == kNoTensor) {
         return routed;
     }
-    const TensorId up = b.mulMat(upShared, x);
-    const TensorId gate = b.mulMat(g.blockWeight(il, "ffn_gate_shexp.weight"), x);
-    TensorId shared = b.mulMat(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
+    const TensorId up = g.project(upShared, x);
+    const TensorId gate = g.project(g.blockWeight(il, "ffn_gate_shexp.weight"), x);
+    TensorId shared = g.project(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
     const TensorId sharedGate =
-        b.unary(b.mulMat(g.blockWeight(il, "ffn_gate_inp_shexp.weight"), x), UnaryOp::Sigmoid);
+        b.unary(g.project(g.blockWeight(il, "ffn_gate_inp_shexp.weight"), x), UnaryOp::Sigmoid);
     shared = b.mul(shared, sharedGate);
     return b.add(routed, shared);
 }
