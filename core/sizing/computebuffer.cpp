@@ -126,40 +126,6 @@ Width feedForwardWidth(const ModelInfo& model, bool denseOnly) {
     return widest;
 }
 
-// Gemma's graphs scale the input embeddings (src/models/gemma*.cpp), one more row of them.
-bool scaledInputEmbeddings(const ModelInfo& model) {
-    return model.architecture.starts_with("gemma");
-}
-
-// The same dense FFN as a GPU plans it when the graph's inputs arrive as copies (ggml-backend.cpp
-// split inputs): three rows of those copies die before the first block and leave a hole that the
-// block's rows reuse; the unread mixed-embedding copy and the graph inputs stay, gate and up land
-// on top. The GLU output takes the hole while n_ff <= 3 n_embd (pushing the residual on top),
-// else it lands on top as well. Read from ggml-alloc's plans on lavapipe: qwen3 26.01 MiB
-// (n_ff = 3 n_embd: 5e + 2f), llama 68.01 (4e + 3f), qwen2 39.51, gemma2 84.52 and gemma3 58.27
-// (one more row). Widths carry one row more than the peak: gpucompute.cpp takes the host's token
-// row off every device figure. Zero (the CPU width applies) for blocks with routed experts, no
-// gate, a parallel attention, recurrent blocks, or n_ff <= 2 n_embd (not measured).
-Width gpuDenseFeedForwardWidth(const ModelInfo& model) {
-    if (parallelAttentionAndFfn(model)) {
-        return 0;
-    }
-    const Width e = model.embeddingLength;
-    const Width scaled = scaledInputEmbeddings(model) ? e : 0;
-    const std::vector<LayerFfn> ffns = layerFfns(model);
-    Width widest = 0;
-    for (std::size_t il = 0; il < model.layers.size() && il < model.trunkLayerCount(); ++il) {
-        const Width f = model.layers[il].feedForwardLength;
-        if (model.layers[il].recurrent || ffns[il].experts || (f > 0 && (!ffns[il].gate || f <= 2 * e))) {
-            return 0;
-        }
-        if (f > 0) {
-            widest = std::max(widest, 5 * e + scaled + (f <= 3 * e ? 2 * f + e : 3 * f));
-        }
-    }
-    return widest;
-}
-
 // Attention (build_attn_mha), q = n_head * head_dim_k, kv = n_head_kv * (head_dim_k + head_dim_v).
 // FA off: 5e + kv + q (q <= e, it fits a hole) or 2q, plus the gate. Fitted on 10 shapes
 // (heads 8-64, head dims 64-256, GQA 1-16) and qwen35 (3 shapes). FA on: 5e + max(q or 2q plus
@@ -222,7 +188,6 @@ ComputeWidths computeWidths(const ModelInfo& model) {
     ComputeWidths out;
     out.feedForward = feedForwardWidth(model, false);
     out.denseFeedForward = feedForwardWidth(model, true);
-    out.gpuDenseFeedForward = gpuDenseFeedForwardWidth(model);
     out.attentionFlash = attentionWidth(model, true);
     out.attentionNoFlash = attentionWidth(model, false);
     out.recurrentBlock = recurrentBlockShape(model);

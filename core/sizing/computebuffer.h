@@ -48,16 +48,14 @@ struct ComputeDevice {
 // What the closed form reads from the model alone, in floats per ubatch token (widths) or heads.
 // Worked out once per estimate, or once per model by prepareModel() (sizingmodel.h).
 struct ComputeWidths {
-    std::uint64_t feedForward = 0;      // the widest dense-FFN / MoE block
-    std::uint64_t denseFeedForward = 0; // the widest block without routed experts
-    std::uint64_t gpuDenseFeedForward =
-        0;                              // a gated dense FFN as a GPU plans it (0: the model has other blocks)
-    std::uint64_t attentionFlash = 0;   // the widest attention block with flash attention
-    std::uint64_t attentionNoFlash = 0; // ... without
-    std::uint64_t recurrent = 0;        // recurrent block of a family without a replay
-    RecurrentBlockShape recurrentBlock; // the replayed recurrent block (kind None: `recurrent` applies)
-    std::uint64_t fullCacheHeads = 0;   // most heads of a layer in the non-SWA cache (KQ, FA off)
-    std::uint64_t swaCacheHeads = 0;    // most heads of a layer in the SWA cache
+    std::uint64_t feedForward = 0;       // the widest dense-FFN / MoE block
+    std::uint64_t denseFeedForward = 0;  // the widest block without routed experts
+    std::uint64_t attentionFlash = 0;    // the widest attention block with flash attention
+    std::uint64_t attentionNoFlash = 0;  // ... without
+    std::uint64_t recurrent = 0;         // recurrent block of a family without a replay
+    RecurrentBlockShape recurrentBlock;  // the replayed recurrent block (kind None: `recurrent` applies)
+    std::uint64_t fullCacheHeads = 0;    // most heads of a layer in the non-SWA cache (KQ, FA off)
+    std::uint64_t swaCacheHeads = 0;     // most heads of a layer in the SWA cache
     std::uint64_t widestKvRowValues = 0; // most n_head_kv * (head_dim_k + head_dim_v) of a KV layer
     KvRotationShape fullCacheRotation;   // head sizes the K/V rotation of each cache reads
     KvRotationShape swaCacheRotation;
