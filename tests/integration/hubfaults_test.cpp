@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -46,12 +47,16 @@ class FaultyHub {
                         return;
                     }
                     const qsizetype lineEnd = buffer->indexOf("\r\n");
-                    const Response response =
-                        m_answer(buffer->left(lineEnd), buffer->mid(lineEnd + 2, end - lineEnd));
-                    socket->write(response.breakAfter ? response.bytes.left(*response.breakAfter)
-                                                      : response.bytes);
-                    socket->flush();
-                    socket->disconnectFromHost();
+                    const QByteArray requestLine = buffer->left(lineEnd);
+                    const QByteArray headers = buffer->mid(lineEnd + 2, end - lineEnd);
+                    QTcpSocket* const connection = socket;
+                    // One answer per connection: what the socket reads after it is not a request.
+                    QObject::disconnect(connection, &QTcpSocket::readyRead, nullptr, nullptr);
+                    const Response response = m_answer(requestLine, headers);
+                    connection->write(response.breakAfter ? response.bytes.left(*response.breakAfter)
+                                                          : response.bytes);
+                    connection->flush();
+                    connection->disconnectFromHost();
                 });
             }
         });
@@ -94,8 +99,10 @@ TEST(HubFaults, ADownloadCutMidFileResumesWhereTheBytesStopped) {
     }
     const std::string sha =
         QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex().toStdString();
-    // Each transfer of the file is cut after 40 % of what it was asked for, twice; then it goes through.
-    int cuts = 0;
+    // A transfer that starts in the file's first half is cut after 40 % of what it asked for, so
+    // the bytes arrive as 0..120000, 120000..192000, then the rest. The cut follows the range, not
+    // a count of requests: Qt's HTTP channel may send a request again on a fresh connection when
+    // the first one closes, and that copy must meet the same server.
     std::vector<qsizetype> rangesAsked;
     FaultyHub hub([&](const QByteArray& line, const QByteArray& headers) -> FaultyHub::Response {
         if (line.contains("/resolve/")) {
@@ -109,8 +116,7 @@ TEST(HubFaults, ADownloadCutMidFileResumesWhereTheBytesStopped) {
                          {"Content-Range: bytes " + QByteArray::number(from) + "-" +
                           QByteArray::number(content.size() - 1) + "/" + QByteArray::number(content.size())},
                          rest);
-        if (cuts < 2) {
-            ++cuts;
+        if (from < content.size() / 2) {
             return {response, response.size() - rest.size() + rest.size() * 2 / 5};
         }
         return {response, std::nullopt};
@@ -130,13 +136,14 @@ TEST(HubFaults, ADownloadCutMidFileResumesWhereTheBytesStopped) {
         asked += std::to_string(from) + " ";
     }
     SCOPED_TRACE("ranges asked from: " + asked);
-    // Two cuts, then the rest: each transfer starts where the bytes that arrived end (never
-    // earlier), and the last one goes on from the middle of the file, not from its start.
-    ASSERT_EQ(rangesAsked.size(), 3U);
-    EXPECT_EQ(rangesAsked[0], 0);
-    EXPECT_GE(rangesAsked[1], rangesAsked[0]);
-    EXPECT_GT(rangesAsked[2], rangesAsked[1]);
-    EXPECT_LT(rangesAsked[2], content.size());
+    // Two cuts, then the rest: each transfer starts exactly where the bytes that arrived end
+    // (never earlier, never from the start again), and the last one goes on from the middle.
+    ASSERT_FALSE(rangesAsked.empty());
+    EXPECT_EQ(rangesAsked.front(), 0);
+    EXPECT_TRUE(std::is_sorted(rangesAsked.begin(), rangesAsked.end()));
+    std::vector<qsizetype> starts = rangesAsked;
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    EXPECT_EQ(starts, (std::vector<qsizetype>{0, 120000, 192000}));
     QFile blob(QString::fromStdString(layout.blobPath(sha)));
     ASSERT_TRUE(blob.open(QIODevice::ReadOnly));
     EXPECT_EQ(blob.readAll(), content);
