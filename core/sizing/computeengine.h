@@ -12,6 +12,7 @@
 
 #include "core/model/loraadapter.h"
 #include "core/model/modelinfo.h"
+#include "core/sizing/computeplancache.h"
 #include "core/sizing/gpucompute.h"
 #include "core/sizing/graph/graphparams.h"
 #include "core/sizing/kvcachesize.h"
@@ -47,11 +48,12 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
 // `fullOffload` as graphParamsFor sets it. The plan tests check it against the recordings.
 int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, bool fullOffload);
 
-std::optional<GpuComputeBuffers> engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings,
-                                                      const ResolvedContext& context, const KvPlan& kv,
-                                                      const std::vector<GpuDevice>& gpus,
-                                                      const LayerPlacement& layers,
-                                                      const std::vector<LoraAdapterInfo>& adapters = {});
+// `plans`, where given, answers from a plan compiled for this structure when one holds at these
+// cells, and otherwise keeps the plan compiled for them (computeplancache.h); the answer is the same.
+std::optional<GpuComputeBuffers>
+engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, const ResolvedContext& context,
+                     const KvPlan& kv, const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
+                     const std::vector<LoraAdapterInfo>& adapters = {}, ComputePlanCache* plans = nullptr);
 
 // -fa auto as llama.cpp resolves it (src/llama-context.cpp resolve_fused_ops): the graph of one
 // token per sequence with flash attention on, split by the scheduler; flash attention stays on
@@ -62,6 +64,7 @@ std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const Serv
                                               const ResolvedContext& context,
                                               const std::vector<GpuDevice>& gpus,
                                               const LayerPlacement& layers,
-                                              const std::vector<LoraAdapterInfo>& adapters = {});
+                                              const std::vector<LoraAdapterInfo>& adapters = {},
+                                              ComputePlanCache* plans = nullptr);
 
 } // namespace llamafit

@@ -96,13 +96,13 @@ void addCaches(MemoryEstimate& est, const ModelInfo& model, const ServerSettings
 
 void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths& widths,
                 const ServerSettings& settings, const std::vector<GpuDevice>& gpus,
-                const LayerPlacement& layers, const KvPlan& kv,
-                const std::vector<LoraAdapterInfo>& adapters) {
+                const LayerPlacement& layers, const KvPlan& kv, const std::vector<LoraAdapterInfo>& adapters,
+                ComputePlanCache* plans) {
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
     // llama.cpp's own graph, scheduler and allocator where the engine covers the case
     // (computeengine.h); the closed forms below elsewhere.
     if (const std::optional<GpuComputeBuffers> engine =
-            engineComputeBuffers(model, settings, est.context, kv, gpus, layers, adapters)) {
+            engineComputeBuffers(model, settings, est.context, kv, gpus, layers, adapters, plans)) {
         est.computeApproximation.clear();
         for (std::size_t device = 0; device < gpus.size(); ++device) {
             if (engine->deviceBytes[device] > 0) {
@@ -265,7 +265,8 @@ void addLoraAdapters(MemoryEstimate& est, const std::vector<LoraAdapterInfo>* ad
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
                                 const ComputeWidths* widths, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus,
-                                const CompanionModels* companions = nullptr);
+                                const CompanionModels* companions = nullptr,
+                                ComputePlanCache* plans = nullptr);
 
 // The draft model of -md (draftmodel.h): a whole second estimate, its model and context buffers
 // added to the main one's devices with owner DraftModel (the devices' overhead counted once).
@@ -318,9 +319,11 @@ Result<MemoryEstimate> addProjector(MemoryEstimate est, const ModelInfo& model,
 
 // The estimate proper. `groups` null: place the weights tensor by tensor (a single estimate
 // would spend more on grouping them); `widths` null: work them out here.
+// `plans`: the prepared model's compiled compute plans (computeplancache.h), or none.
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
                                 const ComputeWidths* widths, const ServerSettings& settings,
-                                const std::vector<GpuDevice>& gpus, const CompanionModels* companions) {
+                                const std::vector<GpuDevice>& gpus, const CompanionModels* companions,
+                                ComputePlanCache* plans) {
     const std::vector<LoraAdapterInfo>* adapters =
         companions != nullptr ? &companions->loraAdapters : nullptr;
     const std::vector<LoraAdapterInfo> noAdapters;
@@ -376,8 +379,8 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     // probe (contextresolver.cpp), so nothing turns it off then.
     if (settings.flashAttention == FlashAttention::Auto && est.context.flashAttention &&
         !ggmlTypeTraits(settings.cacheTypeV).quantized) {
-        const std::optional<bool> probed =
-            engineKeepsFlashAttention(model, settings, est.context, gpus, layers.value(), readAdapters);
+        const std::optional<bool> probed = engineKeepsFlashAttention(model, settings, est.context, gpus,
+                                                                     layers.value(), readAdapters, plans);
         est.context.flashAttention =
             probed ? *probed
                    : flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
@@ -412,7 +415,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     est.kvCaches = kv.caches;
     est.rs = rs.rs;
     addCaches(est, model, settings, gpus, layers.value(), kv, rs);
-    addCompute(est, model, *widths, settings, gpus, layers.value(), kv, readAdapters);
+    addCompute(est, model, *widths, settings, gpus, layers.value(), kv, readAdapters, plans);
     if (buildsMtpContext(settings)) {
         addMtpContext(est, model, settings, gpus, layers.value());
     }
@@ -446,7 +449,7 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
 Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus) {
     return estimate(model.model(), &model.weightGroups(), &model.computeWidths(), settings, gpus,
-                    &model.companions());
+                    &model.companions(), &model.planCache());
 }
 
 } // namespace llamafit

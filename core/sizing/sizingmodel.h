@@ -7,11 +7,18 @@
 // adapters, a draft model), so the solvers' answers include them. Immutable value type: the
 // derived parts always belong to the model it holds. Produces results identical to
 // estimateMemory(ModelInfo, ..., companions).
+//
+// Its copies share one ComputePlanCache (computeplancache.h): the sizing engine's plans, compiled
+// once per structure and read as the context changes. The cache only remembers answers, so it is
+// no part of the value: two SizingModels of one model are equal whatever their caches hold.
 
 #include "core/model/companionmodels.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/computebuffer.h"
+#include "core/sizing/computeplancache.h"
 #include "core/sizing/weightclass.h"
+
+#include <memory>
 
 namespace llamafit {
 
@@ -23,6 +30,7 @@ class SizingModel {
     const CompanionModels& companions() const { return m_companions; }
     const WeightGroups& weightGroups() const { return m_weightGroups; }
     const ComputeWidths& computeWidths() const { return m_computeWidths; }
+    ComputePlanCache& planCache() const { return *m_planCache.plans; }
 
     bool operator==(const SizingModel&) const = default;
 
@@ -31,6 +39,11 @@ class SizingModel {
     CompanionModels m_companions;
     WeightGroups m_weightGroups;
     ComputeWidths m_computeWidths;
+    struct SharedPlans {
+        std::shared_ptr<ComputePlanCache> plans = std::make_shared<ComputePlanCache>();
+        bool operator==(const SharedPlans&) const { return true; }
+    };
+    SharedPlans m_planCache;
 };
 
 // Pure: one pass over the tensors and layers. Pass an rvalue to move the model in.

@@ -8,6 +8,7 @@
 #include "core/model/modelinterpreter.h"
 #include "core/model/modelspec.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/rpcdevices.h"
 #include "core/system/heaptuning.h"
 #include "tests/support/modelfiles.h"
 
@@ -39,6 +40,31 @@ ModelInfo cardModel(std::string_view id) {
 
 ModelInfo defaultCardModel() {
     return cardModel(defaultModelCardId());
+}
+
+// The devices the sweeps size for: the CPU alone, one 8 GiB Vulkan GPU with every layer, the same
+// GPU with 20 layers (partial offload), and two RPC servers splitting the layers.
+std::vector<GpuDevice> sweepDevices(std::int64_t which) {
+    switch (which) {
+    case 1:
+    case 2:
+        return {{"Vulkan0", 8ull << 30, Backend::Vulkan, false, std::nullopt, {}}};
+    case 3:
+        return {rpcDevice("127.0.0.1:50052", 8ull << 30), rpcDevice("127.0.0.1:50053", 8ull << 30)};
+    default:
+        return {};
+    }
+}
+
+ServerSettings sweepSettings(std::int64_t which) {
+    ServerSettings settings;
+    if (which == 2) {
+        settings.gpuLayers = GpuLayers::count(20);
+    }
+    if (which == 3) {
+        settings.rpcServers = {"127.0.0.1:50052", "127.0.0.1:50053"};
+    }
+    return settings;
 }
 
 void BM_Estimate(benchmark::State& state) {
@@ -73,44 +99,75 @@ void BM_EstimateEngine(benchmark::State& state) {
 }
 BENCHMARK(BM_EstimateEngine)->Arg(0)->Arg(1);
 
-// The same estimate from the prepared model, as the GUI's sliders recompute it.
+// The same estimate from the prepared model, as the GUI's sliders recompute it, on each of the
+// sweeps' devices; the context moves on every call (32k to 96k), so each one reads the compiled
+// plan at cells it has not been asked for.
 void BM_EstimatePrepared(benchmark::State& state) {
     const SizingModel model = prepareModel(defaultCardModel());
-    ServerSettings settings;
-    settings.contextTokens = 65536;
+    const std::vector<GpuDevice> gpus = sweepDevices(state.range(0));
+    ServerSettings settings = sweepSettings(state.range(0));
     settings.cacheTypeK = GgmlType::Q8_0;
     settings.cacheTypeV = GgmlType::Q8_0;
+    if (auto first = estimateMemory(model, settings, gpus); !first) {
+        state.SkipWithError(first.error().message.c_str());
+        return;
+    }
+    std::uint32_t step = 0;
     for (auto _ : state) {
-        auto estimate = estimateMemory(model, settings);
+        settings.contextTokens = 32768 + 256 * (step++ % 256);
+        auto estimate = estimateMemory(model, settings, gpus);
         benchmark::DoNotOptimize(estimate);
     }
 }
-BENCHMARK(BM_EstimatePrepared);
+BENCHMARK(BM_EstimatePrepared)->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
-// The GUI's context sweep chart: 64 contexts x 9 K/V types (same type for K and V), from the
-// model prepared once (prepareModel), as the GUI holds it.
-void BM_Sweep(benchmark::State& state) {
-    const SizingModel model = prepareModel(defaultCardModel());
-    const auto& types = allowedCacheTypes();
-    for (auto _ : state) {
-        std::uint64_t sum = 0;
-        for (GgmlType type : types) {
-            for (std::uint32_t step = 1; step <= 64; ++step) {
-                ServerSettings settings;
-                settings.contextTokens = step * 4096;
-                settings.cacheTypeK = type;
-                settings.cacheTypeV = type;
-                auto estimate = estimateMemory(model, settings);
-                if (estimate) {
-                    sum += estimate->totals.totalBytes();
-                }
+// One sweep of the GUI's context chart: 64 contexts x 9 K/V types (same type for K and V).
+std::uint64_t sweep(const SizingModel& model, std::int64_t devices) {
+    const std::vector<GpuDevice> gpus = sweepDevices(devices);
+    std::uint64_t sum = 0;
+    for (GgmlType type : allowedCacheTypes()) {
+        for (std::uint32_t step = 1; step <= 64; ++step) {
+            ServerSettings settings = sweepSettings(devices);
+            settings.contextTokens = step * 4096;
+            settings.cacheTypeK = type;
+            settings.cacheTypeV = type;
+            auto estimate = estimateMemory(model, settings, gpus);
+            if (estimate) {
+                sum += estimate->totals.totalBytes();
             }
         }
-        benchmark::DoNotOptimize(sum);
     }
-    state.counters["estimates"] = static_cast<double>(types.size() * 64);
+    return sum;
 }
-BENCHMARK(BM_Sweep)->Unit(benchmark::kMicrosecond);
+
+// The sweep from the model prepared once (prepareModel), as the GUI holds it: after the first
+// iteration every structure's compute plan is compiled (computeplancache.h), so this is the sweep
+// of a chart whose settings changed only in context and cache types already seen.
+void BM_Sweep(benchmark::State& state) {
+    const SizingModel model = prepareModel(defaultCardModel());
+    if (sweep(model, state.range(0)) == 0) {
+        state.SkipWithError("no estimate in the sweep");
+        return;
+    }
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(sweep(model, state.range(0)));
+    }
+    state.counters["estimates"] = static_cast<double>(allowedCacheTypes().size() * 64);
+}
+BENCHMARK(BM_Sweep)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMicrosecond);
+
+// The same sweep from a freshly prepared model each time: every plan compiled anew, as after a
+// change of ubatch, slots, layers or devices.
+void BM_SweepCold(benchmark::State& state) {
+    const ModelInfo info = defaultCardModel();
+    for (auto _ : state) {
+        state.PauseTiming();
+        const SizingModel model = prepareModel(info);
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(sweep(model, state.range(0)));
+    }
+}
+BENCHMARK(BM_SweepCold)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 
 void BM_ParseHeader(benchmark::State& state) {
     auto card = findBuiltinModelCard(defaultModelCardId());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <optional>
 
 namespace llamafit::allocator {
 namespace {
@@ -13,31 +14,39 @@ namespace {
 constexpr std::size_t kMaxChunks = 16;
 constexpr std::uint64_t kEndless = std::numeric_limits<std::uint64_t>::max() / 2; // SIZE_MAX/2
 
+AffineBytes constantBytes(std::uint64_t bytes) {
+    return {static_cast<std::int64_t>(bytes), 0};
+}
+
 } // namespace
 
-DynamicAllocator::DynamicAllocator(std::uint64_t alignment, std::uint64_t maxChunkBytes)
-    : m_alignment(alignment == 0 ? 1 : alignment), m_maxChunkBytes(std::min(maxChunkBytes, kEndless)) {}
+DynamicAllocator::DynamicAllocator(std::uint64_t alignment, std::uint64_t maxChunkBytes, StepRange& choices)
+    : m_alignment(alignment == 0 ? 1 : alignment),
+      m_maxChunkBytes(constantBytes(std::min(maxChunkBytes, kEndless))), m_choices(&choices) {}
 
-int DynamicAllocator::newChunk(std::uint64_t minBytes) {
+int DynamicAllocator::newChunk(AffineBytes minBytes) {
     // A chunk spans the maximum size, or more for a tensor larger than that; the last one allowed
     // is endless.
     Chunk chunk;
-    chunk.free.push_back(
-        {0, m_chunks.size() == kMaxChunks - 1 ? kEndless : std::max(minBytes, m_maxChunkBytes)});
+    chunk.free.push_back({{},
+                          m_chunks.size() == kMaxChunks - 1 ? constantBytes(kEndless)
+                                                            : m_choices->max(minBytes, m_maxChunkBytes)});
     m_chunks.push_back(std::move(chunk));
     return static_cast<int>(m_chunks.size() - 1);
 }
 
-DynamicAllocator::Address DynamicAllocator::allocate(std::uint64_t bytes) {
-    const std::uint64_t size = aligned(bytes);
+DynamicAllocator::Address DynamicAllocator::allocate(AffineBytes bytes) {
+    StepRange& choices = *m_choices;
+    const AffineBytes size = aligned(bytes);
     int bestChunk = -1;
     std::size_t bestBlock = 0;
     // The best fit among the blocks below each chunk's end; on a tie the later block wins ("<=").
     for (std::size_t c = 0; c < m_chunks.size(); ++c) {
-        std::uint64_t bestBytes = std::numeric_limits<std::uint64_t>::max();
+        std::optional<AffineBytes> bestBytes; // none: SIZE_MAX
         const std::vector<FreeBlock>& free = m_chunks[c].free;
         for (std::size_t i = 0; i + 1 < free.size(); ++i) {
-            if (free[i].bytes >= size && free[i].bytes <= bestBytes) {
+            if (choices.lessEqual(size, free[i].bytes) &&
+                (!bestBytes || choices.lessEqual(free[i].bytes, *bestBytes))) {
                 bestChunk = static_cast<int>(c);
                 bestBlock = i;
                 bestBytes = free[i].bytes;
@@ -47,19 +56,20 @@ DynamicAllocator::Address DynamicAllocator::allocate(std::uint64_t bytes) {
     if (bestChunk == -1) {
         // A chunk's open end: the one whose reserved size fits the tensor most tightly, else the
         // one that has to grow least.
-        std::int64_t bestReuse = std::numeric_limits<std::int64_t>::min();
+        std::optional<AffineBytes> bestReuse; // none: INT64_MIN
+        const AffineBytes zero;
         for (std::size_t c = 0; c < m_chunks.size(); ++c) {
             const Chunk& chunk = m_chunks[c];
             if (chunk.free.empty()) {
                 continue;
             }
             const FreeBlock& end = chunk.free.back();
-            const std::int64_t reuse = static_cast<std::int64_t>(chunk.maxBytes) -
-                                       static_cast<std::int64_t>(end.offset) -
-                                       static_cast<std::int64_t>(size);
-            const bool betterReuse = bestReuse < 0 && reuse > bestReuse;
-            const bool betterFit = reuse >= 0 && reuse < bestReuse;
-            if (end.bytes >= size && (betterReuse || betterFit)) {
+            const AffineBytes reuse = chunk.maxBytes - end.offset - size;
+            const bool betterReuse = (!bestReuse || choices.less(*bestReuse, zero)) &&
+                                     (!bestReuse || choices.less(*bestReuse, reuse));
+            const bool betterFit =
+                choices.lessEqual(zero, reuse) && bestReuse && choices.less(reuse, *bestReuse);
+            if (choices.lessEqual(size, end.bytes) && (betterReuse || betterFit)) {
                 bestChunk = static_cast<int>(c);
                 bestBlock = chunk.free.size() - 1;
                 bestReuse = reuse;
@@ -75,30 +85,32 @@ DynamicAllocator::Address DynamicAllocator::allocate(std::uint64_t bytes) {
     const Address address{bestChunk, block.offset};
     block.offset += size;
     block.bytes -= size;
-    if (block.bytes == 0) {
+    if (choices.equal(block.bytes, {})) {
         chunk.free.erase(chunk.free.begin() + static_cast<std::ptrdiff_t>(bestBlock));
     }
-    chunk.maxBytes = std::max(chunk.maxBytes, address.offset + size);
+    chunk.maxBytes = choices.max(chunk.maxBytes, address.offset + size);
     return address;
 }
 
-void DynamicAllocator::release(Address address, std::uint64_t bytes) {
-    const std::uint64_t size = aligned(bytes);
+void DynamicAllocator::release(Address address, AffineBytes bytes) {
+    StepRange& choices = *m_choices;
+    const AffineBytes size = aligned(bytes);
     std::vector<FreeBlock>& free = m_chunks[static_cast<std::size_t>(address.chunk)].free;
     for (std::size_t i = 0; i < free.size(); ++i) {
         FreeBlock& block = free[i];
-        if (block.offset + block.bytes == address.offset) { // the freed bytes follow this block
+        if (choices.equal(block.offset + block.bytes, address.offset)) { // the freed bytes follow this block
             block.bytes += size;
-            if (i + 1 < free.size() && block.offset + block.bytes == free[i + 1].offset) {
+            if (i + 1 < free.size() && choices.equal(block.offset + block.bytes, free[i + 1].offset)) {
                 block.bytes += free[i + 1].bytes;
                 free.erase(free.begin() + static_cast<std::ptrdiff_t>(i + 1));
             }
             return;
         }
-        if (address.offset + size == block.offset) { // the freed bytes come just before this block
+        if (choices.equal(address.offset + size,
+                          block.offset)) { // the freed bytes come just before this block
             block.offset = address.offset;
             block.bytes += size;
-            if (i > 0 && free[i - 1].offset + free[i - 1].bytes == block.offset) {
+            if (i > 0 && choices.equal(free[i - 1].offset + free[i - 1].bytes, block.offset)) {
                 free[i - 1].bytes += block.bytes;
                 free.erase(free.begin() + static_cast<std::ptrdiff_t>(i));
             }
@@ -106,14 +118,14 @@ void DynamicAllocator::release(Address address, std::uint64_t bytes) {
         }
     }
     std::size_t at = 0;
-    while (at < free.size() && free[at].offset < address.offset) {
+    while (at < free.size() && choices.less(free[at].offset, address.offset)) {
         ++at;
     }
     free.insert(free.begin() + static_cast<std::ptrdiff_t>(at), {address.offset, size});
 }
 
-std::uint64_t DynamicAllocator::reservedBytes() const {
-    std::uint64_t bytes = 0;
+AffineBytes DynamicAllocator::reservedBytes() const {
+    AffineBytes bytes;
     for (const Chunk& chunk : m_chunks) {
         bytes += chunk.maxBytes;
     }
