@@ -160,6 +160,8 @@ Json estimateJson(const LoadedModel& model, const ParsedServerArgs& args, const 
     json["compute_sizing"] = estimate.computeApproximation.empty()
                                  ? std::string("graph")
                                  : "approximate: " + estimate.computeApproximation;
+    // ggml's reason where llama-server aborts at these settings (MemoryEstimate::serverAborts).
+    json["server_aborts"] = estimate.serverAborts.empty() ? Json() : Json(estimate.serverAborts);
     json["unmodelled_flags"] = args.unmodelledFlags;
     json["ignored_flags"] = args.ignoredFlags;
     return json;

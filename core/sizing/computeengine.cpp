@@ -278,9 +278,9 @@ namespace {
 constexpr std::int64_t kPlanMaxSteps = (std::int64_t{1} << 20) / allocator::kCellsPerStep;
 
 // Each reserve's graph at `cells` (the non-SWA cache's cells per stream; the setup's own where
-// there is no such cache), split by the scheduler; nullopt where a graph cannot be built or ggml
-// would abort.
-std::optional<std::vector<scheduler::ScheduledGraph>>
+// there is no such cache), split by the scheduler; the builder's error where a graph cannot be
+// built, the scheduler's (sizing.unschedulable) where ggml would abort.
+Result<std::vector<scheduler::ScheduledGraph>>
 scheduleReserves(const ModelInfo& model, const EngineSetup& setup,
                  const std::vector<graph::ReserveShape>& reserves, bool fitMeasurement, std::uint32_t cells) {
     graph::GraphParams params = setup.params;
@@ -292,7 +292,7 @@ scheduleReserves(const ModelInfo& model, const EngineSetup& setup,
         params.reserve = reserve;
         Result<graph::ComputeGraph> built = graph::buildModelGraph(model, params);
         if (!built.ok()) {
-            return std::nullopt;
+            return built.error();
         }
         if (fitMeasurement) {
             // ggml_backend_sched_reserve_size resets the scheduler before it splits the graph
@@ -306,7 +306,7 @@ scheduleReserves(const ModelInfo& model, const EngineSetup& setup,
         Result<scheduler::ScheduledGraph> split =
             scheduler::splitGraph(std::move(*built), setup.backends, setup.options);
         if (!split.ok()) {
-            return std::nullopt;
+            return split.error();
         }
         scheduled.push_back(std::move(*split));
     }
@@ -387,15 +387,17 @@ compileComputeBuffers(const ModelInfo& model, const EngineSetup& setup,
     auto anchor = scheduleReserves(model, setup, reserves, fitMeasurement, plan->anchorCells);
     if (!anchor) {
         plan->covered = false;
+        plan->refusal = anchor.error();
         plan->valid.keepAnchorOnly();
         return plan;
     }
     std::optional<std::vector<scheduler::ScheduledGraph>> next;
     if (plan->anchorCells != 0) { // else no cache grows with the context: one answer for all
-        next = scheduleReserves(model, setup, reserves, fitMeasurement,
-                                plan->anchorCells + allocator::kCellsPerStep);
-        if (!next || !sameStructure(*anchor, *next)) {
-            next.reset();
+        auto nextStep = scheduleReserves(model, setup, reserves, fitMeasurement,
+                                         plan->anchorCells + allocator::kCellsPerStep);
+        if (nextStep && sameStructure(*anchor, *nextStep)) {
+            next = std::move(*nextStep);
+        } else {
             plan->valid.keepAnchorOnly();
         }
         keepPlannedCells(*plan);
@@ -459,24 +461,30 @@ GpuComputeBuffers computeBuffersOf(const std::vector<std::uint64_t>& reserved, s
 
 } // namespace
 
-std::optional<GpuComputeBuffers>
+Result<GpuComputeBuffers>
 engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, const ResolvedContext& context,
                      const KvPlan& kv, const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
                      const std::vector<LoraAdapterInfo>& adapters, ComputePlanCache* plans) {
+    const auto answer = [&](const PlannedCompute& planned) -> Result<GpuComputeBuffers> {
+        if (planned.refusal) {
+            return *planned.refusal;
+        }
+        return computeBuffersOf(planned.bytes, gpus.size());
+    };
     const std::uint32_t cells = planCells(kv.caches);
     std::optional<ComputePlanKey> key;
     if (plans != nullptr) {
         key = computePlanKey(ComputePlanKey::Kind::ComputeBuffers, settings, context, kv.caches, gpus, layers,
                              adapters);
         if (const std::optional<PlannedCompute> planned = plans->find(*key, cells)) {
-            return planned->covered ? std::optional(computeBuffersOf(planned->bytes, gpus.size()))
-                                    : std::nullopt;
+            return answer(*planned);
         }
     }
     const std::optional<EngineSetup> setup =
         engineSetup(model, settings, context, kv, gpus, layers, adapters);
     if (!setup) {
-        return std::nullopt;
+        const std::string gap = engineCoverageGap(model, settings, gpus, adapters);
+        return makeError("sizing.no-graph", gap.empty() ? "the engine could not build this graph" : gap);
     }
     std::vector<scheduler::BufferType> bufferTypes;
     for (const scheduler::SchedulerBackend& backend : setup->backends) {
@@ -486,14 +494,15 @@ engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, con
     if (key) {
         plans->add(*key,
                    compileComputeBuffers(model, *setup, reserves, settings.fitMeasurement, bufferTypes));
-        const std::optional<PlannedCompute> planned = plans->find(*key, cells);
-        return planned && planned->covered ? std::optional(computeBuffersOf(planned->bytes, gpus.size()))
-                                           : std::nullopt;
+        if (const std::optional<PlannedCompute> planned = plans->find(*key, cells)) {
+            return answer(*planned);
+        }
+        return makeError("sizing.no-graph", "the plan compiled for these cells was dropped");
     }
     const auto scheduled =
         scheduleReserves(model, *setup, reserves, settings.fitMeasurement, setup->params.kvCells);
     if (!scheduled) {
-        return std::nullopt;
+        return scheduled.error();
     }
     // ggml-alloc only grows a buffer: each keeps the largest reserve's size.
     std::vector<std::uint64_t> reserved(setup->backends.size(), 0);

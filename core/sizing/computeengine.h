@@ -4,12 +4,13 @@
 // scheduler (core/sizing/scheduler), laid out by ggml-alloc (core/sizing/allocator); each backend
 // keeps the largest buffer any reserve needed. Internal to core/sizing (estimator.cpp); bytes.
 //
-// It answers only where every part exists, and nullopt elsewhere, which keeps the closed forms of
+// It answers only where every part exists, and an error elsewhere, which keeps the closed forms of
 // gpucompute.h / computebuffer.h (the explicit choice issue 30 asks for until they are retired):
 // an architecture with a graph builder (graph/modelgraph.h), every device with a backend table
 // (the CPU, Vulkan, RPC), and the LoRA adapters' files read where settings name adapters: their
 // pairs (`adapters`, in the order of settings.loraAdapters) enter the graph as build_lora_mm does.
 
+#include "core/common/result.h"
 #include "core/model/loraadapter.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/computeplancache.h"
@@ -48,9 +49,13 @@ std::string engineCoverageGap(const ModelInfo& model, const ServerSettings& sett
 // `fullOffload` as graphParamsFor sets it. The plan tests check it against the recordings.
 int schedulerCopies(const ServerSettings& settings, const std::vector<GpuDevice>& gpus, bool fullOffload);
 
-// `plans`, where given, answers from a plan compiled for this structure when one holds at these
-// cells, and otherwise keeps the plan compiled for them (computeplancache.h); the answer is the same.
-std::optional<GpuComputeBuffers>
+// Errors: sizing.no-graph where the engine does not cover the case (engineCoverageGap, or a graph
+// its builder cannot make), sizing.unschedulable where ggml's scheduler would abort, with ggml's
+// own message (a cache tensor over a device's buffer limit: "pre-allocated tensor cache_k_l0 in a
+// buffer that cannot run ..."). `plans`, where given, answers from a plan compiled for this
+// structure when one holds at these cells, and otherwise keeps the plan compiled for them
+// (computeplancache.h); the answer is the same.
+Result<GpuComputeBuffers>
 engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, const ResolvedContext& context,
                      const KvPlan& kv, const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
                      const std::vector<LoraAdapterInfo>& adapters = {}, ComputePlanCache* plans = nullptr);

@@ -77,19 +77,19 @@ std::optional<PlannedCompute> ComputePlanCache::find(const ComputePlanKey& key, 
     }
     const std::shared_ptr<const CompiledPlan> plan = entry->plan;
     if (!plan->covered || plan->reserves.empty()) {
-        return PlannedCompute{plan->covered, plan->keepsFlashAttention, {}};
+        return PlannedCompute{plan->covered, plan->refusal, plan->keepsFlashAttention, {}};
     }
     const std::int64_t step =
         (std::int64_t{cells} - std::int64_t{plan->anchorCells}) / std::int64_t{allocator::kCellsPerStep};
     for (const Layout& layout : entry->layouts) {
         if (layout.choices.contains(step - layout.atStep)) {
-            return PlannedCompute{true, true, bytesAt(layout, step)};
+            return PlannedCompute{true, std::nullopt, true, bytesAt(layout, step)};
         }
     }
     // Lay the plan out at these cells without the lock: the other thread's estimates go on.
     lock.unlock();
     Layout layout = layOut(*plan, step);
-    PlannedCompute answer{true, true, bytesAt(layout, step)};
+    PlannedCompute answer{true, std::nullopt, true, bytesAt(layout, step)};
     lock.lock();
     for (Structure& known : m_structures) {
         for (Entry& holder : known.entries) {

@@ -15,6 +15,7 @@
 // is shared by the copies of one prepared model (sizingmodel.h) and locked for the GUI's sweep
 // thread; it keeps the structures used last.
 
+#include "core/common/result.h"
 #include "core/model/loraadapter.h"
 #include "core/sizing/allocator/cellsteps.h"
 #include "core/sizing/allocator/graphallocator.h"
@@ -60,8 +61,9 @@ std::uint32_t planCells(const std::vector<KvCacheEstimate>& caches);
 struct CompiledPlan {
     std::uint32_t anchorCells = 0;
     allocator::StepRange valid; // steps of 256 cells from the anchor
-    // The engine has no answer here (ggml would abort, or a graph could not be built).
+    // The engine has no answer here (ggml would abort, or a graph could not be built), and why.
     bool covered = true;
+    std::optional<Error> refusal;
     bool keepsFlashAttention = true;                // a FlashAttentionProbe plan's answer
     std::vector<scheduler::BufferType> bufferTypes; // per scheduler backend: the GPUs, then the CPU
     std::vector<allocator::GrowingPlan> reserves;
@@ -73,6 +75,7 @@ struct CompiledPlan {
 // reserve needs), or the probe's answer.
 struct PlannedCompute {
     bool covered = true;
+    std::optional<Error> refusal; // why not, where not covered
     bool keepsFlashAttention = true;
     std::vector<std::uint64_t> bytes;
 };

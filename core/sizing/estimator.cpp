@@ -101,8 +101,9 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     const SizeRule rule{.id = SizeRuleId::ComputeGraph};
     // llama.cpp's own graph, scheduler and allocator where the engine covers the case
     // (computeengine.h); the closed forms below elsewhere.
-    if (const std::optional<GpuComputeBuffers> engine =
-            engineComputeBuffers(model, settings, est.context, kv, gpus, layers, adapters, plans)) {
+    const Result<GpuComputeBuffers> engine =
+        engineComputeBuffers(model, settings, est.context, kv, gpus, layers, adapters, plans);
+    if (engine.ok()) {
         est.computeApproximation.clear();
         for (std::size_t device = 0; device < gpus.size(); ++device) {
             if (engine->deviceBytes[device] > 0) {
@@ -114,9 +115,13 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
                   Component::Compute, engine->hostBytes, rule);
         return;
     }
-    est.computeApproximation = engineCoverageGap(model, settings, gpus, adapters);
-    if (est.computeApproximation.empty()) {
-        est.computeApproximation = "the engine could not build this graph";
+    est.computeApproximation = engine.error().message;
+    if (engine.error().code == "sizing.unschedulable") {
+        est.serverAborts = engine.error().message;
+        est.computeApproximation = "llama-server aborts at these settings";
+        est.notes.push_back("llama-server aborts at these settings: " + est.serverAborts +
+                            " (ggml-backend.cpp; lower -c, quantize the cache with -ctk/-ctv, or keep it in "
+                            "host memory with -nkvo); the compute buffers shown are the closed form's");
     }
     if (gpus.empty()) {
         addBuffer(

@@ -136,6 +136,12 @@ struct MemoryEstimate {
     // (core/sizing/computeengine.h); else why the closed forms sized them, approximately: "no graph
     // for qwen35moe", "no backend table for CUDA0".
     std::string computeApproximation;
+    // Where llama-server aborts at these settings instead of allocating, ggml's reason: its
+    // scheduler meets a tensor that lives in a buffer no backend reading it can run the op on,
+    // as when a KV cache tensor outgrows a Vulkan device's storage buffer range
+    // (ggml-backend.cpp: "pre-allocated tensor (cache_k_l0) in a buffer (Vulkan0) that cannot run
+    // the operation (NONE)"). Such settings fit no budget (solvers.h fitsBudget). Empty elsewhere.
+    std::string serverAborts;
     bool operator==(const MemoryEstimate&) const = default;
 };
 

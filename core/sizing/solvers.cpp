@@ -48,7 +48,8 @@ std::optional<BudgetOverrun> firstOverrun(const MemoryEstimate& estimate, const 
 }
 
 bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget) {
-    return !firstOverrun(estimate, budget).has_value();
+    // Settings at which llama-server aborts fit no budget.
+    return estimate.serverAborts.empty() && !firstOverrun(estimate, budget).has_value();
 }
 
 // The ModelInfo forms prepare the model once: each solver runs tens to hundreds of estimates.

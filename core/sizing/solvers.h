@@ -24,6 +24,7 @@ struct MemoryBudget {
     bool operator==(const MemoryBudget&) const = default;
 };
 
+// Every device within its budget, and llama-server does not abort (MemoryEstimate::serverAborts).
 bool fitsBudget(const MemoryEstimate& estimate, const MemoryBudget& budget);
 
 // The first device over its budget: the numbers behind "CPU needs 9000.00 MiB of 8192.00 MiB".

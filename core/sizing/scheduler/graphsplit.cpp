@@ -68,10 +68,12 @@ class Splitter {
                 return fromView;
             }
         }
-        if (m_graph.bufferOf(id) != nullptr) {
-            return makeError("sizing.unschedulable", "pre-allocated tensor " + tensor.name +
-                                                         " is in a buffer that cannot run " +
-                                                         std::string(graph::ggmlOpName(tensor.op)));
+        if (const graph::Buffer* buffer = m_graph.bufferOf(id); buffer != nullptr) {
+            // ggml-backend.cpp ggml_backend_sched_backend_id_from_cur aborts with these words.
+            return makeError("sizing.unschedulable", "pre-allocated tensor (" + tensor.name +
+                                                         ") in a buffer (" + buffer->bufferType +
+                                                         ") that cannot run the operation (" +
+                                                         std::string(graph::ggmlOpName(tensor.op)) + ")");
         }
         if (tensor.hasFlag(graph::kFlagInput)) {
             return cpu(); // the last backend, assumed to be the CPU

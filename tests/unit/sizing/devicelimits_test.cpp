@@ -2,6 +2,7 @@
 // (b11669) with Debian's ggml Vulkan backend on Mesa's lavapipe (maxStorageBufferRange 128 MiB,
 // maxMemoryAllocationSize 2 GiB), `-lv 4 --no-warmup`, the realistic shapes of tests/data/shapes
 // cut to fewer blocks. Every expected value below is a buffer line of one of those runs.
+#include "core/sizing/solvers.h"
 #include "tests/unit/sizing/estimatequery.h"
 #include "tests/unit/sizing/vulkanruns.h"
 
@@ -99,6 +100,30 @@ TEST(DeviceLimits, NglZeroPutsTheOutputBufferInPlainCpuMemory) {
     EXPECT_EQ(bufferBytes(none, "CPU", "Vulkan_Host", Component::Output), 0u);
     const MemoryEstimate all = estimateWith(model, {"-c", "8192", "-ngl", "99"}, {lavapipe()});
     EXPECT_NEAR(mib(bufferBytes(all, "CPU", "Vulkan_Host", Component::Output)), 3.07, kLogRoundingMiB);
+}
+
+// Llama-3.2-1B's widths, 2 blocks, -c 262144 -fa off -ngl all: each layer's K is 512 MiB, over
+// lavapipe's storage range, and the real server aborts in ggml's scheduler with this line
+// (tests/integration/vulkanserver_test.cpp VulkanServerAbort runs it). The estimate says so, the
+// settings fit nothing, and at -c 65536 (128 MiB tensors) the engine sizes them again.
+TEST(DeviceLimits, ACacheTensorOverTheStorageRangeIsTheServersAbort) {
+    const ModelInfo model = shapeWithBlocks("llama", 2);
+    ServerSettings settings;
+    settings.contextTokens = 262144;
+    settings.parallelSlots = 1;
+    settings.flashAttention = FlashAttention::Off;
+    settings.gpuLayers = GpuLayers::all();
+    const auto aborts = estimateMemory(model, settings, {lavapipe()});
+    ASSERT_TRUE(aborts.ok()) << aborts.error().message;
+    EXPECT_EQ(aborts->serverAborts,
+              "pre-allocated tensor (cache_k_l0) in a buffer (Vulkan0) that cannot run the operation (NONE)");
+    EXPECT_FALSE(fitsBudget(*aborts, MemoryBudget{}));
+    settings.contextTokens = 65536;
+    const auto fits = estimateMemory(model, settings, {lavapipe()});
+    ASSERT_TRUE(fits.ok()) << fits.error().message;
+    EXPECT_EQ(fits->serverAborts, "");
+    EXPECT_EQ(fits->computeApproximation, "");
+    EXPECT_TRUE(fitsBudget(*fits, MemoryBudget{}));
 }
 
 } // namespace
