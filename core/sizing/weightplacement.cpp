@@ -65,7 +65,7 @@ class Placer {
         : m_gpus(gpus), m_layers(layers), m_patterns(std::move(patterns)), m_ssmStateSize(model.ssmStateSize),
           m_pinned(pinnedHostBufferType(gpus)), m_pinnedOwner(pinnedOwner(gpus)),
           m_mapped(weightsMapped(settings, gpus)), m_repack(settings.repack), m_cpuMoe(settings.cpuMoe),
-          m_cpuMoeLayers(settings.cpuMoeLayers) {}
+          m_cpuMoeLayers(settings.cpuMoeLayers), m_anyGpuHasLimits(anyGpuHasLimits()) {}
 
     bool hasPatterns() const { return !m_patterns.empty(); }
     // What classes must hold for these settings (the rest of a lazily built class is unused).
@@ -120,8 +120,9 @@ class Placer {
     // Whether some GPU could refuse a tensor of this size: groups holding one must be placed
     // tensor by tensor.
     bool anyGpuRefuses(std::uint64_t tensorBytes) const {
-        return std::any_of(m_gpus.begin(), m_gpus.end(),
-                           [&](const GpuDevice& gpu) { return !gpu.limits.allowsTensor(tensorBytes); });
+        return m_anyGpuHasLimits && std::any_of(m_gpus.begin(), m_gpus.end(), [&](const GpuDevice& gpu) {
+                   return !gpu.limits.allowsTensor(tensorBytes);
+               });
     }
 
     // The name the log prints: a plain CPU buffer over the mapped file is "CPU_Mapped".
@@ -230,6 +231,7 @@ class Placer {
     bool m_repack = true;
     bool m_cpuMoe = false;
     std::uint32_t m_cpuMoeLayers = 0;
+    bool m_anyGpuHasLimits; // else no GPU refuses a tensor for its size
 };
 
 SizeRuleId ruleFor(int device, std::string_view bufferType) {
