@@ -3,7 +3,7 @@
 // read off as the context changes, which is what a slider and the sweep chart ask for.
 //
 // A structure is every input of the engine but the KV cache's cells (ComputePlanKey). For one,
-// computeengine.cpp compiles a CompiledPlan: each reserve's graph, split by the scheduler, with
+// computeplancompiler.h compiles a CompiledPlan: each reserve's graph, split by the scheduler, with
 // every tensor's size and shape as affine functions of the cells (allocator/cellsteps.h), over
 // the range where the graph splits as at the anchor; it says how that range is checked. Cells in
 // that range need no graph: ggml-alloc lays the plan out at them (a fraction of a millisecond),
@@ -57,7 +57,7 @@ std::uint32_t planCells(const std::vector<KvCacheEstimate>& caches);
 
 // One structure compiled at an anchor's cells: each reserve's scheduled graph as it grows with the
 // cache, over the range where the graph and its split stay as at the anchor (for the -fa auto
-// probe, its answer there). computeengine.cpp compiles it.
+// probe, its answer there). computeplancompiler.h compiles it.
 struct CompiledPlan {
     std::uint32_t anchorCells = 0;
     allocator::StepRange valid; // steps of 256 cells from the anchor
