@@ -196,8 +196,10 @@ compileComputeBuffers(const ModelInfo& model, const EngineSetup& setup,
 
 // The probe's answer at the setup's cells and, `overCells`, as the cache grows: it holds wherever
 // the probe graph splits as at the anchor, checked at the ends as for the compute buffers.
-std::shared_ptr<const CompiledPlan> compileFlashAttentionProbe(const ModelInfo& model, const EngineSetup& setup,
-                                                         const graph::ReserveShape& reserve, bool overCells) {
+std::shared_ptr<const CompiledPlan> compileFlashAttentionProbe(const ModelInfo& model,
+                                                               const EngineSetup& setup,
+                                                               const graph::ReserveShape& reserve,
+                                                               bool overCells) {
     auto compiled = std::make_shared<CompiledPlan>();
     CompiledPlan& plan = *compiled;
     plan.anchorCells = setup.params.kvCells;

@@ -40,7 +40,8 @@ compileComputeBuffers(const ModelInfo& model, const EngineSetup& setup,
 
 // -fa auto's probe (one reserve, `reserve`) at the setup's cells and, `overCells`, over the range
 // where the probe graph splits as there.
-std::shared_ptr<const CompiledPlan> compileFlashAttentionProbe(const ModelInfo& model, const EngineSetup& setup,
+std::shared_ptr<const CompiledPlan> compileFlashAttentionProbe(const ModelInfo& model,
+                                                               const EngineSetup& setup,
                                                                const graph::ReserveShape& reserve,
                                                                bool overCells);
 
