@@ -14,8 +14,13 @@
 namespace llamafit {
 namespace {
 
-// The largest cache a plan reaches for: 2^20 cells per stream, a million-token context.
-constexpr std::int64_t kPlanMaxSteps = (std::int64_t{1} << 20) / allocator::kCellsPerStep;
+// The largest cache a plan reaches for: 2^18 cells per stream, the sweep chart's largest context;
+// a larger one gets a plan of its own.
+constexpr std::int64_t kPlanMaxSteps = (std::int64_t{1} << 18) / allocator::kCellsPerStep;
+// How many halvings look for the step where the split changes: each builds and splits the graph
+// again, so a plan whose far end splits differently stops within an eighth of the distance, and
+// the contexts past that get plans of their own.
+constexpr int kMaxBisections = 3;
 
 // The same graph, split the same way: the tensors with their ops, types, sources, views, flags and
 // buffers, the nodes and leafs in order and each one's backend. Shapes may differ.
@@ -53,13 +58,13 @@ bool sameStructure(const std::vector<scheduler::ScheduledGraph>& a,
 // compare a count or a size that grows with the cache against a fixed one (a device's buffer
 // limits in supports_op, a kernel's threshold on n_kv): each changes once at most as the cache
 // grows, so where the far end agrees with the anchor every step between does, and elsewhere the
-// last agreeing step is found by bisection.
+// last agreeing step is looked for by a few halvings (kMaxBisections), keeping the nearest one.
 template <typename Holds>
 std::int64_t lastHoldingStep(std::int64_t near, std::int64_t far, const Holds& holds) {
     if (far == near || holds(far)) {
         return far;
     }
-    while (far - near > 1 || near - far > 1) {
+    for (int halving = 0; halving < kMaxBisections && (far - near > 1 || near - far > 1); ++halving) {
         const std::int64_t middle = near + (far - near) / 2;
         (holds(middle) ? near : far) = middle;
     }
