@@ -10,8 +10,8 @@
 #include "core/sizing/graph/modelgraph.h"
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/layerplacement.h"
-#include "tests/support/integrationcases.h"
 #include "tests/support/modelfiles.h"
+#include "tests/unit/sizing/testmodels.h"
 
 #include <gtest/gtest.h>
 
@@ -24,20 +24,10 @@ namespace {
 
 constexpr std::uint32_t kLoraBlocks = 2;
 
-Result<ModelInfo> loraBaseModel() {
-    test::IntegrationShape shape;
-    shape.name = "llama";
-    shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/llama.json";
-    shape.cut.blockCount = kLoraBlocks;
-    const auto spec = test::loadIntegrationShape(shape);
-    if (!spec) {
-        return spec.error();
-    }
-    const auto file = test::ggufFileForSpec(*spec);
-    if (!file) {
-        return file.error();
-    }
-    return interpretModel(*file);
+// Llama-3.2-1B's shape cut to kLoraBlocks blocks (testmodels.h interpretedShape: a failure fails
+// the test and gives a model without tensors).
+ModelInfo loraBaseModel() {
+    return test::interpretedShape("llama.json", kLoraBlocks);
 }
 
 Result<LoraAdapterInfo> loraShape(const std::string& stem) {
@@ -86,13 +76,13 @@ std::map<graph::GgmlOp, std::size_t> opCounts(const graph::ComputeGraph& built) 
 }
 
 TEST(LoraGraphTest, EachAdaptedWeightGainsTwoProductsAScaleAndAnAdd) {
-    const Result<ModelInfo> model = loraBaseModel();
-    ASSERT_TRUE(model.ok()) << model.error().message;
+    const ModelInfo model = loraBaseModel();
+    ASSERT_FALSE(model.tensors.empty());
     const Result<LoraAdapterInfo> adapter = loraShape("llama-lora-r64-all");
     ASSERT_TRUE(adapter.ok()) << adapter.error().message;
     const std::vector<std::string> argv{"-c", "4096", "-np", "1", "--lora", "llama-lora-r64-all.gguf"};
-    const Result<graph::ComputeGraph> plain = loraPromptGraph(*model, {"-c", "4096", "-np", "1"}, {});
-    const Result<graph::ComputeGraph> adapted = loraPromptGraph(*model, argv, {*adapter});
+    const Result<graph::ComputeGraph> plain = loraPromptGraph(model, {"-c", "4096", "-np", "1"}, {});
+    const Result<graph::ComputeGraph> adapted = loraPromptGraph(model, argv, {*adapter});
     ASSERT_TRUE(plain.ok()) << plain.error().message;
     ASSERT_TRUE(adapted.ok()) << adapted.error().message;
 
@@ -121,13 +111,13 @@ TEST(LoraGraphTest, EachAdaptedWeightGainsTwoProductsAScaleAndAnAdd) {
 
 TEST(LoraGraphTest, AZeroScaleAdapterLeavesTheGraphAsWithout) {
     // llama-context.cpp set_adapters_lora keeps only the adapters of a non-zero scale.
-    const Result<ModelInfo> model = loraBaseModel();
-    ASSERT_TRUE(model.ok()) << model.error().message;
+    const ModelInfo model = loraBaseModel();
+    ASSERT_FALSE(model.tensors.empty());
     const Result<LoraAdapterInfo> adapter = loraShape("llama-lora-r16");
     ASSERT_TRUE(adapter.ok()) << adapter.error().message;
-    const Result<graph::ComputeGraph> plain = loraPromptGraph(*model, {"-c", "4096", "-np", "1"}, {});
+    const Result<graph::ComputeGraph> plain = loraPromptGraph(model, {"-c", "4096", "-np", "1"}, {});
     const Result<graph::ComputeGraph> zero = loraPromptGraph(
-        *model, {"-c", "4096", "-np", "1", "--lora-scaled", "llama-lora-r16.gguf:0"}, {*adapter});
+        model, {"-c", "4096", "-np", "1", "--lora-scaled", "llama-lora-r16.gguf:0"}, {*adapter});
     ASSERT_TRUE(plain.ok()) << plain.error().message;
     ASSERT_TRUE(zero.ok()) << zero.error().message;
     ASSERT_EQ(zero->nodes.size(), plain->nodes.size());
@@ -137,19 +127,19 @@ TEST(LoraGraphTest, AZeroScaleAdapterLeavesTheGraphAsWithout) {
 }
 
 TEST(LoraGraphTest, TheEngineSizesEstimatesWithAdapters) {
-    const Result<ModelInfo> model = loraBaseModel();
-    ASSERT_TRUE(model.ok()) << model.error().message;
+    const ModelInfo model = loraBaseModel();
+    ASSERT_FALSE(model.tensors.empty());
     const Result<LoraAdapterInfo> adapter = loraShape("llama-lora-r16");
     ASSERT_TRUE(adapter.ok()) << adapter.error().message;
     const Result<ParsedServerArgs> parsed =
         parseServerArgs({"-c", "4096", "-np", "1", "--lora", "llama-lora-r16.gguf"});
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
-    EXPECT_EQ(engineCoverageGap(*model, parsed->settings, {}, {*adapter}), "");
+    EXPECT_EQ(engineCoverageGap(model, parsed->settings, {}, {*adapter}), "");
     // Without the files the LoRA branches are unknown: the closed form, saying why.
-    EXPECT_NE(engineCoverageGap(*model, parsed->settings, {}), "");
+    EXPECT_NE(engineCoverageGap(model, parsed->settings, {}), "");
     CompanionModels companions;
     companions.loraAdapters = {*adapter};
-    const Result<MemoryEstimate> estimate = estimateMemory(*model, parsed->settings, {}, companions);
+    const Result<MemoryEstimate> estimate = estimateMemory(model, parsed->settings, {}, companions);
     ASSERT_TRUE(estimate.ok()) << estimate.error().message;
     EXPECT_EQ(estimate->computeApproximation, "");
 }
