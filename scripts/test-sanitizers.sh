@@ -11,6 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The preset lists each test binary's tests when ctest runs (DISCOVERY_MODE PRE_TEST), not when it
+# is linked: .ci/run builds this at the lowest CPU priority beside the suite, where a listing that
+# takes a second had outrun gtest_discover_tests' 60 s timeout and failed the build.
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" --target llamafit_sanitizer_suite
 [[ "${1:-}" == "--build-only" ]] && exit 0
