@@ -298,11 +298,10 @@ engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, con
         return computeBuffersOf(planned.bytes, gpus.size());
     };
     const std::uint32_t cells = planCells(kv.caches);
-    std::optional<ComputePlanKey> key;
+    const ComputePlanQuery query{
+        ComputePlanQuery::Kind::ComputeBuffers, settings, context, kv.caches, gpus, layers, adapters};
     if (plans != nullptr) {
-        key = computePlanKey(ComputePlanKey::Kind::ComputeBuffers, settings, context, kv.caches, gpus, layers,
-                             adapters);
-        if (const std::optional<PlannedCompute> planned = plans->find(*key, cells)) {
+        if (const std::optional<PlannedCompute> planned = plans->find(query, cells)) {
             return answer(*planned);
         }
     }
@@ -317,10 +316,10 @@ engineComputeBuffers(const ModelInfo& model, const ServerSettings& settings, con
         bufferTypes.push_back(backend.computeBufferType);
     }
     const std::vector<graph::ReserveShape> reserves = reservesFor(context, settings);
-    if (key) {
-        plans->add(*key,
+    if (plans != nullptr) {
+        plans->add(query,
                    compileComputeBuffers(model, *setup, reserves, settings.fitMeasurement, bufferTypes));
-        if (const std::optional<PlannedCompute> planned = plans->find(*key, cells)) {
+        if (const std::optional<PlannedCompute> planned = plans->find(query, cells)) {
             return answer(*planned);
         }
         return makeError("sizing.no-graph", "the plan compiled for these cells was dropped");
@@ -351,11 +350,10 @@ std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const Serv
     probe.flashAttention = true;
     const KvPlan kv = sizeKvCaches(model, settings, probe);
     const std::uint32_t cells = planCells(kv.caches);
-    std::optional<ComputePlanKey> key;
+    const ComputePlanQuery query{
+        ComputePlanQuery::Kind::FlashAttentionProbe, settings, probe, kv.caches, gpus, layers, adapters};
     if (plans != nullptr) {
-        key = computePlanKey(ComputePlanKey::Kind::FlashAttentionProbe, settings, probe, kv.caches, gpus,
-                             layers, adapters);
-        if (const std::optional<PlannedCompute> planned = plans->find(*key, cells)) {
+        if (const std::optional<PlannedCompute> planned = plans->find(query, cells)) {
             return planned->covered ? std::optional<bool>(planned->keepsFlashAttention) : std::nullopt;
         }
     }
@@ -367,9 +365,9 @@ std::optional<bool> engineKeepsFlashAttention(const ModelInfo& model, const Serv
     const graph::ReserveShape reserve =
         graph::reserveShapes(context.nUbatch, context.nSeqMax, context.nOutputs).back();
     const std::shared_ptr<const CompiledPlan> plan =
-        compileFlashAttentionProbe(model, *setup, reserve, key.has_value());
-    if (key) {
-        plans->add(*key, plan);
+        compileFlashAttentionProbe(model, *setup, reserve, plans != nullptr);
+    if (plans != nullptr) {
+        plans->add(query, plan);
     }
     return plan->covered ? std::optional<bool>(plan->keepsFlashAttention) : std::nullopt;
 }

@@ -5,24 +5,6 @@
 
 namespace llamafit {
 
-ComputePlanKey computePlanKey(ComputePlanKey::Kind kind, const ServerSettings& settings,
-                              const ResolvedContext& context, const std::vector<KvCacheEstimate>& caches,
-                              const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
-                              const std::vector<LoraAdapterInfo>& adapters) {
-    ComputePlanKey key{kind, settings, context, caches, gpus, layers, adapters};
-    key.settings.contextTokens.reset();
-    key.context.nCtx = 0;
-    key.context.nCtxSeq = 0;
-    for (KvCacheEstimate& cache : key.caches) {
-        if (!cache.swa) {
-            cache.cells = 0;
-            cache.kBytes = 0;
-            cache.vBytes = 0;
-        }
-    }
-    return key;
-}
-
 std::uint32_t planCells(const std::vector<KvCacheEstimate>& caches) {
     for (const KvCacheEstimate& cache : caches) {
         if (!cache.swa) {
@@ -35,6 +17,33 @@ std::uint32_t planCells(const std::vector<KvCacheEstimate>& caches) {
 bool CompiledPlan::holds(std::uint32_t cells) const {
     const std::int64_t offset = std::int64_t{cells} - std::int64_t{anchorCells};
     return offset % allocator::kCellsPerStep == 0 && valid.contains(offset / allocator::kCellsPerStep);
+}
+
+// The stored key takes the query's cells first, so that == passes over them without a copy of the
+// query (its settings' strings and lists, its devices) on every estimate.
+bool ComputePlanCache::sameStructure(StructureKey& known, const ComputePlanQuery& query) {
+    if (known.kind != query.kind || known.caches.size() != query.caches.size()) {
+        return false;
+    }
+    known.settings.contextTokens = query.settings.contextTokens;
+    known.context.nCtx = query.context.nCtx;
+    known.context.nCtxSeq = query.context.nCtxSeq;
+    for (std::size_t i = 0; i < known.caches.size(); ++i) {
+        if (!known.caches[i].swa && !query.caches[i].swa) {
+            known.caches[i].cells = query.caches[i].cells;
+            known.caches[i].kBytes = query.caches[i].kBytes;
+            known.caches[i].vBytes = query.caches[i].vBytes;
+        }
+    }
+    return known.settings == query.settings && known.context == query.context &&
+           known.caches == query.caches && known.gpus == query.gpus && known.layers == query.layers &&
+           known.adapters == query.adapters;
+}
+
+std::list<ComputePlanCache::Structure>::iterator
+ComputePlanCache::findStructure(const ComputePlanQuery& query) {
+    return std::find_if(m_structures.begin(), m_structures.end(),
+                        [&](Structure& known) { return sameStructure(known.key, query); });
 }
 
 ComputePlanCache::Layout ComputePlanCache::layOut(const CompiledPlan& plan, std::int64_t step) {
@@ -61,10 +70,9 @@ std::vector<std::uint64_t> ComputePlanCache::bytesAt(const Layout& layout, std::
     return bytes;
 }
 
-std::optional<PlannedCompute> ComputePlanCache::find(const ComputePlanKey& key, std::uint32_t cells) {
+std::optional<PlannedCompute> ComputePlanCache::find(const ComputePlanQuery& query, std::uint32_t cells) {
     std::unique_lock lock(m_mutex);
-    const auto structure = std::find_if(m_structures.begin(), m_structures.end(),
-                                        [&](const Structure& known) { return known.key == key; });
+    const auto structure = findStructure(query);
     if (structure == m_structures.end()) {
         return std::nullopt;
     }
@@ -105,12 +113,13 @@ std::optional<PlannedCompute> ComputePlanCache::find(const ComputePlanKey& key, 
     return answer; // the plan left the cache meanwhile
 }
 
-void ComputePlanCache::add(const ComputePlanKey& key, std::shared_ptr<const CompiledPlan> plan) {
+void ComputePlanCache::add(const ComputePlanQuery& query, std::shared_ptr<const CompiledPlan> plan) {
     const std::lock_guard lock(m_mutex);
-    auto structure = std::find_if(m_structures.begin(), m_structures.end(),
-                                  [&](const Structure& known) { return known.key == key; });
+    const auto structure = findStructure(query);
     if (structure == m_structures.end()) {
-        m_structures.push_front({key, {}});
+        m_structures.push_front({StructureKey{query.kind, query.settings, query.context, query.caches,
+                                              query.gpus, query.layers, query.adapters},
+                                 {}});
         if (m_structures.size() > kStructures) {
             m_structures.pop_back();
         }

@@ -2,7 +2,7 @@
 // ComputePlanCache: the sizing engine's answers (computeengine.h) compiled once per structure and
 // read off as the context changes, which is what a slider and the sweep chart ask for.
 //
-// A structure is every input of the engine but the KV cache's cells (ComputePlanKey). For one,
+// A structure is every input of the engine but the KV cache's cells (ComputePlanQuery). For one,
 // computeplancompiler.h compiles a CompiledPlan: each reserve's graph, split by the scheduler, with
 // every tensor's size and shape as affine functions of the cells (allocator/cellsteps.h), over
 // the range where the graph splits as at the anchor; it says how that range is checked. Cells in
@@ -32,25 +32,20 @@
 
 namespace llamafit {
 
-// The engine's inputs with the cells, and what follows from them alone, blanked: the context
-// tokens, n_ctx, n_ctx_seq, and the non-SWA cache's cells and bytes. The SWA cache's cells stay,
-// as they follow the context only below the window.
-struct ComputePlanKey {
+// One estimate's engine inputs, by reference: what the cache is asked with. A structure is these
+// less the cells and what follows from them alone: the context tokens, n_ctx, n_ctx_seq, and the
+// non-SWA cache's cells and bytes. The SWA cache's cells stay, as they follow the context only
+// below the window.
+struct ComputePlanQuery {
     enum class Kind { ComputeBuffers, FlashAttentionProbe };
     Kind kind = Kind::ComputeBuffers;
-    ServerSettings settings;
-    ResolvedContext context;
-    std::vector<KvCacheEstimate> caches;
-    std::vector<GpuDevice> gpus;
-    LayerPlacement layers;
-    std::vector<LoraAdapterInfo> adapters;
-    bool operator==(const ComputePlanKey&) const = default;
+    const ServerSettings& settings;
+    const ResolvedContext& context;
+    const std::vector<KvCacheEstimate>& caches;
+    const std::vector<GpuDevice>& gpus;
+    const LayerPlacement& layers;
+    const std::vector<LoraAdapterInfo>& adapters;
 };
-
-ComputePlanKey computePlanKey(ComputePlanKey::Kind kind, const ServerSettings& settings,
-                              const ResolvedContext& context, const std::vector<KvCacheEstimate>& caches,
-                              const std::vector<GpuDevice>& gpus, const LayerPlacement& layers,
-                              const std::vector<LoraAdapterInfo>& adapters);
 
 // The non-SWA cache's cells per stream, the plan's variable; 0 where there is no such cache.
 std::uint32_t planCells(const std::vector<KvCacheEstimate>& caches);
@@ -85,8 +80,8 @@ class ComputePlanCache {
     // From a plan of `key` that holds at `cells`, laying its reserves out there anew (ggml-alloc
     // over the plan's sizes at those cells, no graph built) where no earlier layout's choices
     // hold; nullopt where no plan of `key` holds.
-    std::optional<PlannedCompute> find(const ComputePlanKey& key, std::uint32_t cells);
-    void add(const ComputePlanKey& key, std::shared_ptr<const CompiledPlan> plan);
+    std::optional<PlannedCompute> find(const ComputePlanQuery& query, std::uint32_t cells);
+    void add(const ComputePlanQuery& query, std::shared_ptr<const CompiledPlan> plan);
 
   private:
     // ggml-alloc's layout of every reserve at `atStep` from the plan's anchor, and the steps
@@ -100,14 +95,26 @@ class ComputePlanCache {
         std::shared_ptr<const CompiledPlan> plan;
         std::vector<Layout> layouts;
     };
+    // A query's values, kept: its cells are whatever was compared last (sameStructure).
+    struct StructureKey {
+        ComputePlanQuery::Kind kind;
+        ServerSettings settings;
+        ResolvedContext context;
+        std::vector<KvCacheEstimate> caches;
+        std::vector<GpuDevice> gpus;
+        LayerPlacement layers;
+        std::vector<LoraAdapterInfo> adapters;
+    };
     struct Structure {
-        ComputePlanKey key;
+        StructureKey key;
         std::vector<Entry> entries;
     };
     static constexpr std::size_t kStructures = 12;
     static constexpr std::size_t kEntriesPerStructure = 8;
     static constexpr std::size_t kLayoutsPerEntry = 64;
 
+    static bool sameStructure(StructureKey& known, const ComputePlanQuery& query);
+    std::list<Structure>::iterator findStructure(const ComputePlanQuery& query);
     static Layout layOut(const CompiledPlan& plan, std::int64_t step);
     static std::vector<std::uint64_t> bytesAt(const Layout& layout, std::int64_t step);
 

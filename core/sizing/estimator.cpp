@@ -14,6 +14,7 @@
 #include "core/sizing/lorabuffers.h"
 #include "core/sizing/mtpcontext.h"
 #include "core/sizing/overhead.h"
+#include "core/sizing/placementcache.h"
 #include "core/sizing/projectorbuffers.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/rpcdevices.h"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace llamafit {
@@ -271,7 +273,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
                                 const ComputeWidths* widths, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus,
                                 const CompanionModels* companions = nullptr,
-                                ComputePlanCache* plans = nullptr);
+                                ComputePlanCache* plans = nullptr, PlacementCache* placements = nullptr);
 
 // The draft model of -md (draftmodel.h): a whole second estimate, its model and context buffers
 // added to the main one's devices with owner DraftModel (the devices' overhead counted once).
@@ -322,13 +324,42 @@ Result<MemoryEstimate> addProjector(MemoryEstimate est, const ModelInfo& model,
     return withProjector(std::move(est), model, *companions->projector, settings, gpus);
 }
 
+// Which device runs each layer and which buffer holds each weight: from the prepared model's
+// cache where it holds these settings (placementcache.h), else placed here. `groups` null: place
+// the weights tensor by tensor.
+Result<std::shared_ptr<const ModelPlacement>>
+placeModel(const ModelInfo& model, const ModelInfo& loaded, const WeightGroups* groups,
+           const ServerSettings& settings, const std::vector<GpuDevice>& gpus, PlacementCache* placements) {
+    if (placements != nullptr) {
+        if (std::shared_ptr<const ModelPlacement> known = placements->find(settings, gpus)) {
+            return known;
+        }
+    }
+    auto layers = placeLayers(model, settings, gpus);
+    if (!layers.ok()) {
+        return layers.error();
+    }
+    auto weights = groups != nullptr ? placeWeights(model, *groups, settings, gpus, layers.value())
+                                     : placeWeights(loaded, settings, gpus, layers.value());
+    if (!weights.ok()) {
+        return weights.error();
+    }
+    auto placed = std::make_shared<const ModelPlacement>(
+        ModelPlacement{std::move(layers.value()), std::move(weights.value())});
+    if (placements != nullptr) {
+        placements->add(settings, gpus, placed);
+    }
+    return placed;
+}
+
 // The estimate proper. `groups` null: place the weights tensor by tensor (a single estimate
 // would spend more on grouping them); `widths` null: work them out here.
-// `plans`: the prepared model's compiled compute plans (computeplancache.h), or none.
+// `plans` and `placements`: the prepared model's caches (computeplancache.h, placementcache.h),
+// or none.
 Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* groups,
                                 const ComputeWidths* widths, const ServerSettings& settings,
                                 const std::vector<GpuDevice>& gpus, const CompanionModels* companions,
-                                ComputePlanCache* plans) {
+                                ComputePlanCache* plans, PlacementCache* placements) {
     const std::vector<LoraAdapterInfo>* adapters =
         companions != nullptr ? &companions->loraAdapters : nullptr;
     const std::vector<LoraAdapterInfo> noAdapters;
@@ -363,15 +394,11 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         groups = nullptr; // the prepared groups hold the NextN tensors
     }
     const ModelInfo& loaded = trunkOnly ? *trunkOnly : model;
-    auto layers = placeLayers(model, settings, gpus);
-    if (!layers.ok()) {
-        return layers.error();
+    const auto placed = placeModel(model, loaded, groups, settings, gpus, placements);
+    if (!placed.ok()) {
+        return placed.error();
     }
-    auto weights = groups != nullptr ? placeWeights(model, *groups, settings, gpus, layers.value())
-                                     : placeWeights(loaded, settings, gpus, layers.value());
-    if (!weights.ok()) {
-        return weights.error();
-    }
+    const LayerPlacement& layers = (*placed)->layers;
     std::optional<ComputeWidths> ownWidths;
     if (widths == nullptr) {
         widths = &ownWidths.emplace(computeWidths(model));
@@ -384,34 +411,36 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     // probe (contextresolver.cpp), so nothing turns it off then.
     if (settings.flashAttention == FlashAttention::Auto && est.context.flashAttention &&
         !ggmlTypeTraits(settings.cacheTypeV).quantized) {
-        const std::optional<bool> probed = engineKeepsFlashAttention(model, settings, est.context, gpus,
-                                                                     layers.value(), readAdapters, plans);
+        const std::optional<bool> probed =
+            engineKeepsFlashAttention(model, settings, est.context, gpus, layers, readAdapters, plans);
         est.context.flashAttention =
-            probed ? *probed
-                   : flashAttentionAfterProbe(model, settings, layers.value(), est.context.flashAttention);
+            probed ? *probed : flashAttentionAfterProbe(model, settings, layers, est.context.flashAttention);
     }
-    est.gpuLayers = layers->gpuLayers;
+    est.gpuLayers = layers.gpuLayers;
     est.devices.reserve(gpus.size() + 1);
     est.devices.push_back({"CPU", true, {}, {}});
     for (const auto& gpu : gpus) {
         est.devices.push_back({gpu.name, false, {}, {}});
     }
-
-    for (auto& buffer : weights->buffers) {
-        addBuffer(est, buffer.device, std::move(buffer.bufferType), Component::Model, buffer.bytes,
-                  std::move(buffer.rule));
+    // A device holds a few buffers: model, output, KV (two with SWA), RS, compute.
+    for (DeviceEstimate& device : est.devices) {
+        device.buffers.reserve(8);
     }
 
-    addLoraAdapters(est, adapters, settings, gpus, layers.value());
+    for (const WeightBuffer& buffer : (*placed)->weights.buffers) {
+        addBuffer(est, buffer.device, buffer.bufferType, Component::Model, buffer.bytes, buffer.rule);
+    }
+
+    addLoraAdapters(est, adapters, settings, gpus, layers);
 
     // llama-context.cpp output_reserve: n_vocab f32 logits for one output per sequence
     // (n_outputs_max_per_seq = 1), in the output device's host buffer type when it has one
     // (CUDA_Host, Vulkan_Host), else plain CPU memory. Measured: 0.49 MiB for a 128256-token
     // vocabulary with -np 1 in llama-server and in llama-fit-params (n_outputs_max 2048) alike.
     const std::uint64_t outputBytes = std::uint64_t{model.vocabularySize} * est.context.nSeqMax * 4;
-    const std::string outputBuffer = layers->outputDevice == kHostDevice
+    const std::string outputBuffer = layers.outputDevice == kHostDevice
                                          ? "CPU"
-                                         : hostBufferOf(gpus[static_cast<std::size_t>(layers->outputDevice)]);
+                                         : hostBufferOf(gpus[static_cast<std::size_t>(layers.outputDevice)]);
     addBuffer(est, kHostDevice, outputBuffer, Component::Output, outputBytes,
               SizeRule{.id = SizeRuleId::Logits});
 
@@ -419,10 +448,10 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
     const RsPlan rs = sizeRecurrentState(model, est.context);
     est.kvCaches = kv.caches;
     est.rs = rs.rs;
-    addCaches(est, model, settings, gpus, layers.value(), kv, rs);
-    addCompute(est, model, *widths, settings, gpus, layers.value(), kv, readAdapters, plans);
+    addCaches(est, model, settings, gpus, layers, kv, rs);
+    addCompute(est, model, *widths, settings, gpus, layers, kv, readAdapters, plans);
     if (buildsMtpContext(settings)) {
-        addMtpContext(est, model, settings, gpus, layers.value());
+        addMtpContext(est, model, settings, gpus, layers);
     }
     if (auto draft = addDraftModel(est, companions, settings, gpus); !draft.ok()) {
         return draft.error();
@@ -435,7 +464,7 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
         est.totals += device.bytes;
     }
     addNotes(est, model, settings, gpus);
-    addLimitNotes(est, model, gpus, layers.value());
+    addLimitNotes(est, model, gpus, layers);
     return addProjector(std::move(est), model, companions, settings, gpus);
 }
 
@@ -454,7 +483,7 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
 Result<MemoryEstimate> estimateMemory(const SizingModel& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus) {
     return estimate(model.model(), &model.weightGroups(), &model.computeWidths(), settings, gpus,
-                    &model.companions(), &model.planCache());
+                    &model.companions(), &model.planCache(), &model.placementCache());
 }
 
 } // namespace llamafit

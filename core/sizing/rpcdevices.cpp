@@ -18,6 +18,15 @@ bool isRpc(const GpuDevice& device) {
     return device.backend == Backend::Rpc;
 }
 
+// Whether `device` is the RPC server at `endpoint` (its name is rpcBufferName(endpoint)), without
+// making that name: every estimate checks the order of the devices.
+bool isRpcServer(const GpuDevice& device, std::string_view endpoint) {
+    const std::string_view name = device.name;
+    return isRpc(device) && name.size() == kPrefix.size() + endpoint.size() + 1 &&
+           name.starts_with(kPrefix) && name.substr(kPrefix.size(), endpoint.size()) == endpoint &&
+           name.back() == ']';
+}
+
 } // namespace
 
 std::string rpcBufferName(std::string_view endpoint) {
@@ -67,9 +76,8 @@ std::vector<GpuDevice> inLlamaDeviceOrder(const ServerSettings& settings, std::v
     std::vector<GpuDevice> ordered;
     ordered.reserve(devices.size());
     for (const std::string& endpoint : settings.rpcServers) {
-        const std::string name = rpcBufferName(endpoint);
         const auto it = std::find_if(devices.begin(), devices.end(),
-                                     [&](const GpuDevice& d) { return isRpc(d) && d.name == name; });
+                                     [&](const GpuDevice& d) { return isRpcServer(d, endpoint); });
         if (it != devices.end()) {
             ordered.push_back(std::move(*it));
             devices.erase(it);
@@ -92,16 +100,16 @@ Result<bool> checkRpcDevices(const ServerSettings& settings, const std::vector<G
         if (std::count(settings.rpcServers.begin(), settings.rpcServers.end(), endpoint) > 1) {
             return rpcError("--rpc names " + endpoint + " twice");
         }
-        const std::string name = rpcBufferName(endpoint);
-        const bool inPlace = i < devices.size() && isRpc(devices[i]) && devices[i].name == name;
+        const bool inPlace = i < devices.size() && isRpcServer(devices[i], endpoint);
         if (!inPlace) {
             const bool given = std::any_of(devices.begin(), devices.end(),
-                                           [&](const GpuDevice& d) { return isRpc(d) && d.name == name; });
-            return rpcError(given ? "RPC device " + name + " is not at position " + std::to_string(i) +
-                                        ": llama.cpp puts the --rpc servers first, in --rpc order"
-                                  : "--rpc " + endpoint +
-                                        ": the free memory of this RPC server is not given (--gpu rpc:" +
-                                        endpoint + "=MiB; ggml-rpc-server prints it when it starts)");
+                                           [&](const GpuDevice& d) { return isRpcServer(d, endpoint); });
+            return rpcError(
+                given ? "RPC device " + rpcBufferName(endpoint) + " is not at position " + std::to_string(i) +
+                            ": llama.cpp puts the --rpc servers first, in --rpc order"
+                      : "--rpc " + endpoint +
+                            ": the free memory of this RPC server is not given (--gpu rpc:" + endpoint +
+                            "=MiB; ggml-rpc-server prints it when it starts)");
         }
     }
     for (std::size_t i = servers; i < devices.size(); ++i) {

@@ -9,13 +9,15 @@
 // estimateMemory(ModelInfo, ..., companions).
 //
 // Its copies share one ComputePlanCache (computeplancache.h): the sizing engine's plans, compiled
-// once per structure and read as the context changes. The cache only remembers answers, so it is
+// once per structure and read as the context changes; and one PlacementCache (placementcache.h):
+// the layers' and weights' placement per settings. The caches only remember answers, so they are
 // no part of the value: two SizingModels of one model are equal whatever their caches hold.
 
 #include "core/model/companionmodels.h"
 #include "core/model/modelinfo.h"
 #include "core/sizing/computebuffer.h"
 #include "core/sizing/computeplancache.h"
+#include "core/sizing/placementcache.h"
 #include "core/sizing/weightclass.h"
 
 #include <memory>
@@ -30,7 +32,8 @@ class SizingModel {
     const CompanionModels& companions() const { return m_companions; }
     const WeightGroups& weightGroups() const { return m_weightGroups; }
     const ComputeWidths& computeWidths() const { return m_computeWidths; }
-    ComputePlanCache& planCache() const { return *m_planCache.plans; }
+    ComputePlanCache& planCache() const { return *m_caches.plans; }
+    PlacementCache& placementCache() const { return *m_caches.placements; }
 
     bool operator==(const SizingModel&) const = default;
 
@@ -39,11 +42,12 @@ class SizingModel {
     CompanionModels m_companions;
     WeightGroups m_weightGroups;
     ComputeWidths m_computeWidths;
-    struct SharedPlans {
+    struct SharedCaches {
         std::shared_ptr<ComputePlanCache> plans = std::make_shared<ComputePlanCache>();
-        bool operator==(const SharedPlans&) const { return true; }
+        std::shared_ptr<PlacementCache> placements = std::make_shared<PlacementCache>();
+        bool operator==(const SharedCaches&) const { return true; }
     };
-    SharedPlans m_planCache;
+    SharedCaches m_caches;
 };
 
 // Pure: one pass over the tensors and layers. Pass an rvalue to move the model in.

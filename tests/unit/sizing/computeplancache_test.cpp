@@ -100,13 +100,21 @@ std::vector<Case> cases() {
                        return s;
                    }(),
                    {test::lavapipe()}});
-    out.push_back({"gemma3-swa-lavapipe", [] { return test::shapeWithBlocks("gemma3", 6); }, offloaded, {test::lavapipe()}});
+    out.push_back({"gemma3-swa-lavapipe",
+                   [] { return test::shapeWithBlocks("gemma3", 6); },
+                   offloaded,
+                   {test::lavapipe()}});
     ServerSettings hostCache = offloaded;
     hostCache.kvOffload = false;
     hostCache.gpuLayers = GpuLayers::count(2);
-    out.push_back({"qwen3-partial-nkvo", [] { return test::shapeWithBlocks("qwen3", 4); }, hostCache, {test::lavapipe()}});
-    out.push_back(
-        {"qwen3next-lavapipe", [] { return test::shapeWithBlocks("qwen3next", 4); }, offloaded, {test::lavapipe()}});
+    out.push_back({"qwen3-partial-nkvo",
+                   [] { return test::shapeWithBlocks("qwen3", 4); },
+                   hostCache,
+                   {test::lavapipe()}});
+    out.push_back({"qwen3next-lavapipe",
+                   [] { return test::shapeWithBlocks("qwen3next", 4); },
+                   offloaded,
+                   {test::lavapipe()}});
     return out;
 }
 
@@ -158,12 +166,14 @@ TEST(PlanCache, OnePlanSpansTheContextSliderOfADenseModel) {
     const LayerPlacement layers = placeLayers(model, settings, {}).value();
     ComputePlanCache plans;
     ASSERT_TRUE(engineComputeBuffers(model, settings, context, kv, {}, layers, {}, &plans));
-    const ComputePlanKey key =
-        computePlanKey(ComputePlanKey::Kind::ComputeBuffers, settings, context, kv.caches, {}, layers, {});
+    const std::vector<GpuDevice> noGpus;
+    const std::vector<LoraAdapterInfo> noAdapters;
+    const ComputePlanQuery query{
+        ComputePlanQuery::Kind::ComputeBuffers, settings, context, kv.caches, noGpus, layers, noAdapters};
     for (std::uint32_t cells = 256; cells <= 262144; cells *= 2) {
-        EXPECT_TRUE(plans.find(key, cells)) << cells;
+        EXPECT_TRUE(plans.find(query, cells)) << cells;
     }
-    EXPECT_FALSE(plans.find(key, 8192 + 100)) << "not a whole number of 256-cell steps";
+    EXPECT_FALSE(plans.find(query, 8192 + 100)) << "not a whole number of 256-cell steps";
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // prepareModel() / SizingModel: the prepared path gives exactly the plain estimate (the groups
-// are an optimisation, never a different answer), and the name rules behind the groups agree
-// with the per-name matchers they replace.
+// and the remembered placements are optimisations, never a different answer), and the name rules behind the
+// groups agree with the per-name matchers they replace.
 #include "core/common/units.h"
 #include "core/sizing/estimator.h"
 #include "core/sizing/solvers.h"
@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 #include <string>
 
 namespace llamafit {
@@ -84,6 +85,33 @@ TEST(SizingModel, PreparedEstimatesEqualPlainOnes) {
                 } else {
                     EXPECT_EQ(plain.error(), fast.error());
                 }
+            }
+        }
+    }
+}
+
+// The prepared model remembers each placement it made (placementcache.h) and answers later
+// estimates of the same settings at other contexts from it. Asked in a seeded random order, with
+// settings, devices and contexts interleaved and more settings than the cache keeps, every answer
+// is still the plain estimate's.
+TEST(SizingModel, RememberedPlacementsGiveThePlainEstimateInAnyOrder) {
+    for (const ModelInfo& model : {test::qwen3MoeLike({}), test::gemma3_1B()}) {
+        const SizingModel prepared = prepareModel(model);
+        const std::vector<ServerSettings> settingsList = placementVariety();
+        const std::vector<std::vector<GpuDevice>> gpusList = gpuVariety();
+        std::mt19937 random(7);
+        for (int i = 0; i < 60; ++i) {
+            ServerSettings settings = settingsList[random() % settingsList.size()];
+            const std::vector<GpuDevice>& gpus = gpusList[random() % gpusList.size()];
+            settings.contextTokens = 1024 + 256 * static_cast<std::uint32_t>(random() % 256);
+            SCOPED_TRACE(model.architecture + " case " + std::to_string(i));
+            const auto plain = estimateMemory(model, settings, gpus);
+            const auto fast = estimateMemory(prepared, settings, gpus);
+            ASSERT_EQ(plain.ok(), fast.ok());
+            if (plain.ok()) {
+                EXPECT_EQ(plain.value(), fast.value());
+            } else {
+                EXPECT_EQ(plain.error(), fast.error());
             }
         }
     }
