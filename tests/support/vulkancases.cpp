@@ -27,6 +27,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"deepseek2-mla", {}},
         {"falcon-h1", {}},
         {"gemma2", {8, std::nullopt}},
+        {"glm4moe", {}},
         {"gemma3", {}},
         {"gpt-oss", {8, std::nullopt}},
         {"granitehybrid", {}},

@@ -34,9 +34,16 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
         probs = b.unary(logits, UnaryOp::Sigmoid);
     }
 
+    // The selection bias, where the architecture passes one ("leave probs unbiased as it's later
+    // used to get expert weights").
+    TensorId selectionProbs = probs;
+    if (options.selectionBias) {
+        selectionProbs = b.add(probs, graph.blockWeight(layer, "exp_probs_b.bias"));
+    }
+
     // ggml_argsort_top_k: the experts sorted by probability, a view of the first n_expert_used
     // (the row stride stays the full argsort's).
-    const TensorId sorted = b.argsort(probs);
+    const TensorId sorted = b.argsort(selectionProbs);
     const Tensor& sortedTensor = b[sorted];
     const TensorId selected =
         b.view(sorted, {used, sortedTensor.ne[1], sortedTensor.ne[2], sortedTensor.ne[3]},

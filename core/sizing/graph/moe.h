@@ -5,7 +5,7 @@
 // (normalised and scaled where the architecture asks), the selected experts' up/gate/down as
 // MUL_MAT_ID (each with its expert's bias where the architecture passes one: ADD_ID), and the
 // weighted sum over the experts as views and adds. Used by the MoE architectures' builders
-// (models/qwen3moe.cpp, models/gptoss.cpp); shapes only, over an LlmGraph.
+// (models/qwen3moe.cpp, models/gptoss.cpp, models/glm4moe.cpp); shapes only, over an LlmGraph.
 
 #include "core/sizing/graph/llmgraph.h"
 
@@ -28,6 +28,9 @@ struct MoeOptions {
     // gate_inp_b, up_exps_b, gate_exps_b, down_exps_b: the layer's ffn_gate_inp.bias and
     // ffn_{up,gate,down}_exps.bias, added where the model has them (gpt-oss passes them).
     bool biases = false;
+    // exp_probs_b: the layer's blk.N.exp_probs_b.bias added to the probabilities to choose the
+    // experts (DeepSeek-V3's routing, GLM-4.5), while the weights come from the unbiased ones.
+    bool selectionBias = false;
 };
 
 // build_moe_ffn over layer `layer`'s ffn_gate_inp, ffn_{up,gate,down}_exps (and their biases);

@@ -19,6 +19,11 @@ TensorId buildDeepseek2Graph(LlmGraph& graph); // deepseek2 with multi-head late
 // DeepSeek-V2 builder's variant.
 bool latentAttentionExperts(const ModelInfo& model);
 
+TensorId buildGlm4MoeGraph(LlmGraph& graph); // glm4moe (glm4moe.cpp)
+// Routed experts with sigmoid gating and a selection bias, a shared expert, leading dense layers,
+// no recurrent or sliding-window layers: the GLM-4.5 builder's variant.
+bool routedExpertsWithDenseLead(const ModelInfo& model);
+
 TensorId buildGemma2Graph(LlmGraph& graph);  // gemma2 (gemma.cpp)
 TensorId buildGemma3Graph(LlmGraph& graph);  // gemma3 (gemma.cpp)
 TensorId buildCohere2Graph(LlmGraph& graph); // cohere2

@@ -1,0 +1,72 @@
+// GLM-4.5 / GLM-4.5-Air: llama.cpp src/models/glm4-moe.cpp. Pre-norm attention with Q/K/V biases
+// (build_qkv), Q/K RMS norms where the model has them (the 355B variant), RoPE over the KV cache;
+// a post-attention RMS norm, then a dense SwiGLU feed-forward in the leading dense layers
+// (n_layer_dense_lead: those without a router) and, in the others, build_moe_ffn with sigmoid
+// gating and the experts' selection bias (ffn_exp_probs_b) beside a shared expert, summed; both
+// residual. The NextN block's tensors are loaded but not run (the loop stops at n_layer).
+#include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/moe.h"
+
+namespace llamafit::graph {
+
+bool routedExpertsWithDenseLead(const ModelInfo& model) {
+    // glm4-moe.cpp passes hparams.expert_gating_func, sigmoid when the file says none (0); its
+    // build_moe_ffn call names no expert groups and no fused gate_up experts.
+    return model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
+           model.expertGroupCount <= 1 && (model.expertGatingFunc == 0 || model.expertGatingFunc == 2);
+}
+
+TensorId buildGlm4MoeGraph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    TensorId inpL = g.inputEmbeddings();
+    const TensorId positions = g.inputPositions();
+    MoeOptions moe;
+    moe.gating = ExpertGating::Sigmoid;
+    moe.activation = ExpertActivation::Silu;
+    moe.normalizeWeights = model.expertWeightsNorm;
+    moe.weightsScale = model.expertWeightsScale;
+    moe.selectionBias = true;
+    const std::uint32_t layers = model.trunkLayerCount();
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        const int layer = static_cast<int>(il);
+        const auto heads = static_cast<std::int64_t>(info.headCount);
+        const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
+        TensorId inpSA = inpL;
+        TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
+
+        const auto headNorm = [&](TensorId x, std::string_view name) {
+            const TensorId weight = g.blockWeight(il, name);
+            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, layer);
+        };
+        TensorId q = g.projectHeads(il, "attn_q", cur, heads, info.keyHeadDim);
+        TensorId k = g.projectHeads(il, "attn_k", cur, headsKv, info.keyHeadDim);
+        const TensorId v = g.projectHeads(il, "attn_v", cur, headsKv, info.valueHeadDim);
+        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions);
+        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
+        cur = g.attention(il, q, k, v);
+
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpSA = b.getRows(inpSA, g.outputIds());
+        }
+        const TensorId ffnInput = b.add(cur, inpSA);
+        cur = g.norm(ffnInput, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
+        if (g.blockWeight(il, "ffn_gate_inp.weight") == kNoTensor) {
+            cur = g.feedForward(cur, il);
+        } else {
+            const TensorId routed = buildMoeFeedForward(g, cur, il, moe);
+            // The shared expert: build_ffn(LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp.
+            const TensorId up = g.project(g.blockWeight(il, "ffn_up_shexp.weight"), cur);
+            const TensorId gate = g.project(g.blockWeight(il, "ffn_gate_shexp.weight"), cur);
+            const TensorId shared =
+                g.project(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
+            cur = b.add(routed, shared);
+        }
+        inpL = b.add(cur, ffnInput);
+    }
+    return g.outputHead(inpL);
+}
+
+} // namespace llamafit::graph
