@@ -38,6 +38,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"mamba", {}},
         {"mamba2", {}},
         {"nemotron_h", {6, std::nullopt}},
+        {"nemotron_h_moe", {}},
         {"qwen2", {}},
         {"qwen3", {}},
         {"qwen35", {4, std::nullopt}},

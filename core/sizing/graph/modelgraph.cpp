@@ -48,6 +48,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
     ArchitectureBuilder{"falcon-h1", buildFalconH1Graph, parallelRecurrentHybrid},
     ArchitectureBuilder{"nemotron_h", buildNemotronHGraph, denseRecurrentStack},
+    ArchitectureBuilder{"nemotron_h_moe", buildNemotronHGraph, recurrentMoeStack},
     ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
     ArchitectureBuilder{"lfm2", buildLfm2Graph, denseShortConvHybrid},
     ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetHybrid},

@@ -7,7 +7,8 @@
 
 namespace llamafit::graph {
 
-TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options) {
+TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options,
+                             TensorId routerLogits) {
     GraphBuilder& b = graph.builder();
     const ModelInfo& model = graph.model();
     const std::int64_t embd = b[x].ne[0];
@@ -23,7 +24,9 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
 
     // The router: logits = gate_inp * x ([n_expert, n_tokens]) plus gate_inp_b, then the gating
     // function; SOFTMAX_WEIGHT keeps the logits as the probabilities.
-    TensorId logits = graph.project(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
+    TensorId logits = routerLogits != kNoTensor
+                          ? routerLogits
+                          : graph.project(graph.blockWeight(layer, "ffn_gate_inp.weight"), x);
     if (const TensorId routerBias = bias("ffn_gate_inp.bias"); routerBias != kNoTensor) {
         logits = b.add(logits, routerBias);
     }
@@ -83,6 +86,9 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     if (options.activation == ExpertActivation::SwigluOai) {
         // ggml_swiglu_oai(gate, up, alpha 1.702, limit 7): a GLU of the gate's shape.
         cur = b.glu(cur, up, GluOp::SwigluOai);
+    } else if (options.activation == ExpertActivation::ReluSqr) {
+        // LLM_FFN_RELU_SQR: relu, then sqr (llama.cpp aborts on a gated squared relu).
+        cur = b.sqr(b.unary(cur, UnaryOp::Relu));
     } else {
         cur = gateWeight == kNoTensor ? b.unary(cur, UnaryOp::Silu) : b.glu(cur, up, GluOp::Swiglu);
     }

@@ -15,9 +15,10 @@ namespace llamafit::graph {
 // select the experts, the soft_max is taken over the selected ones' weights (gpt-oss).
 enum class ExpertGating : std::uint8_t { Softmax, Sigmoid, SoftmaxWeight };
 
-// llm_ffn_op_type of the experts' activation: LLM_FFN_SILU (swiglu, or silu without a gate), or
-// LLM_FFN_SWIGLU_OAI_MOE (ggml_swiglu_oai, gpt-oss).
-enum class ExpertActivation : std::uint8_t { Silu, SwigluOai };
+// llm_ffn_op_type of the experts' activation: LLM_FFN_SILU (swiglu, or silu without a gate),
+// LLM_FFN_SWIGLU_OAI_MOE (ggml_swiglu_oai, gpt-oss), or LLM_FFN_RELU_SQR (relu then sqr, experts
+// without a gate only: nemotron_h_moe).
+enum class ExpertActivation : std::uint8_t { Silu, SwigluOai, ReluSqr };
 
 // The per-architecture arguments src/models/<arch>.cpp passes build_moe_ffn.
 struct MoeOptions {
@@ -34,8 +35,12 @@ struct MoeOptions {
 };
 
 // build_moe_ffn over layer `layer`'s ffn_gate_inp, ffn_{up,gate,down}_exps (and their biases);
-// `x` is [n_embd, tokens].
+// `x` is [n_embd, tokens] (the experts' input width, a latent one where the architecture projects
+// down first). `routerLogits`: build_moe_ffn's probs_in, the router's logits the architecture made
+// itself (nemotron-h.cpp, from the input before its latent projection); kNoTensor: ffn_gate_inp
+// times x, here.
 // Returns ffn_moe_out, [n_embd, tokens].
-TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options);
+TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options,
+                             TensorId routerLogits = kNoTensor);
 
 } // namespace llamafit::graph

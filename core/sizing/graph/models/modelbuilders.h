@@ -39,9 +39,11 @@ bool denseRecurrentHybrid(const ModelInfo& model);
 TensorId buildFalconH1Graph(LlmGraph& graph); // falcon-h1 (falconh1.cpp)
 // Attention and a recurrent block in every layer, dense feed-forward: the Falcon-H1 builder's variant.
 bool parallelRecurrentHybrid(const ModelInfo& model);
-TensorId buildNemotronHGraph(LlmGraph& graph); // nemotron_h (nemotronh.cpp)
+TensorId buildNemotronHGraph(LlmGraph& graph); // nemotron_h, nemotron_h_moe (nemotronh.cpp)
 // Recurrent, attention and feed-forward-only layers, no experts: the Nemotron-H builder's variant.
 bool denseRecurrentStack(const ModelInfo& model);
+// The same with routed experts in the feed-forward layers: the Nemotron-H MoE variant.
+bool recurrentMoeStack(const ModelInfo& model);
 TensorId buildJambaGraph(LlmGraph& graph); // jamba (jamba.cpp)
 TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2 (lfm2.cpp)
 // Short-convolution layers beside attention ones, dense feed-forward, no sliding window: the LFM2
