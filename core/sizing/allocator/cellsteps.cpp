@@ -6,12 +6,16 @@
 namespace llamafit::allocator {
 namespace {
 
-// Floor and ceiling of n / d for d > 0.
+// Floor and ceiling of n / d for d > 0, from C++'s truncating division, so that no sum can leave
+// 64 bits: a free block's end is ggml-alloc's SIZE_MAX/2 (dynamicallocator.cpp kEndless), and a
+// difference with it is within a few bytes of INT64_MAX.
 std::int64_t floorDiv(std::int64_t n, std::int64_t d) {
-    return n >= 0 ? n / d : -((-n + d - 1) / d);
+    const std::int64_t q = n / d;
+    return n % d != 0 && n < 0 ? q - 1 : q;
 }
 std::int64_t ceilDiv(std::int64_t n, std::int64_t d) {
-    return -floorDiv(-n, d);
+    const std::int64_t q = n / d;
+    return n % d != 0 && n > 0 ? q + 1 : q;
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -70,6 +71,31 @@ TEST(StepRange, RoundingUpIsAffineOnlyWhenTheSlopeIsAMultipleOfTheAlignment) {
 // The model is made when the case runs: gtest names the cases when the binary starts (listing its
 // tests included, which the build does under the sanitizers), and writing six GGUF files there
 // made that listing outrun its discovery timeout.
+// ggml-alloc's free block at a chunk's end is SIZE_MAX/2 bytes long: comparing a growing size with
+// it must keep the whole range, with no sum past 64 bits (the sanitizer build checks the latter).
+TEST(StepRange, ComparesWithTheEndlessFreeBlock) {
+    constexpr std::int64_t kEndless = std::numeric_limits<std::int64_t>::max();
+    StepRange range;
+    EXPECT_TRUE(range.less({0, 512}, {kEndless, 0}));
+    EXPECT_TRUE(range.lessEqual({4096, 256}, {kEndless, 0}));
+    EXPECT_EQ(range.lo(), -StepRange::kBound);
+    EXPECT_EQ(range.hi(), StepRange::kBound);
+}
+
+// The crossing step from truncating division, on both sides of the anchor.
+TEST(StepRange, FindsTheCrossingOnEitherSideOfTheAnchor) {
+    StepRange shrinking;
+    EXPECT_TRUE(shrinking.less({-700, 256}, {0, 0})); // 700 - 256 s > 0 up to s = 2
+    EXPECT_EQ(shrinking.hi(), 2);
+    StepRange growing;
+    EXPECT_FALSE(growing.less({0, 0}, {-700, 256})); // -700 + 256 s < 0 up to s = 2
+    EXPECT_EQ(growing.hi(), 2);
+    StepRange backwards;
+    EXPECT_TRUE(backwards.less({0, 0}, {700, 256})); // 700 + 256 s > 0 down to s = -2
+    EXPECT_EQ(backwards.lo(), -2);
+    EXPECT_EQ(backwards.hi(), StepRange::kBound);
+}
+
 struct Case {
     std::string name;
     std::function<ModelInfo()> model;
