@@ -45,6 +45,11 @@ std::string_view baseName(std::string_view name) {
 
 } // namespace
 
+bool isPerLayerCopiedWeight(std::string_view name) {
+    return name == "rope_freqs.weight" || name == "rope_factors_long.weight" ||
+           name == "rope_factors_short.weight";
+}
+
 bool isRoutedExpertTensor(std::string_view name) {
     for (const auto piece : kExpertPieces) {
         if (name.find(piece) != std::string_view::npos) {
@@ -68,6 +73,14 @@ TensorSummary summarizeTensor(const GgufTensorInfo& tensor, std::string_view arc
         return out;
     }
     const std::string_view base = baseName(tensor.name);
+    if (isPerLayerCopiedWeight(tensor.name)) {
+        // src/models/<arch>.cpp creates them in the layer loop, in layer 0 (the file's tensor)
+        // and TENSOR_DUPLICATED in every later layer's buffer type (llama-model-loader.cpp:
+        // one copy per buffer type): the file's tensor is placed as a weight of block 0.
+        out.role = TensorRole::Layer;
+        out.layer = 0;
+        return out;
+    }
     if (contains(kInputBases, base)) {
         out.role = TensorRole::TokenEmbedding;
     } else if (contains(kOutputBases, base)) {

@@ -19,6 +19,11 @@ std::vector<TensorSummary> summarizeTensors(const GgufFile& file, std::string_vi
 // "blk.12.attn_q.weight" -> 12; -1 if the name is not a block tensor.
 int blockIndex(std::string_view name);
 
+// The RoPE frequency factors (rope_freqs, rope_factors_long, rope_factors_short): one tensor in the
+// file, which llama.cpp loads for every layer, TENSOR_DUPLICATED into each buffer type the layers
+// use; summarizeTensor places the file's tensor with block 0.
+bool isPerLayerCopiedWeight(std::string_view name);
+
 // True for names --cpu-moe / --n-cpu-moe move: regex \.ffn_(up|down|gate|gate_up)_(ch|)exps.
 bool isRoutedExpertTensor(std::string_view name);
 

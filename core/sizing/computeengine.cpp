@@ -178,6 +178,9 @@ std::optional<graph::GraphParams> graphParamsFor(const ModelInfo& model, const S
     if (weights->tiedOutput) {
         params.tiedOutputBuffer = weightBuffer(*weights->tiedOutput);
     }
+    for (const TensorBuffer& buffer : weights->ropeFactors) {
+        params.ropeFactorBuffers.push_back(weightBuffer(buffer));
+    }
     // llama-kv-cache.cpp: a layer's K/V live on its device, in plain CPU memory for a host layer
     // or with -nkvo.
     params.offloadKqv = settings.kvOffload;

@@ -409,6 +409,19 @@ Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSet
             out.tiedOutput = bufferOf(*output);
         }
     }
+    // Each layer's copy of the RoPE factors is placed as a weight of that layer (create_tensor in
+    // the layer loop picks the layer's buffer type list).
+    const auto factors =
+        std::find_if(model.tensors.begin(), model.tensors.end(),
+                     [](const TensorSummary& tensor) { return tensor.name == "rope_freqs.weight"; });
+    if (factors != model.tensors.end()) {
+        WeightClass weight = classifyFor(*factors, placer.readsRepack(), placer.readsExperts());
+        for (std::uint32_t il = 0; il < model.trunkLayerCount(); ++il) {
+            weight.layer = static_cast<int>(il);
+            out.ropeFactors.push_back(
+                bufferOf(placer.place(weight, factors->name, TensorRole::Layer, factors->bytes)));
+        }
+    }
     return out;
 }
 

@@ -56,9 +56,13 @@ struct TensorBuffer {
 // Where each weight lives, tensor by tensor: `tensors[i]` is model.tensors[i]'s buffer, and
 // `tiedOutput` the buffer of the tied output's own copy of token_embd (nullopt where the output
 // reads token_embd itself). The same rules as placeWeights; the same errors.
+// `ropeFactors[il]` the buffer of layer il's copy of rope_freqs.weight (tensorroles.h
+// isPerLayerCopiedWeight; empty where the model has none): each layer reads the copy in its own
+// buffer type.
 struct TensorPlacements {
     std::vector<TensorBuffer> tensors;
     std::optional<TensorBuffer> tiedOutput;
+    std::vector<TensorBuffer> ropeFactors;
     bool operator==(const TensorPlacements&) const = default;
 };
 Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSettings& settings,

@@ -68,9 +68,11 @@ struct GraphParams {
     GgmlType cacheTypeK = GgmlType::F16;
     GgmlType cacheTypeV = GgmlType::F16;
     // Where the weights and caches live: `weightBuffers[i]` for model.tensors[i], the tied output's
-    // own copy of token_embd (none: the output reads token_embd itself), each layer's KV cache.
+    // own copy of token_embd (none: the output reads token_embd itself), each layer's copy of the
+    // RoPE factors (weightplacement.h TensorPlacements::ropeFactors), each layer's KV cache.
     std::vector<Buffer> weightBuffers;
     std::optional<Buffer> tiedOutputBuffer;
+    std::vector<Buffer> ropeFactorBuffers;
     std::vector<Buffer> kvBuffers;
     // The scheduler backend each layer's device is (GPUs in order, then the CPU), and whether -ngl
     // asks for every layer and the output: llama-context.cpp graph_get_cb pins each layer's "norm"

@@ -127,6 +127,27 @@ TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
     return weight("blk." + std::to_string(layer) + "." + std::string(suffix));
 }
 
+TensorId LlmGraph::ropeFactors(std::uint32_t layer) {
+    const TensorId fileTensor = weight("rope_freqs.weight");
+    if (fileTensor == kNoTensor || layer >= m_params.ropeFactorBuffers.size()) {
+        return fileTensor;
+    }
+    const Buffer& buffer = m_params.ropeFactorBuffers[layer];
+    // The file's tensor is block 0's (tensorroles.h); a later layer in the same buffer type reads it.
+    if (m_ropeFactorCopies.empty()) {
+        m_ropeFactorCopies.emplace(
+            m_params.weightBuffers.at(m_tensorIndex.at("rope_freqs.weight")).bufferType, fileTensor);
+    }
+    const auto [copy, created] = m_ropeFactorCopies.try_emplace(buffer.bufferType, kNoTensor);
+    if (created) {
+        const GgmlType type = m_builder[fileTensor].type;
+        const GraphBuilder::Shape ne = m_builder[fileTensor].ne;
+        const std::string name = m_builder[fileTensor].name;
+        copy->second = m_builder.leaf(type, ne, name, m_builder.addBuffer(buffer));
+    }
+    return copy->second;
+}
+
 TensorId LlmGraph::outputWeight() {
     // llama-model.cpp: a model without output.weight reads token_embd, duplicated on the output
     // device when that is not token_embd's (TENSOR_DUPLICATED).

@@ -55,6 +55,10 @@ class LlmGraph {
     TensorId blockWeight(std::uint32_t layer, std::string_view suffix);
     // The output matrix: output.weight, or the tied copy of token_embd.
     TensorId outputWeight();
+    // llama_model::get_rope_factors(il) where the model has rope_freqs.weight: layer `layer`'s copy,
+    // one leaf per buffer type the layers use (llama-model-loader.cpp creates a TENSOR_DUPLICATED
+    // weight once per buffer type); kNoTensor without one.
+    TensorId ropeFactors(std::uint32_t layer);
     // A projection by a model weight, llama-graph.cpp build_lora_mm: mul_mat(w, x), then for each
     // LoRA adapter with a pair for w (params().loraWeights) mul_mat(lora_b, mul_mat(lora_a, x)),
     // scaled and added to it. Without adapters: mul_mat(w, x) alone.
@@ -141,6 +145,7 @@ class LlmGraph {
     TensorId m_positions = kNoTensor;
     TensorId m_outputIds = kNoTensor;
     TensorId m_tiedOutput = kNoTensor;
+    std::map<std::string, TensorId> m_ropeFactorCopies; // by buffer type
 };
 
 } // namespace llamafit::graph

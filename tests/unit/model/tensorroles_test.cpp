@@ -23,7 +23,10 @@ TEST(TensorRoles, InputOutputLayerAndOther) {
     EXPECT_EQ(summarizeTensor(tensor("output_norm.weight", {2048}), "llama").role, TensorRole::Output);
     EXPECT_EQ(summarizeTensor(tensor("altup_proj.weight", {2048, 2048, 3}), "gemma3n").role,
               TensorRole::Output);
-    EXPECT_EQ(summarizeTensor(tensor("rope_freqs.weight", {64}), "llama").role, TensorRole::Other);
+    // Loaded in the layer loop: block 0 holds the file's tensor, later layers copies of it.
+    const TensorSummary ropeFactors = summarizeTensor(tensor("rope_freqs.weight", {64}), "llama");
+    EXPECT_EQ(ropeFactors.role, TensorRole::Layer);
+    EXPECT_EQ(ropeFactors.layer, 0);
     EXPECT_EQ(summarizeTensor(tensor("v.blk.0.attn_q.weight", {64, 64}), "llama").role, TensorRole::Other);
 }
 

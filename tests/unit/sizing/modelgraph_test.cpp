@@ -60,6 +60,11 @@ std::optional<PlanCase> readPlanCase(const fs::path& folder) {
     std::string stem = match[1];
     out.shape.name = stem;
     out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + stem + ".json";
+    // A variant of a shape (tests/data/shapes/variants: not in the matrices) keeps its name.
+    if (const std::string variant = std::string(LLAMAFIT_SHAPES_DIR) + "/variants/" + stem + ".json";
+        !fs::exists(out.shape.specPath) && fs::exists(variant)) {
+        out.shape.specPath = variant;
+    }
     if (!fs::exists(out.shape.specPath)) {
         std::replace(stem.begin(), stem.end(), '_', '-');
         out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + stem + ".json";

@@ -28,7 +28,7 @@ TensorId buildCohere2Graph(LlmGraph& g) {
         // "if (is_swa)": RoPE (with the model's rope factors, where it has them) on the
         // sliding-window layers only.
         if (swa) {
-            const TensorId factors = g.weight("rope_freqs.weight");
+            const TensorId factors = g.ropeFactors(il);
             q = b.rope(q, g.inputPositions(), factors);
             k = b.rope(k, g.inputPositions(), factors);
         }

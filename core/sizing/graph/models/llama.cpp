@@ -8,8 +8,10 @@ namespace llamafit::graph {
 namespace {
 
 // `positionsPerToken`: llama-hparams.cpp n_pos_per_embd, 4 under M-RoPE (qwen2vl.cpp's
-// ggml_rope_multi reads four positions per token from build_inp_pos), else 1.
-TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken) {
+// ggml_rope_multi reads four positions per token from build_inp_pos), else 1. `ropeFactors`:
+// llama.cpp's rope reads the layer's model.get_rope_factors (the model's rope_freqs, where it has
+// one); qwen2.cpp, qwen3.cpp and qwen2vl.cpp pass none.
+TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, bool ropeFactors) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
@@ -36,10 +38,11 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken) {
             const TensorId weight = g.blockWeight(il, name);
             return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, static_cast<int>(il));
         };
+        const TensorId factors = ropeFactors ? g.ropeFactors(il) : kNoTensor;
         TensorId q = project("attn_q", heads, info.keyHeadDim);
-        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions);
+        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions, factors);
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
-        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
+        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions, factors);
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
@@ -58,11 +61,11 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken) {
 } // namespace
 
 TensorId buildLlamaGraph(LlmGraph& g) {
-    return buildDenseAttentionGraph(g, 1);
+    return buildDenseAttentionGraph(g, 1, g.model().architecture == "llama");
 }
 
 TensorId buildQwen2VlGraph(LlmGraph& g) {
-    return buildDenseAttentionGraph(g, 4);
+    return buildDenseAttentionGraph(g, 4, false);
 }
 
 } // namespace llamafit::graph
