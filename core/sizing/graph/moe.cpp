@@ -122,4 +122,18 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     return sum;
 }
 
+TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer,
+                                              const MoeOptions& options) {
+    if (graph.blockWeight(layer, "ffn_gate_inp.weight") == kNoTensor) {
+        return graph.feedForward(x, layer);
+    }
+    GraphBuilder& b = graph.builder();
+    const TensorId routed = buildMoeFeedForward(graph, x, layer, options);
+    const TensorId up = graph.project(graph.blockWeight(layer, "ffn_up_shexp.weight"), x);
+    const TensorId gate = graph.project(graph.blockWeight(layer, "ffn_gate_shexp.weight"), x);
+    const TensorId shared =
+        graph.project(graph.blockWeight(layer, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
+    return b.add(routed, shared);
+}
+
 } // namespace llamafit::graph

@@ -43,4 +43,11 @@ struct MoeOptions {
 TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, const MoeOptions& options,
                              TensorId routerLogits = kNoTensor);
 
+// The feed-forward of the models with leading dense layers and shared experts (deepseek2.cpp,
+// glm4-moe.cpp): build_ffn (SwiGLU) in a layer without a router ("il < n_layer_dense_lead": the
+// loader gives exactly those layers ffn_gate/up/down), else build_moe_ffn plus the shared experts'
+// build_ffn (LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp, added.
+TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer,
+                                              const MoeOptions& options);
+
 } // namespace llamafit::graph

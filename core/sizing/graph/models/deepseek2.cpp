@@ -48,12 +48,10 @@ ExpertGating expertGating(const ModelInfo& model) {
 
 bool latentAttentionExperts(const ModelInfo& model) {
     // deepseek2.cpp's MLA branch (the non-MLA one stores K and V of full heads) with its MoE layers;
-    // not built here (moe.h): the expert-selection bias (ffn_exp_probs_b, DeepSeek-V3's routing),
-    // the expert groups (n_expert_groups > 1), the sqrt(softplus) gating, and the fused
-    // ffn_gate_up_exps that create_tensor_gate_up_exps may load in place of the two.
+    // not built here (moe.h): the expert groups (n_expert_groups > 1), the sqrt(softplus) gating,
+    // and the fused ffn_gate_up_exps that create_tensor_gate_up_exps may load in place of the two.
     return model.mla && model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
            model.expertGroupCount <= 1 && model.expertGatingFunc <= 3 &&
-           !hasBlockTensor(model, "ffn_exp_probs_b.bias") &&
            !hasBlockTensor(model, "ffn_gate_up_exps.weight");
 }
 
@@ -65,11 +63,12 @@ TensorId buildDeepseek2Graph(LlmGraph& g) {
     const std::uint32_t layers = model.trunkLayerCount();
     // deepseek2.cpp: build_moe_ffn(..., LLM_FFN_SILU, hparams.expert_weights_norm,
     // hparams.expert_weights_scale, hparams.expert_gating_func).
-    MoeOptions moe;
-    moe.gating = expertGating(model);
-    moe.activation = ExpertActivation::Silu;
-    moe.normalizeWeights = model.expertWeightsNorm;
-    moe.weightsScale = model.expertWeightsScale;
+    // DeepSeek-V3's routing (and GLM-4.7-Flash's) passes the layer's ffn_exp_probs_b
+    // (blk.N.exp_probs_b.bias) as the experts' selection bias.
+    const MoeOptions moe{.gating = expertGating(model),
+                         .normalizeWeights = model.expertWeightsNorm,
+                         .weightsScale = model.expertWeightsScale,
+                         .selectionBias = hasBlockTensor(model, "exp_probs_b.bias")};
     // "(optional) temperature tuning - used by mistral-large": build_inp_attn_scale, one factor per
     // token ([1, 1, n_tokens]) that multiplies Q.
     TensorId attentionScale = kNoTensor;
@@ -145,19 +144,7 @@ TensorId buildDeepseek2Graph(LlmGraph& g) {
         const TensorId ffnInput = b.add(cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
 
-        // "il < n_layer_dense_lead": the loader gives exactly those layers ffn_gate/up/down and
-        // the others the router, so the router's presence tells the two apart.
-        if (g.blockWeight(il, "ffn_gate_inp.weight") == kNoTensor) {
-            cur = g.feedForward(cur, il);
-        } else {
-            const TensorId routed = buildMoeFeedForward(g, cur, il, moe);
-            // The shared experts: build_ffn(LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp.
-            const TensorId up = g.project(g.blockWeight(il, "ffn_up_shexp.weight"), cur);
-            const TensorId gate = g.project(g.blockWeight(il, "ffn_gate_shexp.weight"), cur);
-            const TensorId shared =
-                g.project(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
-            cur = b.add(routed, shared);
-        }
+        cur = buildDenseOrSharedExpertsFeedForward(g, cur, il, moe);
         inpL = b.add(cur, ffnInput);
     }
     // src/models/deepseek2.cpp: the logits by a plain ggml_mul_mat (no LoRA branch), as are its

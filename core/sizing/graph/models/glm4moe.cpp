@@ -21,12 +21,10 @@ TensorId buildGlm4MoeGraph(LlmGraph& g) {
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
     const TensorId positions = g.inputPositions();
-    MoeOptions moe;
-    moe.gating = ExpertGating::Sigmoid;
-    moe.activation = ExpertActivation::Silu;
-    moe.normalizeWeights = model.expertWeightsNorm;
-    moe.weightsScale = model.expertWeightsScale;
-    moe.selectionBias = true;
+    const MoeOptions moe{.gating = ExpertGating::Sigmoid,
+                         .normalizeWeights = model.expertWeightsNorm,
+                         .weightsScale = model.expertWeightsScale,
+                         .selectionBias = true};
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
         const LayerInfo& info = model.layers.at(il);
@@ -53,17 +51,7 @@ TensorId buildGlm4MoeGraph(LlmGraph& g) {
         }
         const TensorId ffnInput = b.add(cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
-        if (g.blockWeight(il, "ffn_gate_inp.weight") == kNoTensor) {
-            cur = g.feedForward(cur, il);
-        } else {
-            const TensorId routed = buildMoeFeedForward(g, cur, il, moe);
-            // The shared expert: build_ffn(LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp.
-            const TensorId up = g.project(g.blockWeight(il, "ffn_up_shexp.weight"), cur);
-            const TensorId gate = g.project(g.blockWeight(il, "ffn_gate_shexp.weight"), cur);
-            const TensorId shared =
-                g.project(g.blockWeight(il, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
-            cur = b.add(routed, shared);
-        }
+        cur = buildDenseOrSharedExpertsFeedForward(g, cur, il, moe);
         inpL = b.add(cur, ffnInput);
     }
     return g.outputHead(inpL);

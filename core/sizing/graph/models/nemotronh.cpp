@@ -30,12 +30,11 @@ TensorId squaredReluFeedForward(LlmGraph& g, TensorId x, std::uint32_t il, std::
 TensorId mixtureOfExperts(LlmGraph& g, TensorId x, std::uint32_t il) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    MoeOptions moe;
-    moe.gating = ExpertGating::Sigmoid;
-    moe.activation = ExpertActivation::ReluSqr;
-    moe.normalizeWeights = model.expertWeightsNorm;
-    moe.weightsScale = model.expertWeightsScale;
-    moe.selectionBias = true;
+    const MoeOptions moe{.gating = ExpertGating::Sigmoid,
+                         .activation = ExpertActivation::ReluSqr,
+                         .normalizeWeights = model.expertWeightsNorm,
+                         .weightsScale = model.expertWeightsScale,
+                         .selectionBias = true};
     // The latent projections are plain ggml_mul_mat (no LoRA branch); the router reads the input
     // itself.
     const TensorId latentDown = g.blockWeight(il, "ffn_latent_down.weight");
