@@ -40,8 +40,12 @@ def dense(g):
     ]
     if a == "qwen2vl":
         md.append({"key": f"{a}.rope.dimension_sections", "type": "i32[]", "value": [16, 24, 24, 0]})
-    t = [{"name": "token_embd.weight", "type": g["embd_type"], "shape": [e, g["n_vocab"]]},
-         {"name": "blk.{i}.attn_norm.weight", "type": "f32", "shape": [e]},
+    t = [{"name": "token_embd.weight", "type": g["embd_type"], "shape": [e, g["n_vocab"]]}]
+    if g.get("rope_freqs"):
+        # Llama 3.1 / 3.2 files: convert_hf_to_gguf.py writes the llama3 rope scaling's factors,
+        # [n_rot / 2] f32, which llama.cpp loads with block 0 and copies per buffer type.
+        t += [{"name": "rope_freqs.weight", "type": "f32", "shape": [hd // 2]}]
+    t += [{"name": "blk.{i}.attn_norm.weight", "type": "f32", "shape": [e]},
          {"name": "blk.{i}.attn_q.weight", "type": w, "shape": [e, h * hd]},
          {"name": "blk.{i}.attn_k.weight", "type": w, "shape": [e, kv * hd]},
          {"name": "blk.{i}.attn_v.weight", "type": w, "shape": [e, kv * hd]},
@@ -93,8 +97,12 @@ def qwen35(g):
     ]
     rec = {"except_every": 4, "offset": 3}
     att = {"every": 4, "offset": 3}
-    t = [{"name": "token_embd.weight", "type": g["embd_type"], "shape": [e, g["n_vocab"]]},
-         {"name": "blk.{i}.attn_norm.weight", "type": "f32", "shape": [e]},
+    t = [{"name": "token_embd.weight", "type": g["embd_type"], "shape": [e, g["n_vocab"]]}]
+    if g.get("rope_freqs"):
+        # Llama 3.1 / 3.2 files: convert_hf_to_gguf.py writes the llama3 rope scaling's factors,
+        # [n_rot / 2] f32, which llama.cpp loads with block 0 and copies per buffer type.
+        t += [{"name": "rope_freqs.weight", "type": "f32", "shape": [hd // 2]}]
+    t += [{"name": "blk.{i}.attn_norm.weight", "type": "f32", "shape": [e]},
          {"name": "blk.{i}.post_attention_norm.weight", "type": "f32", "shape": [e]},
          {"name": "blk.{i}.attn_qkv.weight", "type": w, "shape": [e, conv], "layers": rec},
          {"name": "blk.{i}.attn_gate.weight", "type": w, "shape": [e, inner], "layers": rec},
@@ -130,7 +138,7 @@ MODELS = {
                "intermediate 9728, vocab 151936, tied); the log's KV line (36 layers x 8 x 128) agrees."),
     "llama-3.1-8b-q4_0": dict(
         family=dense, arch="llama", name="Hermes 3 Llama 3.1 8B", n_embd=4096, n_layer=32, n_head=32,
-        n_head_kv=8, head_dim=128, n_ff=14336, n_vocab=128256, n_ctx_train=131072,
+        n_head_kv=8, head_dim=128, n_ff=14336, n_vocab=128256, n_ctx_train=131072, rope_freqs=True,
         wtype="q4_0", embd_type="q4_0", output_type="q6_K",
         source="print_info of the log (n_embd 4096, 32 layers, 32/8 heads x 128, n_ff 14336, "
                "vocab 128256; 225 q4_0 + 1 q6_K tensors)."),
@@ -170,7 +178,7 @@ MODELS = {
     "llama-3.2-3b-q4_k_m": dict(
         family=dense, arch="llama", name="Llama 3.2 3B class (28 layers)", n_embd=3072, n_layer=28,
         n_head=24, n_head_kv=8, head_dim=128, n_ff=8192, n_vocab=128256, n_ctx_train=131072, tied=True,
-        wtype="q4_K", down_type="q6_K", embd_type="q6_K", output_type="q6_K",
+        rope_freqs=True, wtype="q4_K", down_type="q6_K", embd_type="q6_K", output_type="q6_K",
         source="meta-llama/Llama-3.2-3B config (hidden 3072, 28 layers, 24 heads, 8 KV x 128, "
                "intermediate 8192, vocab 128256, tied); the log's KV line (28 layers, 4096 B per cell "
                "and layer), n_ctx_train 131072, freq_base 500000, its 0.49 MiB output (128256 logits) "
