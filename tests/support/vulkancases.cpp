@@ -35,6 +35,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"lfm2", {}},
         {"llama", {4, std::nullopt}},
         {"llama", {4, 32000}},
+        {"mistral3", {}},
         {"mamba", {}},
         {"mamba2", {}},
         {"nemotron_h", {6, std::nullopt}},

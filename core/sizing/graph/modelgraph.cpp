@@ -35,6 +35,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"llama", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"mistral3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2vl", buildQwen2VlGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
     ArchitectureBuilder{"gpt-oss", buildGptOssGraph, slidingWindowExperts},

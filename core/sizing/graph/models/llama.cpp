@@ -1,8 +1,11 @@
 // The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases), qwen3.cpp
-// (Q/K RMS norms) and qwen2vl.cpp (qwen2's layers with M-RoPE), which differ only in the tensors a
-// layer has and the positions RoPE reads: pre-norm attention with RoPE over the KV cache, then a
-// SwiGLU feed-forward, both residual; the last layer keeps only the output rows.
+// (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE) and mistral3.cpp's dense layers (Q
+// scaled by the attention temperature input), which differ only in the tensors a layer has, the
+// positions and factors RoPE reads and that scaling: pre-norm attention with RoPE over the KV
+// cache, then a SwiGLU feed-forward, both residual; the last layer keeps only the output rows.
 #include "core/sizing/graph/models/modelbuilders.h"
+
+#include <string>
 
 namespace llamafit::graph {
 namespace {
@@ -10,8 +13,10 @@ namespace {
 // `positionsPerToken`: llama-hparams.cpp n_pos_per_embd, 4 under M-RoPE (qwen2vl.cpp's
 // ggml_rope_multi reads four positions per token from build_inp_pos), else 1. `ropeFactors`:
 // llama.cpp's rope reads the layer's model.get_rope_factors (the model's rope_freqs, where it has
-// one); qwen2.cpp, qwen3.cpp and qwen2vl.cpp pass none.
-TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, bool ropeFactors) {
+// one); qwen2.cpp, qwen3.cpp and qwen2vl.cpp pass none. `temperatureTuning`: mistral3.cpp's
+// "(optional) temperature tuning" where the file sets attention.temperature_scale.
+TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, bool ropeFactors,
+                                  bool temperatureTuning) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
@@ -20,6 +25,12 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
             ? g.inputPositions()
             : b.input(GgmlType::I32, {static_cast<std::int64_t>(g.tokens()) * positionsPerToken, 1, 1, 1},
                       "inp_pos");
+    // build_inp_attn_scale: one factor per token ([1, 1, n_tokens]) that multiplies Q.
+    TensorId attentionScale = kNoTensor;
+    if (temperatureTuning && model.attentionTemperatureScale != 0.0f) {
+        attentionScale =
+            b.input(GgmlType::F32, {1, 1, static_cast<std::int64_t>(g.tokens()), 1}, "attn_scale");
+    }
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
         const LayerInfo& info = model.layers.at(il);
@@ -43,6 +54,9 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
         q = b.rope(headNorm(q, "attn_q_norm.weight"), positions, factors);
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
         k = b.rope(headNorm(k, "attn_k_norm.weight"), positions, factors);
+        if (attentionScale != kNoTensor) {
+            q = b.mul(q, attentionScale); // "apply llama 4 temperature scaling"
+        }
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
@@ -61,11 +75,13 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
 } // namespace
 
 TensorId buildLlamaGraph(LlmGraph& g) {
-    return buildDenseAttentionGraph(g, 1, g.model().architecture == "llama");
+    const std::string& architecture = g.model().architecture;
+    const bool mistral3 = architecture == "mistral3";
+    return buildDenseAttentionGraph(g, 1, architecture == "llama" || mistral3, mistral3);
 }
 
 TensorId buildQwen2VlGraph(LlmGraph& g) {
-    return buildDenseAttentionGraph(g, 4, false);
+    return buildDenseAttentionGraph(g, 4, false, false);
 }
 
 } // namespace llamafit::graph

@@ -7,7 +7,7 @@
 
 namespace llamafit::graph {
 
-TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3
+TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (dense)
 TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
