@@ -33,6 +33,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"granitehybrid", {}},
         {"jamba", {6, std::nullopt}},
         {"lfm2", {}},
+        {"lfm2moe", {5, std::nullopt}},
         {"llama", {4, std::nullopt}},
         {"llama", {4, 32000}},
         {"mistral3", {}},

@@ -52,6 +52,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"nemotron_h_moe", buildNemotronHGraph, recurrentMoeStack},
     ArchitectureBuilder{"jamba", buildJambaGraph, [](const ModelInfo& m) { return m.hasRecurrentLayers(); }},
     ArchitectureBuilder{"lfm2", buildLfm2Graph, denseShortConvHybrid},
+    ArchitectureBuilder{"lfm2moe", buildLfm2Graph, shortConvHybridExperts},
     ArchitectureBuilder{"qwen3next", buildQwen3NextGraph, deltaNetHybrid},
     ArchitectureBuilder{"qwen35", buildQwen35Graph, deltaNetHybrid},
     ArchitectureBuilder{"qwen35moe", buildQwen35Graph, deltaNetHybrid},

@@ -4,20 +4,33 @@
 // memory's KV cache; then the residual, an RMS-normed SwiGLU feed-forward and its residual. The
 // last layer keeps only the output rows; the output norm is stored as token_embd_norm.
 #include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/moe.h"
 #include "core/sizing/graph/recurrent.h"
 
 namespace llamafit::graph {
 
 bool denseShortConvHybrid(const ModelInfo& model) {
-    // lfm2.cpp's iSWA variant (a sliding window on the attention layers) and lfm2moe's experts are
-    // not built here.
+    // lfm2.cpp's iSWA variant (a sliding window on the attention layers) is not built here.
     return model.hasRecurrentLayers() && !model.isMoe() && !model.hasSlidingWindowLayers();
+}
+
+bool shortConvHybridExperts(const ModelInfo& model) {
+    // lfm2moe's hparams.expert_gating_func, read without a default: 1 softmax, 2 sigmoid; no groups.
+    return model.hasRecurrentLayers() && model.isMoe() && !model.hasSlidingWindowLayers() &&
+           (model.expertGatingFunc == 1 || model.expertGatingFunc == 2) && model.expertGroupCount <= 1;
 }
 
 TensorId buildLfm2Graph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     const RsInput rs = buildRsInput(g);
+    // lfm2moe's layers past n_layer_dense_lead: build_moe_ffn(..., ffn_exp_probs_b, LLM_FFN_SILU,
+    // norm_w = true, hparams.expert_weights_scale, hparams.expert_gating_func).
+    const MoeOptions moe{.gating =
+                             model.expertGatingFunc == 2 ? ExpertGating::Sigmoid : ExpertGating::Softmax,
+                         .normalizeWeights = true,
+                         .weightsScale = model.expertWeightsScale,
+                         .selectionBias = true};
     // The token rows are expanded before the first layer (lfm2.cpp ggml_build_forward_expand).
     TensorId cur = g.inputEmbeddings();
     b.expand(cur);
@@ -52,7 +65,8 @@ TensorId buildLfm2Graph(LlmGraph& g) {
         // The residual is prev + cur (lfm2.cpp's operand order, which the graph's order follows).
         cur = b.add(prev, cur);
         TensorId ffn = g.norm(cur, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, normLayer);
-        ffn = g.feedForward(ffn, il);
+        ffn = g.blockWeight(il, "ffn_gate_inp.weight") == kNoTensor ? g.feedForward(ffn, il)
+                                                                    : buildMoeFeedForward(g, ffn, il, moe);
         cur = b.add(cur, ffn);
     }
     // llama-arch.cpp LLM_TENSOR_OUTPUT_NORM_LFM2: the output norm's weight is token_embd_norm.

@@ -45,10 +45,12 @@ bool denseRecurrentStack(const ModelInfo& model);
 // The same with routed experts in the feed-forward layers: the Nemotron-H MoE variant.
 bool recurrentMoeStack(const ModelInfo& model);
 TensorId buildJambaGraph(LlmGraph& graph); // jamba (jamba.cpp)
-TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2 (lfm2.cpp)
+TensorId buildLfm2Graph(LlmGraph& graph);  // lfm2, lfm2moe (lfm2.cpp)
 // Short-convolution layers beside attention ones, dense feed-forward, no sliding window: the LFM2
 // builder's variant.
 bool denseShortConvHybrid(const ModelInfo& model);
+// The same with routed experts past the leading dense layers: lfm2moe (lfm2.cpp builds both).
+bool shortConvHybridExperts(const ModelInfo& model);
 TensorId buildQwen3NextGraph(LlmGraph& graph); // qwen3next (qwen3next.cpp)
 TensorId buildQwen35Graph(LlmGraph& graph);    // qwen35 and qwen35moe (qwen3next.cpp)
 // Gated delta-net layers beside gated attention ones, a dense FFN or routed (and shared) experts, no
