@@ -23,6 +23,8 @@ int blockIndex(std::string_view name);
 // file, which llama.cpp loads for every layer, TENSOR_DUPLICATED into each buffer type the layers
 // use; summarizeTensor places the file's tensor with block 0.
 bool isPerLayerCopiedWeight(std::string_view name);
+// The one of them the builders read (llama_model::get_rope_factors, without LongRoPE).
+inline constexpr std::string_view kRopeFactorsName = "rope_freqs.weight";
 
 // True for names --cpu-moe / --n-cpu-moe move: regex \.ffn_(up|down|gate|gate_up)_(ch|)exps.
 bool isRoutedExpertTensor(std::string_view name);

@@ -3,6 +3,7 @@
 // costs a few comparisons and no string work.
 #include "core/sizing/weightplacement.h"
 
+#include "core/model/tensorroles.h"
 #include "core/sizing/tensorpattern.h"
 
 #include <algorithm>
@@ -413,7 +414,7 @@ Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSet
     // the layer loop picks the layer's buffer type list).
     const auto factors =
         std::find_if(model.tensors.begin(), model.tensors.end(),
-                     [](const TensorSummary& tensor) { return tensor.name == "rope_freqs.weight"; });
+                     [](const TensorSummary& tensor) { return tensor.name == kRopeFactorsName; });
     if (factors != model.tensors.end()) {
         WeightClass weight = classifyFor(*factors, placer.readsRepack(), placer.readsExperts());
         for (std::uint32_t il = 0; il < model.trunkLayerCount(); ++il) {

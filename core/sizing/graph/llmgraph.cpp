@@ -2,6 +2,7 @@
 // llama.cpp b11669 function named beside it (src/llama-graph.cpp, src/llama-kv-cache.cpp).
 #include "core/sizing/graph/llmgraph.h"
 
+#include "core/model/tensorroles.h"
 #include "core/sizing/kvrotation.h"
 
 #include <algorithm>
@@ -128,15 +129,14 @@ TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
 }
 
 TensorId LlmGraph::ropeFactors(std::uint32_t layer) {
-    const TensorId fileTensor = weight("rope_freqs.weight");
+    const TensorId fileTensor = weight(kRopeFactorsName);
     if (fileTensor == kNoTensor || layer >= m_params.ropeFactorBuffers.size()) {
         return fileTensor;
     }
     const Buffer& buffer = m_params.ropeFactorBuffers[layer];
     // The file's tensor is block 0's (tensorroles.h); a later layer in the same buffer type reads it.
     if (m_ropeFactorCopies.empty()) {
-        m_ropeFactorCopies.emplace(
-            m_params.weightBuffers.at(m_tensorIndex.at("rope_freqs.weight")).bufferType, fileTensor);
+        m_ropeFactorCopies.emplace(m_params.ropeFactorBuffers.front().bufferType, fileTensor);
     }
     const auto [copy, created] = m_ropeFactorCopies.try_emplace(buffer.bufferType, kNoTensor);
     if (created) {
