@@ -15,6 +15,7 @@
 #include "core/sizing/mtpcontext.h"
 #include "core/sizing/overhead.h"
 #include "core/sizing/placementcache.h"
+#include "core/sizing/preparedmodels.h"
 #include "core/sizing/projectorbuffers.h"
 #include "core/sizing/recurrentstatesize.h"
 #include "core/sizing/rpcdevices.h"
@@ -287,8 +288,10 @@ Result<bool> addDraftModel(MemoryEstimate& est, const CompanionModels* companion
             "the draft model's file was not read: its weights, KV and compute are not estimated");
         return true;
     }
+    // From the process's prepared draft model (preparedmodels.h): a sweep or a slider drag with -md
+    // estimates the same draft on every step.
     Result<MemoryEstimate> draft =
-        estimate(*companions->draftModel, nullptr, nullptr, draftContextSettings(settings), gpus);
+        estimateMemory(*preparedModelFor(*companions->draftModel, {}), draftContextSettings(settings), gpus);
     if (!draft) {
         Error error = draft.error();
         error.message = "draft model: " + error.message;
@@ -472,11 +475,17 @@ Result<MemoryEstimate> estimate(const ModelInfo& model, const WeightGroups* grou
 
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus) {
-    return estimate(model, nullptr, nullptr, settings, gpus);
+    return estimateMemory(model, settings, gpus, CompanionModels{});
 }
 
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus, const CompanionModels& companions) {
+    return estimateMemory(*preparedModelFor(model, companions), settings, gpus);
+}
+
+Result<MemoryEstimate> estimateMemoryUnprepared(const ModelInfo& model, const ServerSettings& settings,
+                                                const std::vector<GpuDevice>& gpus,
+                                                const CompanionModels& companions) {
     return estimate(model, nullptr, nullptr, settings, gpus, &companions);
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // estimateMemory(): the bytes llama-server will allocate for a model, settings and set
-// of GPUs, per device and per component. Pure function: no I/O, clock or globals, so
-// a slider drag can recompute it every frame. Used by the CLI, the GUI and the solvers.
+// of GPUs, per device and per component. Pure function: no I/O or clock, and its answer depends
+// on its arguments alone, so a slider drag can recompute it every frame. Used by the CLI, the GUI
+// and the solvers. From a ModelInfo it estimates through the process's prepared model of it
+// (preparedmodels.h), a memo that only remembers answers.
 //
 // Error codes (llama-server would refuse these combinations; the message gives llama.cpp's reason):
 //   settings.unsupported-cache-type     a -ctk/-ctv type llama-server does not accept
@@ -33,6 +35,13 @@ Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettin
 // overloads without companions leave out what the settings name and say so in a note.
 Result<MemoryEstimate> estimateMemory(const ModelInfo& model, const ServerSettings& settings,
                                       const std::vector<GpuDevice>& gpus, const CompanionModels& companions);
+
+// The estimate worked out from the ModelInfo alone: no prepared model, placements made tensor by
+// tensor, no plan remembered. Slower; the reference that the prepared models and their caches are
+// tested against (tests/unit/sizing/sizingmodel_test.cpp).
+Result<MemoryEstimate> estimateMemoryUnprepared(const ModelInfo& model, const ServerSettings& settings,
+                                                const std::vector<GpuDevice>& gpus = {},
+                                                const CompanionModels& companions = {});
 
 // The same estimate from a prepared model (prepareModel()): what many estimates of one model
 // should use -- sweeps, solvers, every frame of a slider drag. Its companions are sized too.

@@ -67,18 +67,44 @@ ServerSettings sweepSettings(std::int64_t which) {
     return settings;
 }
 
+// An estimate from a plain ModelInfo, as the CLI, the fit replica and the failure fixes ask for
+// one, on each of the sweeps' devices with the context moving on every call: it finds the
+// process's prepared model of an equal ModelInfo (preparedmodels.h), comparing the whole tensor
+// list, and estimates from it.
 void BM_Estimate(benchmark::State& state) {
     const ModelInfo model = defaultCardModel();
-    ServerSettings settings;
+    const std::vector<GpuDevice> gpus = sweepDevices(state.range(0));
+    ServerSettings settings = sweepSettings(state.range(0));
+    settings.cacheTypeK = GgmlType::Q8_0;
+    settings.cacheTypeV = GgmlType::Q8_0;
+    if (auto first = estimateMemory(model, settings, gpus); !first) {
+        state.SkipWithError(first.error().message.c_str());
+        return;
+    }
+    std::uint32_t step = 0;
+    for (auto _ : state) {
+        settings.contextTokens = 32768 + 256 * (step++ % 256);
+        auto estimate = estimateMemory(model, settings, gpus);
+        benchmark::DoNotOptimize(estimate);
+    }
+}
+BENCHMARK(BM_Estimate)->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+
+// The same estimate worked out from scratch (estimateMemoryUnprepared): what the first estimate
+// of a model costs the CLI, with every weight placed tensor by tensor and the plan compiled.
+void BM_EstimateUnprepared(benchmark::State& state) {
+    const ModelInfo model = defaultCardModel();
+    const std::vector<GpuDevice> gpus = sweepDevices(state.range(0));
+    ServerSettings settings = sweepSettings(state.range(0));
     settings.contextTokens = 65536;
     settings.cacheTypeK = GgmlType::Q8_0;
     settings.cacheTypeV = GgmlType::Q8_0;
     for (auto _ : state) {
-        auto estimate = estimateMemory(model, settings);
+        auto estimate = estimateMemoryUnprepared(model, settings, gpus);
         benchmark::DoNotOptimize(estimate);
     }
 }
-BENCHMARK(BM_Estimate);
+BENCHMARK(BM_EstimateUnprepared)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 
 // An estimate the sizing engine answers (core/sizing/computeengine.h: llama.cpp's graph,
 // scheduler and allocator over the built-in Llama-3-8B card), on the CPU and on one Vulkan GPU.

@@ -1,8 +1,10 @@
-// prepareModel() / SizingModel: the prepared path gives exactly the plain estimate (the groups
+// prepareModel() / SizingModel: the prepared path, and the process's memo of prepared models,
+// give exactly the estimate worked out from scratch (the groups
 // and the remembered placements are optimisations, never a different answer), and the name rules behind the
 // groups agree with the per-name matchers they replace.
 #include "core/common/units.h"
 #include "core/sizing/estimator.h"
+#include "core/sizing/preparedmodels.h"
 #include "core/sizing/solvers.h"
 #include "core/sizing/weightclass.h"
 #include "tests/unit/sizing/testmodels.h"
@@ -72,18 +74,26 @@ std::vector<ModelInfo> modelVariety() {
 
 TEST(SizingModel, PreparedEstimatesEqualPlainOnes) {
     for (const ModelInfo& model : modelVariety()) {
-        const SizingModel prepared = prepareModel(model);
+        // The process's prepared model of it, so that the plain estimate below finds the plans
+        // this one compiled rather than compiling them a third time.
+        const std::shared_ptr<const SizingModel> kept = preparedModelFor(model, {});
+        const SizingModel& prepared = *kept;
         EXPECT_EQ(prepared.model(), model);
         for (const auto& gpus : gpuVariety()) {
             for (const ServerSettings& settings : placementVariety()) {
-                const auto plain = estimateMemory(model, settings, gpus);
+                const auto plain = estimateMemoryUnprepared(model, settings, gpus);
                 const auto fast = estimateMemory(prepared, settings, gpus);
+                const auto memoized = estimateMemory(model, settings, gpus); // preparedmodels.h
                 ASSERT_EQ(plain.ok(), fast.ok()) << model.architecture;
+                ASSERT_EQ(plain.ok(), memoized.ok()) << model.architecture;
                 if (plain.ok()) {
                     EXPECT_EQ(plain.value(), fast.value())
                         << model.architecture << " on " << gpus.size() << " GPUs";
+                    EXPECT_EQ(plain.value(), memoized.value())
+                        << model.architecture << " on " << gpus.size() << " GPUs";
                 } else {
                     EXPECT_EQ(plain.error(), fast.error());
+                    EXPECT_EQ(plain.error(), memoized.error());
                 }
             }
         }
@@ -105,7 +115,7 @@ TEST(SizingModel, RememberedPlacementsGiveThePlainEstimateInAnyOrder) {
             const std::vector<GpuDevice>& gpus = gpusList[random() % gpusList.size()];
             settings.contextTokens = 1024 + 256 * static_cast<std::uint32_t>(random() % 256);
             SCOPED_TRACE(model.architecture + " case " + std::to_string(i));
-            const auto plain = estimateMemory(model, settings, gpus);
+            const auto plain = estimateMemoryUnprepared(model, settings, gpus);
             const auto fast = estimateMemory(prepared, settings, gpus);
             ASSERT_EQ(plain.ok(), fast.ok());
             if (plain.ok()) {
@@ -115,6 +125,36 @@ TEST(SizingModel, RememberedPlacementsGiveThePlainEstimateInAnyOrder) {
             }
         }
     }
+}
+
+// estimateMemory(ModelInfo) keeps one prepared model per model (preparedmodels.h): an equal model
+// finds it, and a model that differs anywhere, however deep in its tensor list, gets its own.
+TEST(PreparedModels, FindTheModelOnlyWhenEveryFieldIsEqual) {
+    const ModelInfo model = test::llama3_8B();
+    const std::shared_ptr<const SizingModel> first = preparedModelFor(model, {});
+    EXPECT_EQ(preparedModelFor(ModelInfo(model), {}), first);
+    EXPECT_EQ(first->model(), model);
+
+    ModelInfo resized = model;
+    resized.tensors.back().bytes += 32; // same name, count, file size and architecture
+    const std::shared_ptr<const SizingModel> other = preparedModelFor(resized, {});
+    EXPECT_NE(other, first);
+    EXPECT_EQ(other->model(), resized);
+
+    CompanionModels withDraft;
+    withDraft.draftModel = test::llama1B(GgmlType::Q4_0);
+    EXPECT_NE(preparedModelFor(model, withDraft), first);
+    EXPECT_EQ(preparedModelFor(model, withDraft)->companions(), withDraft);
+
+    ServerSettings settings;
+    settings.contextTokens = 8192;
+    settings.gpuLayers = GpuLayers::count(99);
+    const std::vector<GpuDevice> gpus = {gpu("CUDA0", 24, Backend::Cuda)};
+    const auto asked = estimateMemory(resized, settings, gpus);
+    const auto unprepared = estimateMemoryUnprepared(resized, settings, gpus);
+    ASSERT_TRUE(asked.ok() && unprepared.ok());
+    EXPECT_EQ(asked.value(), unprepared.value());
+    EXPECT_NE(asked.value(), estimateMemory(model, settings, gpus).value());
 }
 
 TEST(SizingModel, GroupsKeepEveryTensorByte) {
