@@ -148,9 +148,8 @@ Width attentionWidth(const ModelInfo& model, bool flashAttention) {
     return widest;
 }
 
-// Recurrent families without a replay (recurrentcompute.h: RWKV-6, LFM2 short conv, Kimi KDA,
-// PLaMo-2, ...): the gated-delta-net form first fitted on qwen35 (the conv input twice plus the
-// state work), with their own widths; not calibrated.
+// Every recurrent family: the gated-delta-net form first fitted on qwen35 (the conv input twice
+// plus the state work), with their own widths; not calibrated.
 Width recurrentWidth(const ModelInfo& model) {
     const Width e = model.embeddingLength;
     bool any = false;
@@ -190,8 +189,7 @@ ComputeWidths computeWidths(const ModelInfo& model) {
     out.denseFeedForward = feedForwardWidth(model, true);
     out.attentionFlash = attentionWidth(model, true);
     out.attentionNoFlash = attentionWidth(model, false);
-    out.recurrentBlock = recurrentBlockShape(model);
-    out.recurrent = out.recurrentBlock.kind == RecurrentBlockKind::None ? recurrentWidth(model) : 0;
+    out.recurrent = recurrentWidth(model);
     out.fullCacheHeads = maxHeads(model, false);
     out.swaCacheHeads = maxHeads(model, true);
     out.fullCacheRotation = kvRotationShape(model, false);
@@ -239,10 +237,7 @@ ComputeBreakdown blockComputeBytes(const ModelInfo& model, const ComputeWidths& 
     out.feedForwardBytes = perWidth * widths.feedForward;
     out.attentionBytes =
         kv.caches.empty() ? 0 : perWidth * (fa ? widths.attentionFlash : widths.attentionNoFlash) + kqBytes;
-    out.recurrentBytes =
-        widths.recurrentBlock.kind != RecurrentBlockKind::None
-            ? recurrentBlockBytes(widths.recurrentBlock, context.nUbatch, context.nSeqMax, 1 + context.nRsSeq)
-            : perWidth * widths.recurrent;
+    out.recurrentBytes = perWidth * widths.recurrent;
     out.logitsBytes = logitsBytes(model, context);
     // The logits [n_vocab, n_outputs] come last; they reuse the masks' blocks once those die and
     // only land on top when larger (measured: 64 slots x 262k vocab adds them, 16 slots do not).

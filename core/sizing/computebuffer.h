@@ -7,9 +7,11 @@
 //               FA off: n_ubatch * 4 B per cell (f32 mask) + n_ubatch * 4 * n_head B (KQ of one layer)
 //   A: activations n_ubatch * 4 B * W floats per token, W the widest of the FFN and attention
 //      blocks (widths in computebuffer.cpp), or the logits when they do not fit the holes the
-//      masks leave behind. Recurrent blocks of known families are replayed through ggml-alloc
-//      instead (recurrentcompute.h): their per-slot state copies make the peak depend on
-//      n_ubatch and the slot count in ways no single width follows.
+//      masks leave behind.
+// The fallback of the sizing engine (computeengine.h), for what it has no graph or backend table
+// for; not exact, and the estimate says so. A recurrent block's per-slot state copies make its
+// peak depend on n_ubatch and the slot count in ways no width follows, so a recurrent model the
+// engine does not cover is the roughest case.
 // GPU terms on top (per backend): CUDA/ROCm f16 copies of a quantized K/V for flash attention,
 // op-offloaded host weights, pipeline-parallel copies of the masks.
 
@@ -17,7 +19,6 @@
 #include "core/sizing/kvcachesize.h"
 #include "core/sizing/kvrotation.h"
 #include "core/sizing/memoryestimate.h"
-#include "core/sizing/recurrentcompute.h"
 #include "core/sizing/serversettings.h"
 
 #include <cstdint>
@@ -52,8 +53,7 @@ struct ComputeWidths {
     std::uint64_t denseFeedForward = 0;  // the widest block without routed experts
     std::uint64_t attentionFlash = 0;    // the widest attention block with flash attention
     std::uint64_t attentionNoFlash = 0;  // ... without
-    std::uint64_t recurrent = 0;         // recurrent block of a family without a replay
-    RecurrentBlockShape recurrentBlock;  // the replayed recurrent block (kind None: `recurrent` applies)
+    std::uint64_t recurrent = 0;         // the widest recurrent block
     std::uint64_t fullCacheHeads = 0;    // most heads of a layer in the non-SWA cache (KQ, FA off)
     std::uint64_t swaCacheHeads = 0;     // most heads of a layer in the SWA cache
     std::uint64_t widestKvRowValues = 0; // most n_head_kv * (head_dim_k + head_dim_v) of a KV layer
