@@ -46,7 +46,7 @@ std::string_view baseName(std::string_view name) {
 } // namespace
 
 bool isPerLayerCopiedWeight(std::string_view name) {
-    return name == kRopeFactorsName || name == "rope_factors_long.weight" ||
+    return name == kRopeFactorsNames[0] || name == kRopeFactorsNames[1] ||
            name == "rope_factors_short.weight";
 }
 

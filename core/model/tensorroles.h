@@ -7,6 +7,7 @@
 #include "core/gguf/gguffile.h"
 #include "core/model/modelinfo.h"
 
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -23,8 +24,13 @@ int blockIndex(std::string_view name);
 // file, which llama.cpp loads for every layer, TENSOR_DUPLICATED into each buffer type the layers
 // use; summarizeTensor places the file's tensor with block 0.
 bool isPerLayerCopiedWeight(std::string_view name);
-// The one of them the builders read (llama_model::get_rope_factors, without LongRoPE).
-inline constexpr std::string_view kRopeFactorsName = "rope_freqs.weight";
+// The one of them the builders read, among those a file has: llama_model::get_rope_factors
+// (llama-model.cpp) gives rope_freqs where the file has it, else LongRoPE's rope_factors_long past
+// n_ctx_orig_yarn tokens per sequence and rope_factors_short within. Long and short have one shape
+// and each layer's copies of both sit in one buffer, so the graph and its sizes are the same with
+// either; the builders read the long ones. (Only a -ot pattern naming one of them could part them.)
+inline constexpr std::array<std::string_view, 2> kRopeFactorsNames = {"rope_freqs.weight",
+                                                                      "rope_factors_long.weight"};
 
 // True for names --cpu-moe / --n-cpu-moe move: regex \.ffn_(up|down|gate|gate_up)_(ch|)exps.
 bool isRoutedExpertTensor(std::string_view name);

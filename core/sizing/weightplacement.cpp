@@ -412,9 +412,9 @@ Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSet
     }
     // Each layer's copy of the RoPE factors is placed as a weight of that layer (create_tensor in
     // the layer loop picks the layer's buffer type list).
-    const auto factors =
-        std::find_if(model.tensors.begin(), model.tensors.end(),
-                     [](const TensorSummary& tensor) { return tensor.name == kRopeFactorsName; });
+    const auto factors = std::find_first_of(
+        model.tensors.begin(), model.tensors.end(), kRopeFactorsNames.begin(), kRopeFactorsNames.end(),
+        [](const TensorSummary& tensor, std::string_view name) { return tensor.name == name; });
     if (factors != model.tensors.end()) {
         WeightClass weight = classifyFor(*factors, placer.readsRepack(), placer.readsExperts());
         for (std::uint32_t il = 0; il < model.trunkLayerCount(); ++il) {

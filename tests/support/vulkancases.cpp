@@ -39,6 +39,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"mistral3", {}},
         {"mamba", {}},
         {"mamba2", {}},
+        {"phi3", {}},
         {"nemotron_h", {6, std::nullopt}},
         {"nemotron_h_moe", {}},
         {"qwen2", {}},

@@ -270,6 +270,14 @@ TensorId GraphBuilder::glu(TensorId a, TensorId b, GluOp op) {
     return id;
 }
 
+TensorId GraphBuilder::gluHalves(TensorId a, GluOp op) {
+    Shape ne = m_graph[a].ne;
+    ne[0] /= 2;
+    const TensorId id = newTensor(GgmlOp::Glu, m_graph[a].type, ne, {a});
+    m_graph[id].opParams[0] = static_cast<std::int32_t>(op);
+    return id;
+}
+
 TensorId GraphBuilder::unary(TensorId a, UnaryOp op) {
     const TensorId id = newTensor(GgmlOp::Unary, m_graph[a].type, m_graph[a].ne, {a});
     m_graph[id].opParams[0] = static_cast<std::int32_t>(op);

@@ -62,6 +62,9 @@ class GraphBuilder {
     TensorId sqr(TensorId a);
     TensorId flashAttention(TensorId q, TensorId k, TensorId v, TensorId mask, TensorId sinks = kNoTensor);
     TensorId glu(TensorId a, TensorId b, GluOp op);
+    // ggml_glu_impl without a second operand (ggml_swiglu(ctx, a), ...): a's rows hold the gate's
+    // half and the other's, so the result is half as wide.
+    TensorId gluHalves(TensorId a, GluOp op);
     TensorId unary(TensorId a, UnaryOp op);
     // The mixture-of-experts ops (llama-graph.cpp build_moe_ffn): ggml_argsort (I32 indices of a's
     // shape), ggml_sum_rows ([1, ne1, ne2, ne3]), ggml_clamp, ggml_div, and ggml_mul_mat_id (F32

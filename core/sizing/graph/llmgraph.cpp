@@ -129,7 +129,10 @@ TensorId LlmGraph::blockWeight(std::uint32_t layer, std::string_view suffix) {
 }
 
 TensorId LlmGraph::ropeFactors(std::uint32_t layer) {
-    const TensorId fileTensor = weight(kRopeFactorsName);
+    TensorId fileTensor = weight(kRopeFactorsNames[0]);
+    if (fileTensor == kNoTensor) {
+        fileTensor = weight(kRopeFactorsNames[1]);
+    }
     if (fileTensor == kNoTensor || layer >= m_params.ropeFactorBuffers.size()) {
         return fileTensor;
     }
@@ -248,6 +251,26 @@ TensorId LlmGraph::projectHeads(std::uint32_t layer, std::string_view stem, Tens
     const TensorId projected =
         addBias(project(blockWeight(layer, name + ".weight"), x), layer, name + ".bias");
     return m_builder.reshape(projected, {headDim, heads, static_cast<std::int64_t>(tokens()), 1});
+}
+
+LlmGraph::QueryKeyValue LlmGraph::queryKeyValue(std::uint32_t layer, TensorId x, std::int64_t heads,
+                                                std::int64_t headsKv, std::int64_t headDim) {
+    const TensorId fused = blockWeight(layer, "attn_qkv.weight");
+    if (fused == kNoTensor) {
+        return {projectHeads(layer, "attn_q", x, heads, headDim),
+                projectHeads(layer, "attn_k", x, headsKv, headDim),
+                projectHeads(layer, "attn_v", x, headsKv, headDim)};
+    }
+    const TensorId qkv = addBias(project(fused, x), layer, "attn_qkv.bias");
+    const std::uint64_t value = ggmlTypeTraits(m_builder[qkv].type).bytesPerBlock;
+    const std::uint64_t row = m_builder[qkv].nb[1];
+    const auto T = static_cast<std::int64_t>(tokens());
+    const auto d = static_cast<std::uint64_t>(headDim);
+    const auto viewOf = [&](std::int64_t n, std::uint64_t offsetValues) {
+        return m_builder.view3d(qkv, {headDim, n, T, 1}, value * d, row, value * offsetValues);
+    };
+    return {viewOf(heads, 0), viewOf(headsKv, d * static_cast<std::uint64_t>(heads)),
+            viewOf(headsKv, d * static_cast<std::uint64_t>(heads + headsKv))};
 }
 
 TensorId LlmGraph::attentionWithoutRope(std::uint32_t layer, TensorId x) {
@@ -403,8 +426,13 @@ TensorId LlmGraph::attention(std::uint32_t layer, TensorId q, TensorId k, Tensor
             streams > 1 ? b.reshape(valueCache, {valueDim * headsKv, cells * streams, 1, 1}) : valueCache;
         valueStore = b.setRows(valueTarget, valueRows, inputs.vIndices);
     } else {
-        const TensorId valueRows =
-            b.reshape(b.reshape(v, {valueDim * headsKv, T, 1, 1}), {1, valueDim * headsKv * T, 1, 1});
+        // Its heads merge into rows in place where they are contiguous; a view of a fused QKV
+        // (build_qkv) is copied out first.
+        const std::uint64_t rowBytes =
+            ggmlTypeTraits(b[v].type).bytesPerBlock * static_cast<std::uint64_t>(valueDim * headsKv);
+        const GraphBuilder::Shape merged = {valueDim * headsKv, T, 1, 1};
+        const TensorId valueMatrix = rowBytes == b[v].nb[2] ? b.reshape(v, merged) : b.cont(v, merged);
+        const TensorId valueRows = b.reshape(valueMatrix, {1, valueDim * headsKv * T, 1, 1});
         const TensorId valueTarget = b.reshape(valueCache, {1, cells * streams * valueDim * headsKv, 1, 1});
         valueStore = b.setRows(valueTarget, valueRows, inputs.vIndices);
     }

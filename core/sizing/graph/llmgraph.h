@@ -55,7 +55,8 @@ class LlmGraph {
     TensorId blockWeight(std::uint32_t layer, std::string_view suffix);
     // The output matrix: output.weight, or the tied copy of token_embd.
     TensorId outputWeight();
-    // llama_model::get_rope_factors(il) where the model has rope_freqs.weight: layer `layer`'s copy,
+    // llama_model::get_rope_factors(il) where the model has RoPE factors (tensorroles.h
+    // kRopeFactorsNames): layer `layer`'s copy,
     // one leaf per buffer type the layers use (llama-model-loader.cpp creates a TENSOR_DUPLICATED
     // weight once per buffer type); kNoTensor without one.
     TensorId ropeFactors(std::uint32_t layer);
@@ -84,6 +85,14 @@ class LlmGraph {
     // x, plus blk.N.<stem>.bias where the model has one, as [head_dim, heads, tokens].
     TensorId projectHeads(std::uint32_t layer, std::string_view stem, TensorId x, std::int64_t heads,
                           std::int64_t headDim);
+    // llama-graph.cpp build_qkv: Q, K and V of one head width as [head_dim, heads, tokens]. With a
+    // fused blk.N.attn_qkv (and its bias), one projection read through three views; else
+    // projectHeads() of attn_q, attn_k and attn_v.
+    struct QueryKeyValue {
+        TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
+    };
+    QueryKeyValue queryKeyValue(std::uint32_t layer, TensorId x, std::int64_t heads, std::int64_t headsKv,
+                                std::int64_t headDim);
     // A layer's self-attention without position rotation (the NoPE attention layers of the hybrids:
     // granitehybrid, jamba, nemotron_h): Q, K and V projected into heads, then attention().
     TensorId attentionWithoutRope(std::uint32_t layer, TensorId x);

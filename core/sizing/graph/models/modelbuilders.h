@@ -9,6 +9,7 @@ namespace llamafit::graph {
 
 TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (dense)
 TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
+TensorId buildPhi3Graph(LlmGraph& graph);     // phi3, dense (phi3.cpp)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
