@@ -43,6 +43,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"nemotron_h", {6, std::nullopt}},
         {"nemotron_h_moe", {}},
         {"qwen2", {}},
+        {"seed_oss", {2, 32000}},
         {"qwen3", {}},
         {"qwen35", {4, std::nullopt}},
         {"qwen35moe", {8, std::nullopt}},

@@ -36,6 +36,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"mistral3", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"seed_oss", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2vl", buildQwen2VlGraph, denseAttentionOnly},
     ArchitectureBuilder{"phi3", buildPhi3Graph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},

@@ -1,6 +1,7 @@
 // The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases), qwen3.cpp
-// (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE) and mistral3.cpp's dense layers (Q
-// scaled by the attention temperature input), which differ only in the tensors a layer has, the
+// (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE), mistral3.cpp's dense layers (Q
+// scaled by the attention temperature input) and seed-oss.cpp (Q/K/V biases, the feed-forward's
+// norm weight named attn_post_norm), which differ only in the tensors a layer has, the
 // positions and factors RoPE reads and that scaling: pre-norm attention with RoPE over the KV
 // cache, then a SwiGLU feed-forward, both residual; the last layer keeps only the output rows.
 #include "core/sizing/graph/models/modelbuilders.h"
@@ -16,7 +17,8 @@ namespace {
 // one); qwen2.cpp, qwen3.cpp and qwen2vl.cpp pass none. `temperatureTuning`: mistral3.cpp's
 // "(optional) temperature tuning" where the file sets attention.temperature_scale.
 TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, bool ropeFactors,
-                                  bool temperatureTuning) {
+                                  bool temperatureTuning,
+                                  std::string_view feedForwardNorm = "ffn_norm.weight") {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
@@ -65,7 +67,7 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
             inpSA = b.getRows(inpSA, g.outputIds());
         }
         const TensorId ffnInput = b.add(cur, inpSA);
-        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, static_cast<int>(il));
+        cur = g.norm(ffnInput, g.blockWeight(il, feedForwardNorm), kNoTensor, true, static_cast<int>(il));
         cur = g.feedForward(cur, il);
         inpL = b.add(cur, ffnInput);
     }
@@ -77,6 +79,9 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
 TensorId buildLlamaGraph(LlmGraph& g) {
     const std::string& architecture = g.model().architecture;
     const bool mistral3 = architecture == "mistral3";
+    if (architecture == "seed_oss") {
+        return buildDenseAttentionGraph(g, 1, false, false, "post_attention_norm.weight");
+    }
     return buildDenseAttentionGraph(g, 1, architecture == "llama" || mistral3, mistral3);
 }
 
