@@ -44,6 +44,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"nemotron_h_moe", {}},
         {"qwen2", {}},
         {"seed_oss", {2, 32000}},
+        {"smollm3", {}},
         {"qwen3", {}},
         {"qwen35", {4, std::nullopt}},
         {"qwen35moe", {8, std::nullopt}},

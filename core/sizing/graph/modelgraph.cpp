@@ -37,6 +37,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"mistral3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"seed_oss", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"smollm3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2vl", buildQwen2VlGraph, denseAttentionOnly},
     ArchitectureBuilder{"phi3", buildPhi3Graph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},

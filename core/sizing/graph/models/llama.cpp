@@ -1,9 +1,10 @@
 // The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases), qwen3.cpp
 // (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE), mistral3.cpp's dense layers (Q
-// scaled by the attention temperature input) and seed-oss.cpp (Q/K/V biases, the feed-forward's
-// norm weight named attn_post_norm), which differ only in the tensors a layer has, the
-// positions and factors RoPE reads and that scaling: pre-norm attention with RoPE over the KV
-// cache, then a SwiGLU feed-forward, both residual; the last layer keeps only the output rows.
+// scaled by the attention temperature input), seed-oss.cpp (Q/K/V biases, the feed-forward's
+// norm weight named attn_post_norm) and smollm3.cpp (every fourth layer without RoPE), which differ only in
+// the tensors a layer has, the positions and factors RoPE reads and that scaling: pre-norm attention with
+// RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer keeps only the output
+// rows.
 #include "core/sizing/graph/models/modelbuilders.h"
 
 #include <string>
@@ -15,10 +16,19 @@ namespace {
 // ggml_rope_multi reads four positions per token from build_inp_pos), else 1. `ropeFactors`:
 // llama.cpp's rope reads the layer's model.get_rope_factors (the model's rope_freqs, where it has
 // one); qwen2.cpp, qwen3.cpp and qwen2vl.cpp pass none. `temperatureTuning`: mistral3.cpp's
-// "(optional) temperature tuning" where the file sets attention.temperature_scale.
-TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, bool ropeFactors,
-                                  bool temperatureTuning,
-                                  std::string_view feedForwardNorm = "ffn_norm.weight") {
+// "(optional) temperature tuning" where the file sets attention.temperature_scale. `feedForwardNorm`:
+// the feed-forward's norm weight. `noRopeLayerStep`: hparams.n_no_rope_layer_step, the layers il
+// with (il + 1) % step == 0 attending without RoPE (smollm3.cpp's use_rope); 0: every layer rotates.
+struct DenseAttentionOptions {
+    std::int64_t positionsPerToken = 1;
+    bool ropeFactors = false;
+    bool temperatureTuning = false;
+    std::string_view feedForwardNorm = "ffn_norm.weight";
+    std::uint32_t noRopeLayerStep = 0;
+};
+
+TensorId buildDenseAttentionGraph(LlmGraph& g, const DenseAttentionOptions& options) {
+    const std::int64_t positionsPerToken = options.positionsPerToken;
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
@@ -29,7 +39,7 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
                       "inp_pos");
     // build_inp_attn_scale: one factor per token ([1, 1, n_tokens]) that multiplies Q.
     TensorId attentionScale = kNoTensor;
-    if (temperatureTuning && model.attentionTemperatureScale != 0.0f) {
+    if (options.temperatureTuning && model.attentionTemperatureScale != 0.0f) {
         attentionScale =
             b.input(GgmlType::F32, {1, 1, static_cast<std::int64_t>(g.tokens()), 1}, "attn_scale");
     }
@@ -51,11 +61,13 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
             const TensorId weight = g.blockWeight(il, name);
             return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, static_cast<int>(il));
         };
-        const TensorId factors = ropeFactors ? g.ropeFactors(il) : kNoTensor;
+        const TensorId factors = options.ropeFactors ? g.ropeFactors(il) : kNoTensor;
+        const bool rotates = options.noRopeLayerStep == 0 || (il + 1) % options.noRopeLayerStep != 0;
+        const auto rope = [&](TensorId x) { return rotates ? b.rope(x, positions, factors) : x; };
         TensorId q = project("attn_q", heads, info.keyHeadDim);
-        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions, factors);
+        q = rope(headNorm(q, "attn_q_norm.weight"));
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
-        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions, factors);
+        k = rope(headNorm(k, "attn_k_norm.weight"));
         if (attentionScale != kNoTensor) {
             q = b.mul(q, attentionScale); // "apply llama 4 temperature scaling"
         }
@@ -67,7 +79,8 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
             inpSA = b.getRows(inpSA, g.outputIds());
         }
         const TensorId ffnInput = b.add(cur, inpSA);
-        cur = g.norm(ffnInput, g.blockWeight(il, feedForwardNorm), kNoTensor, true, static_cast<int>(il));
+        cur = g.norm(ffnInput, g.blockWeight(il, options.feedForwardNorm), kNoTensor, true,
+                     static_cast<int>(il));
         cur = g.feedForward(cur, il);
         inpL = b.add(cur, ffnInput);
     }
@@ -79,14 +92,20 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, std::int64_t positionsPerToken, b
 TensorId buildLlamaGraph(LlmGraph& g) {
     const std::string& architecture = g.model().architecture;
     const bool mistral3 = architecture == "mistral3";
+    DenseAttentionOptions options;
+    options.ropeFactors = architecture == "llama" || mistral3;
+    options.temperatureTuning = mistral3;
     if (architecture == "seed_oss") {
-        return buildDenseAttentionGraph(g, 1, false, false, "post_attention_norm.weight");
+        options.feedForwardNorm = "post_attention_norm.weight";
     }
-    return buildDenseAttentionGraph(g, 1, architecture == "llama" || mistral3, mistral3);
+    if (architecture == "smollm3") {
+        options.noRopeLayerStep = 4; // smollm3.cpp load_arch_hparams: fixed, not read from the file
+    }
+    return buildDenseAttentionGraph(g, options);
 }
 
 TensorId buildQwen2VlGraph(LlmGraph& g) {
-    return buildDenseAttentionGraph(g, 4, false, false);
+    return buildDenseAttentionGraph(g, {.positionsPerToken = 4});
 }
 
 } // namespace llamafit::graph

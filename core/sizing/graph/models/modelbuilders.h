@@ -7,7 +7,7 @@
 
 namespace llamafit::graph {
 
-TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (dense), seed_oss
+TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3
 TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
 TensorId buildPhi3Graph(LlmGraph& graph);     // phi3, dense (phi3.cpp)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
