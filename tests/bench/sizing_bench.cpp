@@ -67,12 +67,10 @@ ServerSettings sweepSettings(std::int64_t which) {
     return settings;
 }
 
-// An estimate from a plain ModelInfo, as the CLI, the fit replica and the failure fixes ask for
-// one, on each of the sweeps' devices with the context moving on every call: it finds the
-// process's prepared model of an equal ModelInfo (preparedmodels.h), comparing the whole tensor
-// list, and estimates from it.
-void BM_Estimate(benchmark::State& state) {
-    const ModelInfo model = defaultCardModel();
+// Estimates of `model` (a ModelInfo or a prepared SizingModel) on one of the sweeps' devices with
+// q8_0 caches, the context moving on every call (32k to 96k), so each one reads the compiled plan
+// at cells it has not been asked for.
+template <typename Model> void estimateAtMovingContexts(benchmark::State& state, const Model& model) {
     const std::vector<GpuDevice> gpus = sweepDevices(state.range(0));
     ServerSettings settings = sweepSettings(state.range(0));
     settings.cacheTypeK = GgmlType::Q8_0;
@@ -87,6 +85,13 @@ void BM_Estimate(benchmark::State& state) {
         auto estimate = estimateMemory(model, settings, gpus);
         benchmark::DoNotOptimize(estimate);
     }
+}
+
+// An estimate from a plain ModelInfo, as the CLI, the fit replica and the failure fixes ask for
+// one: it finds the process's prepared model of an equal ModelInfo (preparedmodels.h), comparing
+// the whole tensor list, and estimates from it.
+void BM_Estimate(benchmark::State& state) {
+    estimateAtMovingContexts(state, defaultCardModel());
 }
 BENCHMARK(BM_Estimate)->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
@@ -125,25 +130,9 @@ void BM_EstimateEngine(benchmark::State& state) {
 }
 BENCHMARK(BM_EstimateEngine)->Arg(0)->Arg(1);
 
-// The same estimate from the prepared model, as the GUI's sliders recompute it, on each of the
-// sweeps' devices; the context moves on every call (32k to 96k), so each one reads the compiled
-// plan at cells it has not been asked for.
+// The same estimate from the prepared model, as the GUI's sliders recompute it.
 void BM_EstimatePrepared(benchmark::State& state) {
-    const SizingModel model = prepareModel(defaultCardModel());
-    const std::vector<GpuDevice> gpus = sweepDevices(state.range(0));
-    ServerSettings settings = sweepSettings(state.range(0));
-    settings.cacheTypeK = GgmlType::Q8_0;
-    settings.cacheTypeV = GgmlType::Q8_0;
-    if (auto first = estimateMemory(model, settings, gpus); !first) {
-        state.SkipWithError(first.error().message.c_str());
-        return;
-    }
-    std::uint32_t step = 0;
-    for (auto _ : state) {
-        settings.contextTokens = 32768 + 256 * (step++ % 256);
-        auto estimate = estimateMemory(model, settings, gpus);
-        benchmark::DoNotOptimize(estimate);
-    }
+    estimateAtMovingContexts(state, prepareModel(defaultCardModel()));
 }
 BENCHMARK(BM_EstimatePrepared)->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
