@@ -11,12 +11,12 @@
 // (core/sizing/scheduler/graphsplit.h) and the allocator port (core/sizing/allocator).
 // A value type; sizes in bytes, shapes in elements.
 
+#include "core/common/stablelist.h"
 #include "core/gguf/ggmltype.h"
 #include "core/sizing/graph/ggmlop.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -84,10 +84,11 @@ struct Tensor {
 
 // The graph ggml_build_forward_expand made: `leafs` (tensors with no op: weights, caches, inputs)
 // and `nodes` in execution order; both index `tensors`. A tensor read by the graph but in neither
-// list (a view's parent that no node uses directly) is in `tensors` only. `tensors` is a deque so
-// that a reference to one tensor stays valid while the builder or the scheduler adds others.
+// list (a view's parent that no node uses directly) is in `tensors` only. `tensors` is a
+// StableList so that a reference to one tensor stays valid while the builder or the scheduler adds
+// others.
 struct ComputeGraph {
-    std::deque<Tensor> tensors;
+    StableList<Tensor> tensors;
     std::vector<TensorId> leafs;
     std::vector<TensorId> nodes;
     std::vector<Buffer> buffers;
@@ -95,8 +96,8 @@ struct ComputeGraph {
     // Checked: a builder that reaches for a tensor the model lacks (a hostile or broken file
     // without a weight its architecture needs, kNoTensor) throws std::out_of_range, which
     // buildModelGraph turns into its error; nothing reads past the graph.
-    const Tensor& operator[](TensorId id) const { return tensors.at(id); }
-    Tensor& operator[](TensorId id) { return tensors.at(id); }
+    [[gnu::always_inline]] const Tensor& operator[](TensorId id) const { return tensors.at(id); }
+    [[gnu::always_inline]] Tensor& operator[](TensorId id) { return tensors.at(id); }
     // The buffer a tensor's memory is in, through its view source (a view of the KV cache is in
     // the cache's buffer); nullptr for compute tensors.
     const Buffer* bufferOf(TensorId id) const;

@@ -19,7 +19,8 @@
 #include "core/sizing/scheduler/metalsupportsop.h"
 #include "core/sizing/scheduler/tensorlayout.h"
 
-#include <unordered_map>
+#include <cstdint>
+#include <vector>
 
 namespace llamafit::scheduler {
 namespace metalreorder {
@@ -95,6 +96,26 @@ struct Range {
     bool dst = false;
 };
 
+// ggml_mem_ranges: the ranges of a set of nodes. ggml keeps a list and scans it; this keeps, per
+// base tensor, the generation in which it was last read and last written, so that a check is two
+// loads and clearing the set is starting a new generation. The answers are the list's.
+class RangeSet {
+  public:
+    explicit RangeSet(std::size_t tensors) : m_read(tensors, 0), m_written(tensors, 0) {}
+    void clear() { ++m_generation; }
+    void add(Range range) { (range.dst ? m_written : m_read)[range.base] = m_generation; }
+    // ggml_mem_ranges_check: a range may join unless the set has one of the same memory and one of
+    // the two is written.
+    bool fits(Range range) const {
+        return m_written[range.base] != m_generation && (!range.dst || m_read[range.base] != m_generation);
+    }
+
+  private:
+    std::vector<std::uint32_t> m_read;
+    std::vector<std::uint32_t> m_written;
+    std::uint32_t m_generation = 1;
+};
+
 class Reorder {
   public:
     Reorder(const ComputeGraph& graph, const std::vector<PackedNode>& nodes)
@@ -104,17 +125,6 @@ class Reorder {
 
   private:
     Range range(TensorId tensor, bool dst) const { return {layout::baseOf(m_graph, tensor), dst}; }
-
-    // ggml_mem_ranges_check: a range may join a set unless it meets one of the same memory and
-    // one of the two is written.
-    static bool fits(const std::vector<Range>& set, Range candidate) {
-        for (const Range& other : set) {
-            if (other.base == candidate.base && (other.dst || candidate.dst)) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     // h_add and h_check: the sources of the node and of its fused nodes, and the last result.
     template <typename Visit> bool forEachRange(const PackedNode& node, Visit visit) const {
@@ -136,14 +146,14 @@ class Reorder {
         }
         return visit(range(node.dst(), true));
     }
-    void add(std::vector<Range>& set, const PackedNode& node) const {
+    void add(RangeSet& set, const PackedNode& node) const {
         forEachRange(node, [&](Range r) {
-            set.push_back(r);
+            set.add(r);
             return true;
         });
     }
-    bool check(const std::vector<Range>& set, const PackedNode& node) const {
-        return forEachRange(node, [&](Range r) { return fits(set, r); });
+    bool check(const RangeSet& set, const PackedNode& node) const {
+        return forEachRange(node, [&](Range r) { return set.fits(r); });
     }
     bool isEmpty(const PackedNode& node) const { return isEmptyOp(m_graph[node.node].op); }
 
@@ -156,8 +166,8 @@ std::vector<int> Reorder::run() {
     std::vector<int> order;
     order.reserve(m_nodes.size());
     std::vector<bool> used(m_nodes.size(), false);
-    std::vector<Range> concurrent; // mrs0: the set running together
-    std::vector<Range> skipped;    // mrs1: the nodes passed over while looking ahead
+    RangeSet concurrent(m_graph.tensors.size()); // mrs0: the set running together
+    RangeSet skipped(m_graph.tensors.size());    // mrs1: the nodes passed over while looking ahead
     for (int i0 = 0; i0 < n; ++i0) {
         if (used[static_cast<std::size_t>(i0)]) {
             continue;
@@ -194,7 +204,7 @@ std::vector<int> Reorder::run() {
 // ggml_can_fuse over `count` consecutive nodes from `first`: every node but the last used once
 // (and neither a view nor an output), each reading the one before it, all of one shape.
 bool canFuse(const ComputeGraph& graph, const std::vector<TensorId>& nodes, std::size_t first,
-             std::size_t count, const std::unordered_map<TensorId, int>& uses) {
+             std::size_t count, const std::vector<int>& uses) {
     if (first + count > nodes.size()) {
         return false;
     }
@@ -202,9 +212,7 @@ bool canFuse(const ComputeGraph& graph, const std::vector<TensorId>& nodes, std:
         const TensorId id = nodes[first + j];
         const Tensor& node = graph[id];
         if (j + 1 < count) {
-            const auto found = uses.find(id);
-            if (found == uses.end() || found->second != 1 || node.isView() ||
-                node.hasFlag(graph::kFlagOutput)) {
+            if (uses[id] != 1 || node.isView() || node.hasFlag(graph::kFlagOutput)) {
                 return false;
             }
         }
@@ -222,7 +230,7 @@ bool canFuse(const ComputeGraph& graph, const std::vector<TensorId>& nodes, std:
 // ggml_graph_optimize: pack the fusable chains, reorder, unpack.
 void optimize(const ComputeGraph& graph, std::vector<TensorId>& nodes) {
     // use_counts: how many source slots of the graph's nodes name each tensor.
-    std::unordered_map<TensorId, int> uses;
+    std::vector<int> uses(graph.tensors.size(), 0);
     for (const TensorId id : graph.nodes) {
         for (const TensorId source : graph[id].sources) {
             if (source != kNoTensor) {
