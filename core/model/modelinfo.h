@@ -92,6 +92,13 @@ struct ModelInfo {
     std::uint32_t expertGroupCount = 0;
     // attention.temperature_scale (f_attn_temp_scale, deepseek2's optional temperature tuning), 0 if absent.
     float attentionTemperatureScale = 0.0f;
+    // Granite's scales (granite.cpp and granite-hybrid.cpp load_arch_hparams, f_embedding_scale and
+    // f_residual_scale), each optional there: 0 if absent, and 0 scales nothing.
+    float embeddingScale = 0.0f;
+    float residualScale = 0.0f;
+    // rope.scaling.finetuned as the file stores it, true if absent: Granite's switch for RoPE
+    // ("Granite uses rope_finetuned as a switch for rope, so default to true").
+    bool ropeScalingFinetuned = true;
     // Mamba-2 / gated-delta-net dimensions, for the compute-buffer model.
     std::uint32_t ssmConvKernel = 0;
     std::uint32_t ssmInnerSize = 0;

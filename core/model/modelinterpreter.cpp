@@ -44,6 +44,9 @@ Result<bool> readExperts(const ArchKeys& keys, ModelInfo& info) {
     info.expertGroupCount = static_cast<std::uint32_t>(keys.uint("expert_group_count").value_or(0));
     info.attentionTemperatureScale =
         static_cast<float>(keys.file().getFloat(keys.key("attention.temperature_scale")).value_or(0.0));
+    info.embeddingScale = static_cast<float>(keys.file().getFloat(keys.key("embedding_scale")).value_or(0.0));
+    info.residualScale = static_cast<float>(keys.file().getFloat(keys.key("residual_scale")).value_or(0.0));
+    info.ropeScalingFinetuned = keys.file().getBool(keys.key("rope.scaling.finetuned")).value_or(true);
     // load_hparams asserts n_expert_used <= n_expert, and n_expert_used > 0 when n_expert > 0.
     if (info.expertUsedCount > info.expertCount || (info.expertCount > 0 && info.expertUsedCount == 0)) {
         return makeError("model.bad-value", keys.key("expert_used_count") + " = " +

@@ -41,6 +41,8 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"qwen2vl", buildQwen2VlGraph, denseAttentionOnly},
     ArchitectureBuilder{"phi3", buildPhi3Graph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
+    ArchitectureBuilder{"granite", buildGraniteGraph, graniteLayers},
+    ArchitectureBuilder{"granitemoe", buildGraniteGraph, graniteLayers},
     ArchitectureBuilder{"gpt-oss", buildGptOssGraph, slidingWindowExperts},
     ArchitectureBuilder{"deepseek2", buildDeepseek2Graph, latentAttentionExperts},
     ArchitectureBuilder{"glm4moe", buildGlm4MoeGraph, routedExpertsWithDenseLead},

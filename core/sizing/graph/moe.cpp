@@ -127,13 +127,15 @@ TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::
     if (graph.blockWeight(layer, "ffn_gate_inp.weight") == kNoTensor) {
         return graph.feedForward(x, layer);
     }
-    GraphBuilder& b = graph.builder();
     const TensorId routed = buildMoeFeedForward(graph, x, layer, options);
+    return graph.builder().add(routed, buildSharedExpertsFeedForward(graph, x, layer));
+}
+
+TensorId buildSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer) {
+    GraphBuilder& b = graph.builder();
     const TensorId up = graph.project(graph.blockWeight(layer, "ffn_up_shexp.weight"), x);
     const TensorId gate = graph.project(graph.blockWeight(layer, "ffn_gate_shexp.weight"), x);
-    const TensorId shared =
-        graph.project(graph.blockWeight(layer, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
-    return b.add(routed, shared);
+    return graph.project(graph.blockWeight(layer, "ffn_down_shexp.weight"), b.glu(gate, up, GluOp::Swiglu));
 }
 
 } // namespace llamafit::graph

@@ -50,4 +50,8 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
 TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer,
                                               const MoeOptions& options);
 
+// The shared experts' build_ffn (LLM_FFN_SILU, LLM_FFN_PAR) over the layer's ffn_{up,gate,down}_shexp,
+// which the architectures with shared experts add to build_moe_ffn's output.
+TensorId buildSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer);
+
 } // namespace llamafit::graph

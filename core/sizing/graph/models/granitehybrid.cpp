@@ -14,10 +14,15 @@ bool denseRecurrentHybrid(const ModelInfo& model) {
 TensorId buildGraniteHybridGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    // b11669 scales the token rows (f_embedding_scale) and expands them before the first layer,
-    // "to prevent a graph split due to early ggml_build_forward_expand() in build_mamba2_layer()".
-    TensorId inpL = b.scale(g.inputEmbeddings());
+    // b11669 scales the token rows (f_embedding_scale, where the file sets it) and expands them
+    // before the first layer, "to prevent a graph split due to early ggml_build_forward_expand() in
+    // build_mamba2_layer()".
+    TensorId inpL = g.inputEmbeddings();
+    if (model.embeddingScale != 0.0f) {
+        inpL = b.scale(inpL);
+    }
     b.expand(inpL);
+    const auto residualScaled = [&](TensorId x) { return model.residualScale != 0.0f ? b.scale(x) : x; };
     const RsInput rs = buildRsInput(g);
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
@@ -36,11 +41,11 @@ TensorId buildGraniteHybridGraph(LlmGraph& g) {
             cur = b.getRows(cur, g.outputIds());
             inpSA = b.getRows(inpSA, g.outputIds());
         }
-        // build_layer_ffn: residual-scaled branches (f_residual_scale).
-        const TensorId ffnInput = b.add(b.scale(cur), inpSA);
+        // build_layer_ffn: residual-scaled branches (f_residual_scale, where the file sets it).
+        const TensorId ffnInput = b.add(residualScaled(cur), inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, static_cast<int>(il));
         cur = g.feedForward(cur, il);
-        inpL = b.add(b.scale(cur), ffnInput);
+        inpL = b.add(residualScaled(cur), ffnInput);
     }
     // The output norm, the logits, scaled by 1 / f_logit_scale.
     const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);

@@ -11,7 +11,11 @@ TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (
 TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
 TensorId buildPhi3Graph(LlmGraph& graph);     // phi3, dense (phi3.cpp)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
-TensorId buildGptOssGraph(LlmGraph& graph);   // gpt-oss (gptoss.cpp)
+TensorId buildGraniteGraph(LlmGraph& graph);  // granite and granitemoe (granite.cpp)
+// Granite's layers: attention, then a dense or routed (and shared) feed-forward; no recurrent or
+// sliding-window layers.
+bool graniteLayers(const ModelInfo& model);
+TensorId buildGptOssGraph(LlmGraph& graph); // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
 // global layers (or none): the gpt-oss builder's variant.
 bool slidingWindowExperts(const ModelInfo& model);
