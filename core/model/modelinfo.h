@@ -99,6 +99,9 @@ struct ModelInfo {
     // rope.scaling.finetuned as the file stores it, true if absent: Granite's switch for RoPE
     // ("Granite uses rope_finetuned as a switch for rope, so default to true").
     bool ropeScalingFinetuned = true;
+    // rope.dimension_sections with its first two sections set: hparams.use_mrope() (llama-hparams.cpp),
+    // which makes glm4 and glm4moe rotate with M-RoPE, four positions per token (n_pos_per_embd).
+    bool multiSectionRope = false;
     // Mamba-2 / gated-delta-net dimensions, for the compute-buffer model.
     std::uint32_t ssmConvKernel = 0;
     std::uint32_t ssmInnerSize = 0;

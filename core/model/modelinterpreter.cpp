@@ -47,6 +47,9 @@ Result<bool> readExperts(const ArchKeys& keys, ModelInfo& info) {
     info.embeddingScale = static_cast<float>(keys.file().getFloat(keys.key("embedding_scale")).value_or(0.0));
     info.residualScale = static_cast<float>(keys.file().getFloat(keys.key("residual_scale")).value_or(0.0));
     info.ropeScalingFinetuned = keys.file().getBool(keys.key("rope.scaling.finetuned")).value_or(true);
+    if (const auto sections = keys.file().getIntArray(keys.key("rope.dimension_sections"))) {
+        info.multiSectionRope = sections->size() >= 2 && (*sections)[0] > 0 && (*sections)[1] > 0;
+    }
     // load_hparams asserts n_expert_used <= n_expert, and n_expert_used > 0 when n_expert > 0.
     if (info.expertUsedCount > info.expertCount || (info.expertCount > 0 && info.expertUsedCount == 0)) {
         return makeError("model.bad-value", keys.key("expert_used_count") + " = " +

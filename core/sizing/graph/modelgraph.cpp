@@ -40,6 +40,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"smollm3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2vl", buildQwen2VlGraph, denseAttentionOnly},
     ArchitectureBuilder{"phi3", buildPhi3Graph, denseAttentionOnly},
+    ArchitectureBuilder{"glm4", buildGlm4Graph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3moe", buildQwen3MoeGraph, routedExpertsOnly},
     ArchitectureBuilder{"granite", buildGraniteGraph, graniteLayers},
     ArchitectureBuilder{"granitemoe", buildGraniteGraph, graniteLayers},

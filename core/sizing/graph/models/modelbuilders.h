@@ -10,6 +10,7 @@ namespace llamafit::graph {
 TensorId buildLlamaGraph(LlmGraph& graph);    // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3
 TensorId buildQwen2VlGraph(LlmGraph& graph);  // qwen2vl (qwen2's layers, M-RoPE positions)
 TensorId buildPhi3Graph(LlmGraph& graph);     // phi3, dense (phi3.cpp)
+TensorId buildGlm4Graph(LlmGraph& graph);     // glm4 (glm4.cpp)
 TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
 TensorId buildGraniteGraph(LlmGraph& graph);  // granite and granitemoe (granite.cpp)
 // Granite's layers: attention, then a dense or routed (and shared) feed-forward; no recurrent or
