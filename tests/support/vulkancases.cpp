@@ -29,6 +29,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"gemma2", {8, std::nullopt}},
         {"glm4moe", {}},
         {"gemma3", {}},
+        {"glm4", {4, 32000}},
         {"gpt-oss", {8, std::nullopt}},
         {"granite", {}},
         {"granitehybrid", {}},
