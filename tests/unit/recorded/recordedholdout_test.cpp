@@ -209,13 +209,24 @@ Result<HoldoutJudgement> judgeHoldout(const RecordedHoldoutCase& recordedCase) {
     return judgement;
 }
 
+// judgeHoldout, once per case and process: both tests below judge every case, and the binary runs
+// as one process (tests/unit/recorded/CMakeLists.txt), so the second reads the first's judgements.
+const Result<HoldoutJudgement>& judgedHoldout(const RecordedHoldoutCase& recordedCase) {
+    static std::map<std::string, Result<HoldoutJudgement>> judged;
+    auto found = judged.find(recordedCase.name);
+    if (found == judged.end()) {
+        found = judged.emplace(recordedCase.name, judgeHoldout(recordedCase)).first;
+    }
+    return found->second;
+}
+
 // One test over every case, each failure named: ctest runs each gtest case in a process of its own,
 // and every process draws the whole holdout first (about 0.4 s), so 300 cases as 300 tests cost
 // minutes of CI for what one process does in seconds.
 TEST(RecordedHoldoutTest, RefusalsAndExactBuffersMatchTheServer) {
     for (const RecordedHoldoutCase& recordedCase : recordedHoldoutCases()) {
         SCOPED_TRACE(recordedCase.name);
-        const auto judged = judgeHoldout(recordedCase);
+        const auto& judged = judgedHoldout(recordedCase);
         if (!judged.ok()) {
             ADD_FAILURE() << judged.error().code << ": " << judged.error().message;
             continue;
@@ -263,7 +274,7 @@ TEST(HoldoutComputeFigures, ReportsComputeAndHoldsTheFloor) {
     std::map<HoldoutBackend, std::uint32_t> refused;
     std::ostringstream outside; // every compute buffer outside 2 %, for whoever looks for the mechanism
     for (const RecordedHoldoutCase& recordedCase : recordedHoldoutCases()) {
-        const auto judged = judgeHoldout(recordedCase);
+        const auto& judged = judgedHoldout(recordedCase);
         if (!judged) {
             continue; // the case's own test names it
         }
