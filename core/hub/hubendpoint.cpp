@@ -10,7 +10,8 @@ namespace llamafit {
 
 namespace {
 
-std::optional<std::string> nonEmpty(const EnvironmentLookup& environment, std::string_view name) {
+// The variable trimmed of ASCII spaces, or nothing when it is unset or blank.
+std::optional<std::string> trimmedVariable(const EnvironmentLookup& environment, std::string_view name) {
     std::optional<std::string> value = environment(name);
     if (value) {
         *value = asciiTrimmed(*value);
@@ -57,7 +58,7 @@ std::string urlOrigin(std::string_view url) {
 
 std::string hubEndpoint(const EnvironmentLookup& environment) {
     for (const std::string_view name : {"MODEL_ENDPOINT", "HF_ENDPOINT"}) {
-        std::optional<std::string> value = nonEmpty(environment, name);
+        std::optional<std::string> value = trimmedVariable(environment, name);
         if (value && !urlOrigin(*value).empty()) {
             while (!value->empty() && value->back() == '/') {
                 value->pop_back();
@@ -113,16 +114,16 @@ std::string hubResolveUrl(std::string_view endpoint, std::string_view repoId, st
 std::optional<std::string> hubToken(const EnvironmentLookup& environment, const std::string& homeDirectory,
                                     const TextFileReader& readFile) {
     for (const std::string_view name : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
-        if (std::optional<std::string> token = nonEmpty(environment, name)) {
+        if (std::optional<std::string> token = trimmedVariable(environment, name)) {
             return token;
         }
     }
     std::string path;
-    if (const std::optional<std::string> tokenPath = nonEmpty(environment, "HF_TOKEN_PATH")) {
+    if (const std::optional<std::string> tokenPath = trimmedVariable(environment, "HF_TOKEN_PATH")) {
         path = *tokenPath;
-    } else if (const std::optional<std::string> home = nonEmpty(environment, "HF_HOME")) {
+    } else if (const std::optional<std::string> home = trimmedVariable(environment, "HF_HOME")) {
         path = *home + "/token";
-    } else if (const std::optional<std::string> xdg = nonEmpty(environment, "XDG_CACHE_HOME")) {
+    } else if (const std::optional<std::string> xdg = trimmedVariable(environment, "XDG_CACHE_HOME")) {
         path = *xdg + "/huggingface/token";
     } else {
         path = homeDirectory + "/.cache/huggingface/token";
