@@ -11,6 +11,16 @@
 
 namespace llamafit::graph {
 
+TensorId graniteOutputHead(LlmGraph& g, TensorId x) {
+    GraphBuilder& b = g.builder();
+    const TensorId normed = g.norm(x, g.weight("output_norm.weight"), kNoTensor, true, -1);
+    b.setOutput(normed);
+    const TensorId logits = b.scale(g.project(g.outputWeight(), normed));
+    b.setOutput(logits);
+    b.expand(logits);
+    return logits;
+}
+
 bool graniteLayers(const ModelInfo& model) {
     return !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers();
 }
@@ -69,13 +79,7 @@ TensorId buildGraniteGraph(LlmGraph& g) {
         }
         inpL = b.add(residualScaled(cur), ffnInput);
     }
-    // The output norm, the logits, scaled by 1 / f_logit_scale.
-    const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);
-    b.setOutput(normed);
-    const TensorId logits = b.scale(g.project(g.outputWeight(), normed));
-    b.setOutput(logits);
-    b.expand(logits);
-    return logits;
+    return graniteOutputHead(g, inpL);
 }
 
 } // namespace llamafit::graph

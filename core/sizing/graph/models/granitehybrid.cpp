@@ -47,13 +47,7 @@ TensorId buildGraniteHybridGraph(LlmGraph& g) {
         cur = g.feedForward(cur, il);
         inpL = b.add(residualScaled(cur), ffnInput);
     }
-    // The output norm, the logits, scaled by 1 / f_logit_scale.
-    const TensorId normed = g.norm(inpL, g.weight("output_norm.weight"), kNoTensor, true, -1);
-    b.setOutput(normed);
-    const TensorId logits = b.scale(g.project(g.outputWeight(), normed));
-    b.setOutput(logits);
-    b.expand(logits);
-    return logits;
+    return graniteOutputHead(g, inpL);
 }
 
 } // namespace llamafit::graph

@@ -22,6 +22,9 @@ TensorId buildGraniteGraph(LlmGraph& graph); // granite and granitemoe (granite.
 // Granite's layers: attention, then a dense or routed (and shared) feed-forward; no recurrent or
 // sliding-window layers.
 bool graniteLayers(const ModelInfo& model);
+// Granite's output head (granite.cpp, granite-hybrid.cpp): the output norm, then the logits scaled by
+// 1 / f_logit_scale, which the loader requires.
+TensorId graniteOutputHead(LlmGraph& graph, TensorId x);
 TensorId buildGptOssGraph(LlmGraph& graph); // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
 // global layers (or none): the gpt-oss builder's variant.
