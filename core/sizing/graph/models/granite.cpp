@@ -21,6 +21,22 @@ TensorId graniteOutputHead(LlmGraph& g, TensorId x) {
     return logits;
 }
 
+TensorId graniteInputEmbeddings(LlmGraph& g) {
+    // llama-graph.cpp build_inp_embd: the token rows scaled where f_embedding_scale is set, then
+    // expanded ("make sure the produced embeddings are immediately materialized"; rows that are not
+    // scaled are in the graph already, so expanding them again adds nothing).
+    TensorId rows = g.inputEmbeddings();
+    if (g.model().embeddingScale != 0.0f) {
+        rows = g.builder().scale(rows);
+    }
+    g.builder().expand(rows);
+    return rows;
+}
+
+TensorId graniteResidualScaled(LlmGraph& g, TensorId x) {
+    return g.model().residualScale != 0.0f ? g.builder().scale(x) : x;
+}
+
 bool graniteLayers(const ModelInfo& model) {
     return !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers();
 }
@@ -28,14 +44,8 @@ bool graniteLayers(const ModelInfo& model) {
 TensorId buildGraniteGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    // llama-graph.cpp build_inp_embd: the token rows scaled where f_embedding_scale is set, then
-    // expanded ("make sure the produced embeddings are immediately materialized").
-    TensorId inpL = g.inputEmbeddings();
-    if (model.embeddingScale != 0.0f) {
-        inpL = b.scale(inpL);
-        b.expand(inpL);
-    }
-    const auto residualScaled = [&](TensorId x) { return model.residualScale != 0.0f ? b.scale(x) : x; };
+    TensorId inpL = graniteInputEmbeddings(g);
+    const auto residualScaled = [&](TensorId x) { return graniteResidualScaled(g, x); };
     // granite.cpp build_layer_ffn: build_moe_ffn(..., LLM_FFN_SILU, norm_w = true,
     // hparams.expert_weights_scale, LLAMA_EXPERT_GATING_FUNC_TYPE_SOFTMAX).
     MoeOptions moe;

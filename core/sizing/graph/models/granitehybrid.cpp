@@ -14,15 +14,10 @@ bool denseRecurrentHybrid(const ModelInfo& model) {
 TensorId buildGraniteHybridGraph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    // b11669 scales the token rows (f_embedding_scale, where the file sets it) and expands them
-    // before the first layer, "to prevent a graph split due to early ggml_build_forward_expand() in
-    // build_mamba2_layer()".
-    TensorId inpL = g.inputEmbeddings();
-    if (model.embeddingScale != 0.0f) {
-        inpL = b.scale(inpL);
-    }
-    b.expand(inpL);
-    const auto residualScaled = [&](TensorId x) { return model.residualScale != 0.0f ? b.scale(x) : x; };
+    // b11669 expands the (scaled) token rows before the first layer, "to prevent a graph split due to
+    // early ggml_build_forward_expand() in build_mamba2_layer()".
+    TensorId inpL = graniteInputEmbeddings(g);
+    const auto residualScaled = [&](TensorId x) { return graniteResidualScaled(g, x); };
     const RsInput rs = buildRsInput(g);
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {

@@ -25,6 +25,10 @@ bool graniteLayers(const ModelInfo& model);
 // Granite's output head (granite.cpp, granite-hybrid.cpp): the output norm, then the logits scaled by
 // 1 / f_logit_scale, which the loader requires.
 TensorId graniteOutputHead(LlmGraph& graph, TensorId x);
+// Granite's token rows, scaled by f_embedding_scale where the file sets it and expanded; and a residual
+// branch scaled by f_residual_scale where the file sets it.
+TensorId graniteInputEmbeddings(LlmGraph& graph);
+TensorId graniteResidualScaled(LlmGraph& graph, TensorId x);
 TensorId buildGptOssGraph(LlmGraph& graph); // gpt-oss (gptoss.cpp)
 // Routed experts without a shared expert, no recurrent layers, standard sliding windows beside the
 // global layers (or none): the gpt-oss builder's variant.
