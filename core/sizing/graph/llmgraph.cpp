@@ -281,6 +281,16 @@ TensorId LlmGraph::attentionWithoutRope(std::uint32_t layer, TensorId x) {
     return attention(layer, q, k, v);
 }
 
+TensorId LlmGraph::qkvAttention(std::uint32_t layer, TensorId x, TensorId positions, TensorId ropeFactors) {
+    const LayerInfo& info = m_model.layers.at(layer);
+    const QueryKeyValue qkv = queryKeyValue(layer, x, info.headCount, info.headCountKv, info.keyHeadDim);
+    if (positions == kNoTensor) {
+        return attention(layer, qkv.q, qkv.k, qkv.v);
+    }
+    return attention(layer, m_builder.rope(qkv.q, positions, ropeFactors),
+                     m_builder.rope(qkv.k, positions, ropeFactors), qkv.v);
+}
+
 TensorId LlmGraph::feedForward(TensorId x, std::uint32_t layer, GluOp glu) {
     // build_ffn(LLM_FFN_SILU, LLM_FFN_PAR): silu(gate) * up in one GLU, then down.
     GraphBuilder& b = m_builder;

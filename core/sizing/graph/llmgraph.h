@@ -96,6 +96,11 @@ class LlmGraph {
     // A layer's self-attention without position rotation (the NoPE attention layers of the hybrids:
     // granitehybrid, jamba, nemotron_h): Q, K and V projected into heads, then attention().
     TensorId attentionWithoutRope(std::uint32_t layer, TensorId x);
+    // A layer's self-attention as most src/models/<arch>.cpp files write it: build_qkv (queryKeyValue()
+    // over the layer's head width), RoPE on Q and K reading `positions` and `ropeFactors` (kNoTensor:
+    // none), then attention(); with `positions` kNoTensor, no rotation.
+    TensorId qkvAttention(std::uint32_t layer, TensorId x, TensorId positions,
+                          TensorId ropeFactors = kNoTensor);
     // x + bias where the model has `blk.N.<suffix>` (a bias), else x.
     TensorId addBias(TensorId x, std::uint32_t layer, std::string_view suffix);
 

@@ -55,23 +55,16 @@ TensorId buildGraniteGraph(LlmGraph& g) {
     moe.weightsScale = model.expertWeightsScale;
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
-        const LayerInfo& info = model.layers.at(il);
         const int layer = static_cast<int>(il);
         TensorId inpSA = inpL;
         TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
 
-        // build_attention_layer: Q, K and V, rotated where has_rope(il), then build_attn with wo and
-        // its bias (f_attention_scale only changes the KQ scale, not the graph).
-        const LlmGraph::QueryKeyValue qkv =
-            g.queryKeyValue(il, cur, info.headCount, info.headCountKv, info.keyHeadDim);
-        TensorId q = qkv.q;
-        TensorId k = qkv.k;
-        if (model.ropeScalingFinetuned) {
-            const TensorId factors = g.ropeFactors(il);
-            q = b.rope(q, g.inputPositions(), factors);
-            k = b.rope(k, g.inputPositions(), factors);
-        }
-        cur = g.attention(il, q, k, qkv.v);
+        // build_attention_layer: Q, K and V, rotated with the model's factors where has_rope(il)
+        // (rope.scaling.finetuned), then build_attn with wo and its bias (f_attention_scale only
+        // changes the KQ scale, not the graph).
+        const bool rotates = model.ropeScalingFinetuned;
+        const TensorId factors = rotates ? g.ropeFactors(il) : kNoTensor;
+        cur = g.qkvAttention(il, cur, rotates ? g.inputPositions() : kNoTensor, factors);
 
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());

@@ -24,13 +24,10 @@ TensorId buildQwen2MoeGraph(LlmGraph& g) {
     moe.weightsScale = model.expertWeightsScale;
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
-        const LayerInfo& info = model.layers.at(il);
         const int layer = static_cast<int>(il);
         TensorId inpSA = inpL;
         TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
-        const LlmGraph::QueryKeyValue qkv =
-            g.queryKeyValue(il, cur, info.headCount, info.headCountKv, info.valueHeadDim);
-        cur = g.attention(il, b.rope(qkv.q, positions), b.rope(qkv.k, positions), qkv.v);
+        cur = g.qkvAttention(il, cur, positions);
 
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());
