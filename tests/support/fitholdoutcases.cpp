@@ -12,10 +12,9 @@
 namespace llamafit::test {
 namespace {
 
-// About a second a CPU or lavapipe case and three an RPC one (two servers started per case).
-constexpr std::uint32_t kCpuFitCases = 40;
-constexpr std::uint32_t kVulkanFitCases = 30;
-constexpr std::uint32_t kRpcFitCases = 20;
+// Cases per holdout round (shapegeometry.h) and rig: about a second a CPU or lavapipe case and three
+// an RPC one (two servers started per case). A round's cases follow the ones before it.
+constexpr HoldoutRound kFitHoldoutRounds[] = {{1, 40, 30, 20}, {2, 16, 16, 8}};
 
 // The recording machine has 24 GiB: what a CPU or RPC case leaves for fit stays under it.
 constexpr std::uint32_t kMostLeaveMiB = 20000;
@@ -137,11 +136,17 @@ const std::vector<FitCase>& fitHoldoutCases() {
             return drawn; // the recorded holdout's table check names the error
         }
         std::uint32_t index = 0;
-        for (const auto& [rig, count] :
-             {std::pair{FitRig::Cpu, kCpuFitCases}, std::pair{FitRig::Vulkan, kVulkanFitCases},
-              std::pair{FitRig::Rpc, kRpcFitCases}}) {
-            for (std::uint32_t position = 0; position < count; ++position, ++index) {
-                drawn.push_back(drawCase(index, rig, position, *tables));
+        for (const HoldoutRound& round : kFitHoldoutRounds) {
+            const std::vector<GeometryTable> roundTables = tablesOfRound(*tables, round.round);
+            if (roundTables.empty()) {
+                continue; // the recorded cases of the round then name themselves missing
+            }
+            for (const auto& [rig, count] :
+                 {std::pair{FitRig::Cpu, round.cpuCases}, std::pair{FitRig::Vulkan, round.vulkanCases},
+                  std::pair{FitRig::Rpc, round.rpcCases}}) {
+                for (std::uint32_t position = 0; position < count; ++position, ++index) {
+                    drawn.push_back(drawCase(index, rig, position, roundTables));
+                }
             }
         }
         return drawn;

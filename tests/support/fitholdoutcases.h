@@ -5,7 +5,8 @@
 // their recordings (tests/data/fit-recorded/b11669/f*.txt, written by the live FitParamsLive
 // Holdout suite with LLAMAFIT_RECORD_FIT_DIR) and the recorded test always mean the same cases.
 //
-// Each case: an architecture of tests/data/holdout (round robin per rig), one of its real
+// Each case: an architecture of tests/data/holdout (round robin per rig over the tables of the
+// case's round, shapegeometry.h), one of its real
 // geometries (shapegeometry.h) cut to a random block count that keeps every kind of layer, on one
 // of the three rigs (the CPU build, lavapipe's Vulkan0, two ggml-rpc-server -d CPU), with random
 // flags: -c unset, 0 or set; -np; -ub; -fa; K/V cache types; -fitc; --swa-full; and per rig the

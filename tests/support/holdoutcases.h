@@ -4,7 +4,8 @@
 // scripts/record-server-runs.sh --backend holdout-cpu|holdout-vulkan|holdout-rpc) and the
 // recorded test (tests/unit/recorded/recordedholdout_test.cpp) always mean the same cases.
 //
-// Each case: an architecture of tests/data/holdout (round robin per backend), one of its real
+// Each case: an architecture of tests/data/holdout (round robin per backend over the tables of
+// the case's round, shapegeometry.h), one of its real
 // geometries (shapegeometry.h: the shape rewritten to that model's widths), a random block count
 // that keeps every kind of layer, and random settings -- -ub 32..4096 with -b >= -ub, -np 1..8 or
 // auto, -kvu/-no-kvu, every K/V type pair llama-server takes, -fa on/off/auto, -c, and per backend

@@ -149,6 +149,10 @@ Result<GeometryTable> parseTable(const json& root, const std::string& architectu
     table.architecture = architecture;
     table.shapeStem = root.at("shape").get<std::string>();
     table.minBlocks = root.value("min_blocks", 1u);
+    table.round = root.value("round", 0u);
+    if (table.round == 0) {
+        return badGeometry(architecture + ": no holdout round (\"round\": 1 or more)");
+    }
     for (const auto& [name, value] : root.at("parameters").items()) {
         table.shapeParameters[name] = value.get<std::uint64_t>();
     }
@@ -297,6 +301,16 @@ const Result<std::vector<GeometryTable>>& geometryTables() {
         return loaded;
     }();
     return tables;
+}
+
+std::vector<GeometryTable> tablesOfRound(const std::vector<GeometryTable>& tables, std::uint32_t round) {
+    std::vector<GeometryTable> chosen;
+    for (const GeometryTable& table : tables) {
+        if (table.round == round) {
+            chosen.push_back(table);
+        }
+    }
+    return chosen;
 }
 
 Result<ModelSpec> reshapeSpec(const ModelSpec& spec, const GeometryTable& table,

@@ -42,12 +42,28 @@ struct GeometryTable {
     // The fewest blocks that keep every kind of layer of the shape (an attention layer of a
     // hybrid, a global layer of a sliding-window model): holdout cuts keep at least these.
     std::uint32_t minBlocks = 1;
+    // The holdout round that first drew the table (HoldoutRound): a round's cases are drawn from
+    // its own tables only, so adding a table adds cases and leaves the recorded ones as they were.
+    std::uint32_t round = 0;
     std::map<std::string, std::uint64_t> shapeParameters;  // the shape's own values
     std::vector<std::pair<std::string, std::string>> keys; // metadata key -> expression
     // Tensor name with "blk.{i}." for blocks -> one expression per dimension.
     std::vector<std::pair<std::string, std::vector<std::string>>> tensors;
     std::vector<ShapeGeometry> geometries;
 };
+
+// How many cases a seeded holdout (holdoutcases.h, fitholdoutcases.h) draws from one round's
+// tables on each backend, round robin over the tables. A round's cases are numbered after the
+// rounds before it.
+struct HoldoutRound {
+    std::uint32_t round = 0;
+    std::uint32_t cpuCases = 0;
+    std::uint32_t vulkanCases = 0;
+    std::uint32_t rpcCases = 0;
+};
+
+// The tables of `round`, in file-name order.
+std::vector<GeometryTable> tablesOfRound(const std::vector<GeometryTable>& tables, std::uint32_t round);
 
 // Every tests/data/holdout/*.json, sorted by file name.
 std::vector<std::string> geometryTableFiles();
