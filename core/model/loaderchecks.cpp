@@ -174,11 +174,33 @@ Result<bool> checkLimits(const GgufFile& file, const ModelInfo& model) {
 }
 
 // Everything but the key types: what needs the interpreted model.
+// Hyper-parameters an architecture's load_hparams requires only in some files. DeepSeek-V2
+// (src/models/deepseek2.cpp): only a "Lite" -- 26 or 27 layers, or 48 with a 128256-token vocabulary
+// -- may leave out q_lora_rank; every other file must have it (and the low-rank query it sizes), so
+// a Lite cut to other layer counts does not load.
+Result<bool> checkConditionalKeys(const GgufFile& file, const ModelInfo& model) {
+    if (model.architecture != "deepseek2") {
+        return true;
+    }
+    const std::uint64_t layers = file.getUint("deepseek2.block_count").value_or(0);
+    const std::size_t vocabulary = file.arrayLength("tokenizer.ggml.tokens").value_or(0);
+    const bool lite = layers == 26 || layers == 27 || (layers == 48 && vocabulary == 128256);
+    if (!lite && file.find("deepseek2.attention.q_lora_rank") == nullptr) {
+        return makeError(
+            "model.missing-key",
+            "key not found in model: deepseek2.attention.q_lora_rank (llama.cpp reads it for "
+            "every DeepSeek-V2 but the Lite ones: 26 or 27 layers, or 48 with 128256 tokens; this "
+            "file has " +
+                std::to_string(layers) + " layers)");
+    }
+    return true;
+}
+
 Result<bool> checkInterpreted(const GgufFile& file, const ModelInfo& model) {
     const auto blockCount = file.getUint(model.architecture + ".block_count");
     for (const Result<bool>& check :
-         {checkVocabulary(file, model), checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))),
-          checkLimits(file, model),
+         {checkConditionalKeys(file, model), checkVocabulary(file, model),
+          checkBlocks(file, static_cast<std::uint32_t>(blockCount.value_or(0))), checkLimits(file, model),
           checkTensorShapes(file, model, file.arrayLength("tokenizer.ggml.tokens").value_or(0))}) {
         if (!check) {
             return check.error();

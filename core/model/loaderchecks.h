@@ -6,6 +6,9 @@
 // checked). Pure: no I/O.
 //
 // Error codes (each message restates the loader's, with the key or tensor):
+//   model.missing-key        a hyper-parameter the architecture requires in this file: DeepSeek-V2's
+//                            q_lora_rank in every file that is not a Lite (src/models/deepseek2.cpp;
+//                            llama-model-loader.cpp: "key not found in model: %s")
 //   model.wrong-key-type     a hyper-parameter stored with another type than the loader reads
 //                            (src/llama-model-loader.cpp GKV::get_kv: "key %s has wrong type %s
 //                            but expected type %s"; arrays: "not a float32/int32/uint32 array")

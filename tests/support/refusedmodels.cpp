@@ -4,6 +4,7 @@
 #include "core/model/loaderchecks.h"
 #include "tests/support/ggufedit.h"
 #include "tests/support/modelfiles.h"
+#include "tests/support/shapecut.h"
 
 #include <algorithm>
 
@@ -111,6 +112,18 @@ Result<std::vector<RefusedModel>> loaderRefusedModels() {
     }
     models.push_back(
         {"token_embd_not_vocabulary", "model.wrong-tensor-shape", "has wrong shape", *mismatched});
+
+    // DeepSeek-V2-Lite cut to 4 of its 27 layers: no longer a Lite to llama.cpp, which then needs
+    // q_lora_rank (src/models/deepseek2.cpp). Sparse: the loader stops at the key.
+    Result<ModelSpec> lite = loadShape("deepseek2-mla");
+    if (lite) {
+        lite = cutShape(*lite, {4, std::nullopt});
+    }
+    Result<GgufFile> cutLite = lite ? ggufFileForSpec(*lite) : Result<GgufFile>(lite.error());
+    if (!cutLite) {
+        return cutLite.error();
+    }
+    models.push_back({"deepseek2_lite_cut", "model.missing-key", "q_lora_rank", *cutLite});
     return models;
 }
 
