@@ -60,7 +60,7 @@ grep -E '^\[  (FAILED|SKIPPED) ' "${logs}/gtest.out" | grep -v 'listed below' | 
 
 # What allocationlog.cpp reads (as scripts/record-server-runs.sh keeps it), plus the device list
 # with each device's free memory and the pipeline-parallel line.
-keep='^[IWEDT] (cmn  common_param: +- |common_param: +- |load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: pipeline parallelism|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took)|^E |exiting due to model loading error|listening on|common_params_print_info: build'
+keep='^[IWEDT] (cmn  common_param: +- |common_param: +- |load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: pipeline parallelism|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took)|^E |exiting due to model loading error|^[^ ]+\.(c|cpp|cu|m):[0-9]+: |listening on|common_params_print_info: build'
 
 mkdir -p "${out}"
 rm -f "${out}"/*.txt

@@ -135,7 +135,7 @@ fi
 # The lines allocationlog.cpp reads (and the build line), without the "<time> " prefix; the
 # scratch folder and the port are replaced by $SCRATCH and $PORT, the reserve time by <ms>,
 # so that two recordings of the same build differ in nothing.
-keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took)|^E |exiting due to model loading error|listening on|common_params_print_info: build|common_param: +- [A-Za-z0-9_]+ : |ggml_vulkan: Failed'
+keep='^[IWEDT] (load_tensors: .* model buffer size =|load_tensors: +offloaded |llama_context: +(n_seq_max|n_ctx|n_ctx_seq|n_batch|n_ubatch|flash_attn|kv_unified|n_rs_seq|n_outputs_max) +=|llama_context: .* output buffer size =|llama_kv_cache_iswa: creating|llama_kv_cache: +(.* KV buffer size =|size =)|llama_memory_recurrent: +(.* RS buffer size =|size =)|resolve_fused_ops: Flash Attention|sched_reserve: .*compute buffer size =|sched_reserve: reserve took)|^E |exiting due to model loading error|^[^ ]+\.(c|cpp|cu|m):[0-9]+: |listening on|common_params_print_info: build|common_param: +- [A-Za-z0-9_]+ : |ggml_vulkan: Failed'
 # The holdout also keeps every listed device with its free memory (RPC0 pads its name) and the
 # pipeline-parallel line, as scripts/record-rpc-runs.sh does.
 [[ "${folder_prefix}" == holdout ]] && keep="${keep}|common_param: +- |llama_context: pipeline parallelism"

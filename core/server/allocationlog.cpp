@@ -16,6 +16,29 @@ Error malformed(std::size_t lineNumber, std::string_view line) {
                                                   " does not have the expected format: " + std::string(line));
 }
 
+// ggml.c ggml_abort writes "<file>:<line>: <message>" to stderr, outside the log's format
+// ("./src/ggml-backend.cpp:1089: pre-allocated tensor (...) ..."): the message, or nothing.
+std::optional<std::string_view> ggmlAbortMessage(std::string_view line) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const std::string_view file = line.substr(0, colon);
+    if (file.find(' ') != std::string_view::npos ||
+        !(endsWith(file, ".c") || endsWith(file, ".cpp") || endsWith(file, ".cu") || endsWith(file, ".m"))) {
+        return std::nullopt;
+    }
+    std::size_t at = colon + 1;
+    const std::size_t digits = at;
+    while (at < line.size() && line[at] >= '0' && line[at] <= '9') {
+        ++at;
+    }
+    if (at == digits || line.substr(at, 2) != ": ") {
+        return std::nullopt;
+    }
+    return line.substr(at + 2);
+}
+
 class Parser {
   public:
     // Returns false when a line that announces a known allocation line does not parse.
@@ -87,6 +110,10 @@ bool Parser::line(std::string_view raw) {
     const std::string_view text = logLine.text;
     if (logLine.level == 'E') {
         m_log.errorLines.emplace_back(text);
+    }
+    if (const std::optional<std::string_view> message = ggmlAbortMessage(raw)) {
+        m_log.abortMessage = std::string(*message);
+        return true;
     }
     std::string buffer;
     double mib = 0;

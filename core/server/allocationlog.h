@@ -174,6 +174,10 @@ struct AllocationLog {
     bool listening = false;              // the HTTP server is up
     bool loadFailed = false;             // "exiting due to model loading error"
     std::vector<std::string> errorLines; // error-level lines (level "E"), without the prefix
+    // The message of a GGML_ABORT (ggml.c ggml_abort prints "<file>:<line>: <message>" to stderr,
+    // with no log prefix), as ggml's scheduler aborts with "pre-allocated tensor (...) in a buffer
+    // (...) that cannot run the operation (...)". Empty when the server did not abort.
+    std::string abortMessage;
 
     static double sum(const std::map<std::string, double>& byBufferType);
     // Per-device sums (the MTP draft context's buffers included), host ("CPU") first, then the

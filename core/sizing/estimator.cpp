@@ -122,9 +122,17 @@ void addCompute(MemoryEstimate& est, const ModelInfo& model, const ComputeWidths
     if (engine.error().code == "sizing.unschedulable") {
         est.serverAborts = engine.error().message;
         est.computeApproximation = "llama-server aborts at these settings";
-        est.notes.push_back("llama-server aborts at these settings: " + est.serverAborts +
-                            " (ggml-backend.cpp; lower -c, quantize the cache with -ctk/-ctv, or keep it in "
-                            "host memory with -nkvo); the compute buffers shown are the closed form's");
+        // A cache tensor itself over the device's limit aborts on its leaf ("(NONE)"); a copy into
+        // the cache ("(CPY)") aborts because what it copies from, a tensor of the ubatch (a
+        // recurrent layer's conv input), is over the limit.
+        const bool ubatchTensor = est.serverAborts.ends_with("(CPY)");
+        est.notes.push_back(
+            "llama-server aborts at these settings: " + est.serverAborts + " (ggml-backend.cpp; " +
+            (ubatchTensor ? "lower -ub: the ubatch's tensor that is copied into the cache is over "
+                            "the device's buffer limit"
+                          : "lower -c, quantize the cache with -ctk/-ctv, or keep it in host "
+                            "memory with -nkvo") +
+            "); the compute buffers shown are the closed form's");
     }
     if (gpus.empty()) {
         addBuffer(

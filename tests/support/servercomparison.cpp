@@ -410,8 +410,22 @@ RunVerdict judgeServerRun(const Result<MemoryEstimate>& estimate, const Allocati
         }
         return verdict;
     }
+    if (!estimate->serverAborts.empty()) {
+        // The estimate foretells ggml's abort: the server must abort with the same words.
+        verdict.passed = !log.reserveComplete && log.abortMessage == estimate->serverAborts;
+        if (!verdict.passed) {
+            verdict.failure = "the estimate says llama-server aborts (" + estimate->serverAborts +
+                              ") but it " +
+                              (log.reserveComplete ? std::string("allocated")
+                                                   : "stopped with \"" + log.abortMessage + "\"");
+        }
+        return verdict;
+    }
     if (!log.reserveComplete) {
         verdict.failure = "llama-server failed where the estimate expects it to load:";
+        if (!log.abortMessage.empty()) {
+            verdict.failure += "\n  ggml aborted: " + log.abortMessage;
+        }
         for (const std::string& line : log.errorLines) {
             verdict.failure += "\n  " + line;
         }

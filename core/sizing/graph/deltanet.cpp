@@ -92,6 +92,12 @@ TensorId buildConvInput(LlmGraph& g, const RsInput& input, TensorId qkvMixed, st
                                        b[convInput].nb[2], f32Bytes(start));
         const TensorId update = b.view2d(cache, (kernel - 1) * channels, u.seqs, b[cache].nb[1],
                                          (slot * memSize + kRsHead) * rowBytes);
+        if (snapshots == 1) {
+            // cb's names (il appended), which ggml's scheduler aborts with where the cache's
+            // device cannot run the copy: a conv input over lavapipe's storage range.
+            b.setName(last, "conv_state_last-" + std::to_string(il));
+            b.setName(update, "conv_state_update-" + std::to_string(il));
+        }
         b.expand(b.cpy(last, update));
     }
     return convInput;

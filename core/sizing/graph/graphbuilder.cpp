@@ -213,11 +213,16 @@ TensorId GraphBuilder::scaleInPlace(TensorId a) {
 }
 
 TensorId GraphBuilder::cpy(TensorId a, TensorId b) {
-    // ggml_cpy: a view of b (the destination), its sources a and b.
+    // ggml_cpy: a view of b (the destination), its sources a and b. ggml names it after both
+    // ("b (copy of a)"), the name ggml's scheduler aborts with when b's buffer cannot run the copy;
+    // only named tensors are given one here, which is where an abort can be foretold.
     const Tensor& target = m_graph[b];
     const TensorId id = newView(GgmlOp::Cpy, b, target.ne, target.nb, 0);
     m_graph[id].sources[0] = a;
     m_graph[id].sources[1] = b;
+    if (!m_graph[b].name.empty()) {
+        m_graph[id].name = m_graph[b].name + " (copy of " + m_graph[a].name + ")";
+    }
     return id;
 }
 

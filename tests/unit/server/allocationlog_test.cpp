@@ -152,6 +152,27 @@ TEST(AllocationLogTest, LoadErrorIsReported) {
               "llama_init_from_model: quantized V cache requires flash_attn to be enabled");
 }
 
+// ggml_abort's line has no log prefix: "<file>:<line>: <message>" (ggml.c). Log lines with a colon
+// in their text are not mistaken for one.
+TEST(AllocationLogTest, GgmlAbortMessageIsKept) {
+    const auto log = parseAllocationLog(
+        "0.10.130.854 I sched_reserve: reserving ...\n"
+        "0.10.465.011 W resolve_fused_ops: Flash Attention not supported, set to disabled\n"
+        "./src/ggml-backend.cpp:1089: pre-allocated tensor (conv_state_update-0 (copy of conv_state_last-0)) "
+        "in "
+        "a buffer (Vulkan0) that cannot run the operation (CPY)\n");
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    EXPECT_EQ(log->abortMessage,
+              "pre-allocated tensor (conv_state_update-0 (copy of conv_state_last-0)) in a "
+              "buffer (Vulkan0) that cannot run the operation (CPY)");
+    EXPECT_FALSE(log->reserveComplete);
+    const auto plain = parseAllocationLog("0.00.480.905 I print_info: n_embd_head_k         = 256\n"
+                                          "main.cpp: 12: not an abort\n"
+                                          "load_tensors.cpp:x: nor this\n");
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    EXPECT_EQ(plain->abortMessage, "");
+}
+
 TEST(AllocationLogTest, RepackedWeightsSumMappedPieces) {
     // b11669 logs one CPU_Mapped line per contiguous mapped run when tensors are repacked:
     // here 140.91 MiB (token_embd) and 32 small pieces of 0.01 MiB between repacked tensors.

@@ -126,5 +126,28 @@ TEST(DeviceLimits, ACacheTensorOverTheStorageRangeIsTheServersAbort) {
     EXPECT_TRUE(fitsBudget(*fits, MemoryBudget{}));
 }
 
+// Qwen3.5-9B's widths, 4 blocks, -ub 4096 -np 4 -ngl all: the first delta-net layer's conv input
+// ([4096 / 4 + 3, 8192, 4] f32, 128.3 MiB) is over lavapipe's storage range, so Vulkan cannot run
+// the copy of its last columns into the recurrent state, which lives on Vulkan0, and ggml's
+// scheduler aborts with the copy's name (a holdout case, h480, met it live). At -ub 2048 the conv
+// input is half as large and the engine sizes the buffers.
+TEST(DeviceLimits, AConvInputOverTheStorageRangeAbortsItsCopyIntoTheState) {
+    const ModelInfo model = shapeWithBlocks("qwen35", 4);
+    const MemoryEstimate aborts = estimateWith(
+        model, {"-c", "16384", "-np", "4", "-b", "4096", "-ub", "4096", "-ngl", "all"}, {lavapipe()});
+    EXPECT_EQ(aborts.serverAborts,
+              "pre-allocated tensor (conv_state_update-0 (copy of conv_state_last-0)) in a "
+              "buffer (Vulkan0) that cannot run the operation (CPY)");
+    EXPECT_FALSE(fitsBudget(aborts, MemoryBudget{}));
+    const bool advisesUbatch =
+        std::any_of(aborts.notes.begin(), aborts.notes.end(),
+                    [](const std::string& note) { return note.find("lower -ub") != std::string::npos; });
+    EXPECT_TRUE(advisesUbatch);
+    const MemoryEstimate fits = estimateWith(
+        model, {"-c", "16384", "-np", "4", "-b", "2048", "-ub", "2048", "-ngl", "all"}, {lavapipe()});
+    EXPECT_EQ(fits.serverAborts, "");
+    EXPECT_EQ(fits.computeApproximation, "");
+}
+
 } // namespace
 } // namespace llamafit
