@@ -16,9 +16,11 @@
 // Memory: a draw is kept only when the core's own estimate (weights and KV are exact) says the run
 // stays cheap on the recording machine -- lavapipe's Vulkan0 weights, caches and outputs at most 1.8 GiB (not
 // its compute buffer, which the holdout measures), KV + RS at most 3 GiB, each RPC server's weights at
-// most 1.5 GiB -- else the case draws again from its own generator. Deterministic and portable:
-// std::mt19937_64 seeded per case index, and the distributions written here (std::uniform_int_distribution
-// differs between standard libraries, and the Windows build runs the core tests too). Test support only.
+// most 1.5 GiB (for settings the estimate refuses, all the weights at most 1.5 GiB a server: the
+// server loads them before it refuses) -- else the case draws again from its own generator. Deterministic and
+// portable: std::mt19937_64 seeded per case index, and the distributions written here
+// (std::uniform_int_distribution differs between standard libraries, and the Windows build runs the core
+// tests too). Test support only.
 
 #include "tests/support/integrationcases.h"
 #include "tests/support/rpccases.h"

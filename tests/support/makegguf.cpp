@@ -1,11 +1,14 @@
 // llamafit-make-gguf: writes a GGUF that llama-server loads, from a model spec.
 //   llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf [--weight-type TYPE] [--real-weights]
+// --geometry ARCH/NAME rewrites the shape to a holdout geometry of tests/data/holdout
+// ("qwen35/qwen3.5-27b", tests/support/shapegeometry.h), as a holdout case has it;
 // --blocks N / --vocab N cut the shape as the Vulkan matrix does (tests/support/shapecut.h).
 // SPEC.json: a spec file; CARD_ID: a built-in card ("qwen3.5-35b-a3b-q6_k"); SHAPE: a file stem
 // of tests/data/shapes ("qwen35moe"); tiny: the tiny llama with random weights.
 // Without --real-weights the data region is a hole (a sparse file, no disk used).
 #include "tests/support/modelfiles.h"
 #include "tests/support/shapecut.h"
+#include "tests/support/shapegeometry.h"
 
 #include "core/common/units.h"
 
@@ -16,8 +19,9 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr, "usage: llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf "
-                         "[--weight-type TYPE] [--real-weights] [--blocks N] [--vocab N]\n");
+    std::fprintf(stderr,
+                 "usage: llamafit-make-gguf SPEC.json|CARD_ID|SHAPE|tiny OUT.gguf "
+                 "[--weight-type TYPE] [--real-weights] [--geometry ARCH/NAME] [--blocks N] [--vocab N]\n");
     return 2;
 }
 
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
     const std::string out = argv[2];
     test::ModelFileOptions options;
     test::ShapeCut cut;
+    std::string geometry;
     options.realWeights = what == "tiny";
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -61,6 +66,8 @@ int main(int argc, char** argv) {
             }
         } else if (arg == "--real-weights") {
             options.realWeights = true;
+        } else if (arg == "--geometry" && i + 1 < argc) {
+            geometry = argv[++i];
         } else if (arg == "--blocks" && i + 1 < argc) {
             cut.blockCount = static_cast<std::uint32_t>(std::stoul(argv[++i]));
         } else if (arg == "--vocab" && i + 1 < argc) {
@@ -73,6 +80,13 @@ int main(int argc, char** argv) {
     if (!spec) {
         std::fprintf(stderr, "%s: %s\n", spec.error().code.c_str(), spec.error().message.c_str());
         return 1;
+    }
+    if (!geometry.empty()) {
+        spec = test::reshapeToGeometry(*spec, geometry);
+        if (!spec) {
+            std::fprintf(stderr, "%s: %s\n", spec.error().code.c_str(), spec.error().message.c_str());
+            return 1;
+        }
     }
     if (!cut.empty()) {
         spec = test::cutShape(*spec, cut);

@@ -76,10 +76,13 @@ const std::vector<ComputeFloor>& computeFloors() {
         // rotation after build_attn_mha's expand, cohere2): every buffer within 2 %. Round 2
         // (2026-12-07: phi3, seed_oss, smollm3, granite, granitemoe, glm4, olmo2, qwen2moe, drawn
         // after their builders were written and recorded once): every buffer within 2 % again,
-        // CPU host 192, lavapipe device and host 129, RPC servers 110, host 65.
-        {HoldoutBackend::Cpu, 0, 0, 192, 192},
-        {HoldoutBackend::Vulkan, 129, 129, 129, 129},
-        {HoldoutBackend::Rpc, 110, 110, 65, 65},
+        // CPU host 192, lavapipe device and host 129, RPC servers 110, host 65. Round 3 (the same
+        // day: mistral3, qwen35, qwen35moe, qwen3next, nemotron_h, nemotron_h_moe, jamba, lfm2moe,
+        // mamba, rwkv6, deepseek2-mla): every buffer within 2 % again, CPU host 246, lavapipe
+        // device and host 159, RPC servers 142, host 87; one lavapipe case is ggml's abort, foretold.
+        {HoldoutBackend::Cpu, 0, 0, 246, 246},
+        {HoldoutBackend::Vulkan, 159, 159, 159, 159},
+        {HoldoutBackend::Rpc, 142, 142, 87, 87},
     };
     return floors;
 }
@@ -181,8 +184,12 @@ Result<HoldoutJudgement> judgeHoldout(const RecordedHoldoutCase& recordedCase) {
         }
         return judgement;
     }
-    if (!judgement.log.reserveComplete) {
-        judgement.exactFailures.push_back(judgement.verdict.failure);
+    if (!judgement.log.reserveComplete || !judgement.estimate->serverAborts.empty()) {
+        // The server stopped before its buffers, or the estimate says it aborts: the verdict
+        // holds unless the two disagree (an abort foretold must be the server's, word for word).
+        if (!judgement.verdict.passed) {
+            judgement.exactFailures.push_back(judgement.verdict.failure);
+        }
         return judgement;
     }
     // compareWithServer reports each buffer outside its tolerance once, and the context values
