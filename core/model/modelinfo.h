@@ -96,6 +96,9 @@ struct ModelInfo {
     // f_residual_scale), each optional there: 0 if absent, and 0 scales nothing.
     float embeddingScale = 0.0f;
     float residualScale = 0.0f;
+    // logit_scale (f_logit_scale: Cohere's and Granite's logits are scaled by it), 0 if absent,
+    // and 0 scales nothing ("if (f_logit_scale)").
+    float logitScale = 0.0f;
     // rope.scaling.finetuned as the file stores it, true if absent: Granite's switch for RoPE
     // ("Granite uses rope_finetuned as a switch for rope, so default to true").
     bool ropeScalingFinetuned = true;

@@ -46,6 +46,7 @@ Result<bool> readExperts(const ArchKeys& keys, ModelInfo& info) {
         static_cast<float>(keys.file().getFloat(keys.key("attention.temperature_scale")).value_or(0.0));
     info.embeddingScale = static_cast<float>(keys.file().getFloat(keys.key("embedding_scale")).value_or(0.0));
     info.residualScale = static_cast<float>(keys.file().getFloat(keys.key("residual_scale")).value_or(0.0));
+    info.logitScale = static_cast<float>(keys.file().getFloat(keys.key("logit_scale")).value_or(0.0));
     info.ropeScalingFinetuned = keys.file().getBool(keys.key("rope.scaling.finetuned")).value_or(true);
     if (const auto sections = keys.file().getIntArray(keys.key("rope.dimension_sections"))) {
         info.multiSectionRope = sections->size() >= 2 && (*sections)[0] > 0 && (*sections)[1] > 0;

@@ -24,6 +24,7 @@ struct ShapePlan {
 const std::vector<ShapePlan>& shapePlans() {
     static const std::vector<ShapePlan> plans = {
         {"cohere2", {4, std::nullopt}},
+        {"command-r", {4, 32000}},
         {"deepseek2-mla", {}},
         {"falcon-h1", {}},
         {"gemma2", {8, std::nullopt}},

@@ -52,6 +52,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
     ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
     ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},
+    ArchitectureBuilder{"command-r", buildCommandRGraph, denseAttentionOnly},
     ArchitectureBuilder{"mamba", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"mamba2", buildMambaGraph, recurrentOnly},
     ArchitectureBuilder{"granitehybrid", buildGraniteHybridGraph, denseRecurrentHybrid},
