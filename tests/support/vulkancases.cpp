@@ -27,6 +27,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"command-r", {4, 32000}},
         {"deepseek2-mla", {}},
         {"falcon-h1", {}},
+        {"gemma", {}},
         {"gemma2", {8, std::nullopt}},
         {"glm4moe", {}},
         {"gemma3", {}},

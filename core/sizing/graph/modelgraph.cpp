@@ -49,6 +49,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"gpt-oss", buildGptOssGraph, slidingWindowExperts},
     ArchitectureBuilder{"deepseek2", buildDeepseek2Graph, latentAttentionExperts},
     ArchitectureBuilder{"glm4moe", buildGlm4MoeGraph, routedExpertsWithDenseLead},
+    ArchitectureBuilder{"gemma", buildGemmaGraph, denseAttentionOnly},
     ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
     ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},
     ArchitectureBuilder{"cohere2", buildCohere2Graph, slidingWindowDense},

@@ -1,14 +1,15 @@
-// The gemma family with sliding-window attention: llama.cpp src/models/gemma2-iswa.cpp and
+// The gemma family: llama.cpp src/models/gemma.cpp (Gemma 1, CodeGemma), gemma2-iswa.cpp and
 // gemma3.cpp (llm_build_gemma3<iswa = true>). Scaled token embeddings, pre-norm attention with
-// RoPE over two KV caches (the sliding-window layers' and the global layers'), Q scaled before
-// the attention, post-attention and post-FFN norms, a GEGLU feed-forward. gemma3 adds Q/K RMS
-// norms; gemma2 soft-caps the attention scores (non-flash path) and the logits.
+// RoPE, Q scaled before the attention, a GEGLU feed-forward. Gemma 2 and 3 attend over two KV
+// caches (the sliding-window layers' and the global layers') and add post-attention and post-FFN
+// norms; gemma3 adds Q/K RMS norms; gemma2 soft-caps the attention scores (non-flash path) and the
+// logits. Gemma 1 has one cache and neither post-norm.
 #include "core/sizing/graph/models/modelbuilders.h"
 
 namespace llamafit::graph {
 namespace {
 
-enum class Gemma { Two, Three };
+enum class Gemma { One, Two, Three };
 
 TensorId buildGemma(LlmGraph& g, Gemma variant) {
     GraphBuilder& b = g.builder();
@@ -20,7 +21,7 @@ TensorId buildGemma(LlmGraph& g, Gemma variant) {
         // product with an input of one scale per row ("inp_scale_rows"; a raw embedding row keeps 1).
         inpL = b.mul(inpL, b.input(GgmlType::F32, {1, T, 1, 1}, "inp_scale_rows"));
     } else {
-        // gemma2-iswa.cpp: ggml_scale(inpL, sqrtf(n_embd)).
+        // gemma.cpp and gemma2-iswa.cpp: ggml_scale(inpL, sqrtf(n_embd)).
         inpL = b.scale(inpL);
     }
     // b11669 expands the scaled embeddings before the first layer: gemma3's "inp_scale_rows" is
@@ -48,18 +49,23 @@ TensorId buildGemma(LlmGraph& g, Gemma variant) {
         const TensorId v = project("attn_v", info.headCountKv, info.valueHeadDim);
         q = b.scale(q);
         // llama-model.cpp: gemma2 sets hparams.attn_soft_cap.
-        cur = g.attention(il, q, k, v, {.iswa = true, .softcapLogits = variant == Gemma::Two});
+        cur =
+            g.attention(il, q, k, v, {.iswa = variant != Gemma::One, .softcapLogits = variant == Gemma::Two});
 
         if (il + 1 == layers) {
             cur = b.getRows(cur, g.outputIds());
             inpL = b.getRows(inpL, g.outputIds());
         }
-        cur = g.norm(cur, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
+        if (variant != Gemma::One) {
+            cur = g.norm(cur, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
+        }
         const TensorId attentionOut = b.add(cur, inpL);
         cur = g.norm(attentionOut, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         cur = g.feedForward(cur, il, GluOp::Geglu);
-        // The post-FFN norm is built with il = -1: graph_get_cb does not pin it.
-        cur = g.norm(cur, g.blockWeight(il, "post_ffw_norm.weight"), kNoTensor, true, -1);
+        if (variant != Gemma::One) {
+            // The post-FFN norm is built with il = -1: graph_get_cb does not pin it.
+            cur = g.norm(cur, g.blockWeight(il, "post_ffw_norm.weight"), kNoTensor, true, -1);
+        }
         inpL = b.add(cur, attentionOut);
     }
 
@@ -89,6 +95,10 @@ bool slidingWindowDense(const ModelInfo& model) {
         }
     }
     return true;
+}
+
+TensorId buildGemmaGraph(LlmGraph& g) {
+    return buildGemma(g, Gemma::One);
 }
 
 TensorId buildGemma2Graph(LlmGraph& g) {

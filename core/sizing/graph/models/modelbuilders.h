@@ -43,6 +43,7 @@ TensorId buildGlm4MoeGraph(LlmGraph& graph); // glm4moe (glm4moe.cpp)
 // no recurrent or sliding-window layers: the GLM-4.5 builder's variant.
 bool routedExpertsWithDenseLead(const ModelInfo& model);
 
+TensorId buildGemmaGraph(LlmGraph& graph);    // gemma (gemma.cpp)
 TensorId buildGemma2Graph(LlmGraph& graph);   // gemma2 (gemma.cpp)
 TensorId buildGemma3Graph(LlmGraph& graph);   // gemma3 (gemma.cpp)
 TensorId buildCohere2Graph(LlmGraph& graph);  // cohere2
