@@ -136,20 +136,12 @@ const std::vector<FitCase>& fitHoldoutCases() {
         if (!tables) {
             return drawn; // the recorded holdout's table check names the error
         }
-        std::uint32_t index = 0;
-        for (const HoldoutRound& round : kFitHoldoutRounds) {
-            const std::vector<GeometryTable> roundTables = tablesOfRound(*tables, round.round);
-            if (roundTables.empty()) {
-                continue; // the recorded cases of the round then name themselves missing
-            }
-            for (const auto& [rig, count] :
-                 {std::pair{FitRig::Cpu, round.cpuCases}, std::pair{FitRig::Vulkan, round.vulkanCases},
-                  std::pair{FitRig::Rpc, round.rpcCases}}) {
-                for (std::uint32_t position = 0; position < count; ++position, ++index) {
-                    drawn.push_back(drawCase(index, rig, position, roundTables));
-                }
-            }
-        }
+        constexpr FitRig kRigs[] = {FitRig::Cpu, FitRig::Vulkan, FitRig::Rpc};
+        forEachHoldoutCase(kFitHoldoutRounds, *tables,
+                           [&](std::uint32_t index, std::size_t rig, std::uint32_t position,
+                               const std::vector<GeometryTable>& roundTables) {
+                               drawn.push_back(drawCase(index, kRigs[rig], position, roundTables));
+                           });
         return drawn;
     }();
     return cases;

@@ -221,20 +221,13 @@ const std::vector<HoldoutCase>& holdoutCases() {
         if (!tables) {
             return drawn; // the recorded test's table check names the error
         }
-        std::uint32_t index = 0;
-        for (const HoldoutRound& round : kHoldoutRounds) {
-            const std::vector<GeometryTable> roundTables = tablesOfRound(*tables, round.round);
-            if (roundTables.empty()) {
-                continue; // the recorded cases of the round then name themselves missing
-            }
-            for (const auto& [backend, count] : {std::pair{HoldoutBackend::Cpu, round.cpuCases},
-                                                 std::pair{HoldoutBackend::Vulkan, round.vulkanCases},
-                                                 std::pair{HoldoutBackend::Rpc, round.rpcCases}}) {
-                for (std::uint32_t position = 0; position < count; ++position, ++index) {
-                    drawn.push_back(drawCase(index, backend, position, roundTables));
-                }
-            }
-        }
+        constexpr HoldoutBackend kBackends[] = {HoldoutBackend::Cpu, HoldoutBackend::Vulkan,
+                                                HoldoutBackend::Rpc};
+        forEachHoldoutCase(kHoldoutRounds, *tables,
+                           [&](std::uint32_t index, std::size_t backend, std::uint32_t position,
+                               const std::vector<GeometryTable>& roundTables) {
+                               drawn.push_back(drawCase(index, kBackends[backend], position, roundTables));
+                           });
         return drawn;
     }();
     return cases;

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace llamafit::test {
 namespace {
@@ -303,14 +304,24 @@ const Result<std::vector<GeometryTable>>& geometryTables() {
     return tables;
 }
 
-std::vector<GeometryTable> tablesOfRound(const std::vector<GeometryTable>& tables, std::uint32_t round) {
-    std::vector<GeometryTable> chosen;
-    for (const GeometryTable& table : tables) {
-        if (table.round == round) {
-            chosen.push_back(table);
+void forEachHoldoutCase(std::span<const HoldoutRound> rounds, const std::vector<GeometryTable>& tables,
+                        const std::function<void(std::uint32_t, std::size_t, std::uint32_t,
+                                                 const std::vector<GeometryTable>&)>& draw) {
+    std::uint32_t index = 0;
+    for (const HoldoutRound& round : rounds) {
+        std::vector<GeometryTable> roundTables;
+        std::copy_if(tables.begin(), tables.end(), std::back_inserter(roundTables),
+                     [&](const GeometryTable& table) { return table.round == round.round; });
+        if (roundTables.empty()) {
+            continue;
+        }
+        const std::uint32_t counts[] = {round.cpuCases, round.vulkanCases, round.rpcCases};
+        for (std::size_t backend = 0; backend < 3; ++backend) {
+            for (std::uint32_t position = 0; position < counts[backend]; ++position, ++index) {
+                draw(index, backend, position, roundTables);
+            }
         }
     }
-    return chosen;
 }
 
 Result<ModelSpec> reshapeSpec(const ModelSpec& spec, const GeometryTable& table,

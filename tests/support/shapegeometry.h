@@ -20,7 +20,9 @@
 #include "core/model/modelspec.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,8 +64,14 @@ struct HoldoutRound {
     std::uint32_t rpcCases = 0;
 };
 
-// The tables of `round`, in file-name order.
-std::vector<GeometryTable> tablesOfRound(const std::vector<GeometryTable>& tables, std::uint32_t round);
+// Calls `draw` for every case of `rounds` in index order: each round's CPU cases, then its Vulkan
+// ones, then its RPC ones (`backend` 0, 1, 2), each with its index over all rounds, its position in
+// the round's round robin and the round's tables (file-name order). A round without tables draws
+// nothing (its recorded cases then name themselves missing).
+void forEachHoldoutCase(
+    std::span<const HoldoutRound> rounds, const std::vector<GeometryTable>& tables,
+    const std::function<void(std::uint32_t index, std::size_t backend, std::uint32_t position,
+                             const std::vector<GeometryTable>& roundTables)>& draw);
 
 // Every tests/data/holdout/*.json, sorted by file name.
 std::vector<std::string> geometryTableFiles();
