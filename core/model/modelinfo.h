@@ -105,6 +105,10 @@ struct ModelInfo {
     // rope.dimension_sections with its first two sections set: hparams.use_mrope() (llama-hparams.cpp),
     // which makes glm4 and glm4moe rotate with M-RoPE, four positions per token (n_pos_per_embd).
     bool multiSectionRope = false;
+    // n_deepstack_layers (Qwen3-VL's visual deepstack), 0 if absent: llama-hparams.cpp n_embd_inp()
+    // widens the embedding input to n_embd x (1 + n), and the first n layers each add one more
+    // n_embd slice of it to their output.
+    std::uint32_t deepstackLayers = 0;
     // Mamba-2 / gated-delta-net dimensions, for the compute-buffer model.
     std::uint32_t ssmConvKernel = 0;
     std::uint32_t ssmInnerSize = 0;

@@ -48,6 +48,7 @@ Result<bool> readExperts(const ArchKeys& keys, ModelInfo& info) {
     info.residualScale = static_cast<float>(keys.file().getFloat(keys.key("residual_scale")).value_or(0.0));
     info.logitScale = static_cast<float>(keys.file().getFloat(keys.key("logit_scale")).value_or(0.0));
     info.ropeScalingFinetuned = keys.file().getBool(keys.key("rope.scaling.finetuned")).value_or(true);
+    info.deepstackLayers = static_cast<std::uint32_t>(keys.uint("n_deepstack_layers").value_or(0));
     if (const auto sections = keys.file().getIntArray(keys.key("rope.dimension_sections"))) {
         info.multiSectionRope = sections->size() >= 2 && (*sections)[0] > 0 && (*sections)[1] > 0;
     }

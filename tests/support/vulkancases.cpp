@@ -57,6 +57,8 @@ const std::vector<ShapePlan>& shapePlans() {
         {"qwen35moe", {8, std::nullopt}},
         {"qwen3moe", {8, std::nullopt}},
         {"qwen3next", {8, std::nullopt}},
+        {"qwen3vl", {}},
+        {"qwen3vlmoe", {}},
         {"rwkv6", {8, std::nullopt}},
         {"rwkv7", {}},
     };

@@ -235,6 +235,20 @@ TensorId GraphBuilder::concat(TensorId a, TensorId b, int dim) {
     return id;
 }
 
+TensorId GraphBuilder::pad(TensorId a, Shape after) {
+    // ggml_pad -> ggml_pad_ext(a, 0, p0, 0, p1, 0, p2, 0, p3): a's type, each extent grown; the op
+    // params hold (before, after) per dimension, then the circular flag (0).
+    Shape ne = m_graph[a].ne;
+    for (std::size_t d = 0; d < ne.size(); ++d) {
+        ne[d] += after[d];
+    }
+    const TensorId id = newTensor(GgmlOp::Pad, m_graph[a].type, ne, {a});
+    for (std::size_t d = 0; d < after.size(); ++d) {
+        m_graph[id].opParams[2 * d + 1] = static_cast<std::int32_t>(after[d]);
+    }
+    return id;
+}
+
 TensorId GraphBuilder::ssmConv(TensorId sx, TensorId c) {
     // ggml_ssm_conv: [d_inner, n_t, n_s], n_t = sx.ne0 - d_conv + 1.
     const Tensor& x = m_graph[sx];

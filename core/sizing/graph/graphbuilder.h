@@ -56,6 +56,8 @@ class GraphBuilder {
     TensorId scaleInPlace(TensorId a);
     TensorId cpy(TensorId a, TensorId b);
     TensorId concat(TensorId a, TensorId b, int dim);
+    // ggml_pad: `after` more elements at the end of each dimension.
+    TensorId pad(TensorId a, Shape after);
     TensorId ssmConv(TensorId sx, TensorId c);
     TensorId ssmScan(TensorId s, TensorId x, TensorId dt, TensorId A, TensorId B, TensorId C, TensorId ids);
     // ggml_sqr (build_ffn's LLM_FFN_RELU_SQR: relu, then its square).

@@ -186,9 +186,27 @@ TensorId LlmGraph::inputEmbeddings() {
     for (const auto& [loraA, loraB] : loraPairs(table)) {
         rows = b.add(rows, b.scale(b.mulMat(loraB, b.getRows(loraA, tokenIds))));
     }
-    b.setName(rows, "embd");
-    b.expand(rows);
+    // hparams.n_embd_inp(): a deepstack model's input rows are n_embd x (1 + n_deepstack_layers)
+    // wide. The token rows are padded with zeros to that width (b11669 pads both token inputs after
+    // both lookups), and the layers read the first n_embd of each row through a view ("embd").
+    const std::int64_t inputWidth = embd * (1 + static_cast<std::int64_t>(m_model.deepstackLayers));
+    const bool wide = inputWidth != embd;
+    if (!wide) {
+        b.setName(rows, "embd");
+    }
+    const auto widen = [&](TensorId x) {
+        if (!wide) {
+            return x;
+        }
+        const TensorId padded = b.pad(x, {inputWidth - embd, 0, 0, 0});
+        b.expand(padded);
+        return padded;
+    };
     const std::uint32_t build = m_params.llamaBuild;
+    if (build < kMixedInputBuild) {
+        rows = widen(rows);
+    }
+    b.expand(rows);
     TensorId mixedRows = kNoTensor;
     if (build >= kMixedInputBuild) {
         const TensorId mixedTokens = b.input(GgmlType::I32, {T, 1, 1, 1}, "inp_mixed_tokens");
@@ -196,22 +214,40 @@ TensorId LlmGraph::inputEmbeddings() {
         b.expand(mixedRows);
     }
     if (build >= kInputSelectBuild) {
-        b.expand(b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_embd"));
+        b.expand(b.input(GgmlType::F32, {inputWidth, T, 1, 1}, "inp_embd"));
     }
     if (mixedRows != kNoTensor) {
+        rows = widen(rows);
+        mixedRows = widen(mixedRows);
         const TensorId slots = b.input(GgmlType::I64, {T, 1, 1, 1}, "inp_mixed_slots");
-        const TensorId mixedEmbeddings = b.input(GgmlType::F32, {embd, T, 1, 1}, "inp_mixed_embd");
+        const TensorId mixedEmbeddings = b.input(GgmlType::F32, {inputWidth, T, 1, 1}, "inp_mixed_embd");
         b.expand(b.setRows(b.dup(mixedEmbeddings), mixedRows, slots));
+    }
+    if (wide) {
+        rows = b.view2d(rows, embd, T, b.graph()[rows].nb[1], 0);
+        b.setName(rows, "embd");
+        b.expand(rows);
     }
     return rows;
 }
 
-TensorId LlmGraph::inputPositions() {
+TensorId LlmGraph::inputPositions(std::int64_t positionsPerToken) {
     if (m_positions == kNoTensor) {
-        m_positions =
-            m_builder.input(GgmlType::I32, {static_cast<std::int64_t>(tokens()), 1, 1, 1}, "inp_pos");
+        m_positions = m_builder.input(
+            GgmlType::I32, {static_cast<std::int64_t>(tokens()) * positionsPerToken, 1, 1, 1}, "inp_pos");
     }
     return m_positions;
+}
+
+TensorId LlmGraph::addDeepstack(TensorId layerOutput, TensorId inputEmbeddings, std::uint32_t layer) {
+    if (layer >= m_model.deepstackLayers) {
+        return layerOutput;
+    }
+    const Tensor& rows = m_builder.graph()[inputEmbeddings];
+    const auto sliceBytes = static_cast<std::uint64_t>(rows.ne[0]) * sizeof(float);
+    const TensorId slice = m_builder.view2d(inputEmbeddings, rows.ne[0], rows.ne[1], rows.nb[1],
+                                            (static_cast<std::uint64_t>(layer) + 1) * sliceBytes);
+    return m_builder.add(layerOutput, slice);
 }
 
 TensorId LlmGraph::outputIds() {

@@ -71,7 +71,12 @@ class LlmGraph {
     // build_inp_embd: token rows of token_embd; b11669 also builds the embeddings input and the
     // mixed token/embedding input beside it (only one of the three is computed, all are planned).
     TensorId inputEmbeddings();
-    TensorId inputPositions();
+    // build_inp_pos: n_tokens x positionsPerToken positions (hparams.n_pos_per_embd(): 4 under
+    // M-RoPE, else 1), built once.
+    TensorId inputPositions(std::int64_t positionsPerToken = 1);
+    // qwen3vl.cpp's deepstack: layer il < n_deepstack_layers adds the (il + 1)th n_embd slice of
+    // the input embeddings (a view of inputEmbeddings()'s rows) to its output.
+    TensorId addDeepstack(TensorId layerOutput, TensorId inputEmbeddings, std::uint32_t layer);
     // build_inp_out_ids: the rows that produce outputs (llama-server: one per slot, always).
     TensorId outputIds();
 

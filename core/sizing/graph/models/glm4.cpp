@@ -12,11 +12,8 @@ TensorId buildGlm4Graph(LlmGraph& g) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
-    // build_inp_pos: n_pos_per_embd positions per token, four under M-RoPE.
-    const TensorId positions =
-        model.multiSectionRope
-            ? b.input(GgmlType::I32, {static_cast<std::int64_t>(g.tokens()) * 4, 1, 1, 1}, "inp_pos")
-            : g.inputPositions();
+    // n_pos_per_embd: four positions per token under M-RoPE.
+    const TensorId positions = g.inputPositions(model.multiSectionRope ? 4 : 1);
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
         const int layer = static_cast<int>(il);

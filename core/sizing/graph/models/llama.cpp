@@ -1,10 +1,11 @@
 // The dense attention family: llama.cpp src/models/llama.cpp, qwen2.cpp (Q/K/V biases), qwen3.cpp
 // (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE), mistral3.cpp's dense layers (Q
-// scaled by the attention temperature input), seed-oss.cpp (Q/K/V biases, the feed-forward's
-// norm weight named attn_post_norm) and smollm3.cpp (every fourth layer without RoPE), which differ only in
-// the tensors a layer has, the positions and factors RoPE reads and that scaling: pre-norm attention with
-// RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer keeps only the output
-// rows.
+// scaled by the attention temperature input), qwen3vl.cpp (qwen3's layers with M-RoPE and the
+// deepstack: the first layers add a slice of the wider input embeddings), seed-oss.cpp (Q/K/V
+// biases, the feed-forward's norm weight named attn_post_norm) and smollm3.cpp (every fourth layer without
+// RoPE), which differ only in the tensors a layer has, the positions and factors RoPE reads and that scaling:
+// pre-norm attention with RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer
+// keeps only the output rows.
 #include "core/sizing/graph/models/modelbuilders.h"
 
 #include <string>
@@ -31,12 +32,9 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, const DenseAttentionOptions& opti
     const std::int64_t positionsPerToken = options.positionsPerToken;
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    TensorId inpL = g.inputEmbeddings();
-    const TensorId positions =
-        positionsPerToken == 1
-            ? g.inputPositions()
-            : b.input(GgmlType::I32, {static_cast<std::int64_t>(g.tokens()) * positionsPerToken, 1, 1, 1},
-                      "inp_pos");
+    const TensorId inputEmbeddings = g.inputEmbeddings();
+    TensorId inpL = inputEmbeddings;
+    const TensorId positions = g.inputPositions(positionsPerToken);
     // build_inp_attn_scale: one factor per token ([1, 1, n_tokens]) that multiplies Q.
     TensorId attentionScale = kNoTensor;
     if (options.temperatureTuning && model.attentionTemperatureScale != 0.0f) {
@@ -82,7 +80,7 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, const DenseAttentionOptions& opti
         cur = g.norm(ffnInput, g.blockWeight(il, options.feedForwardNorm), kNoTensor, true,
                      static_cast<int>(il));
         cur = g.feedForward(cur, il);
-        inpL = b.add(cur, ffnInput);
+        inpL = g.addDeepstack(b.add(cur, ffnInput), inputEmbeddings, il);
     }
     return g.outputHead(inpL);
 }
@@ -104,7 +102,7 @@ TensorId buildLlamaGraph(LlmGraph& g) {
     return buildDenseAttentionGraph(g, options);
 }
 
-TensorId buildQwen2VlGraph(LlmGraph& g) {
+TensorId buildQwenVlGraph(LlmGraph& g) {
     return buildDenseAttentionGraph(g, {.positionsPerToken = 4});
 }
 

@@ -7,15 +7,17 @@
 
 namespace llamafit::graph {
 
-TensorId buildLlamaGraph(LlmGraph& graph);   // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3
-TensorId buildQwen2VlGraph(LlmGraph& graph); // qwen2vl (qwen2's layers, M-RoPE positions)
-TensorId buildPhi3Graph(LlmGraph& graph);    // phi3, dense (phi3.cpp)
-TensorId buildGlm4Graph(LlmGraph& graph);    // glm4 (glm4.cpp)
-TensorId buildOlmo2Graph(LlmGraph& graph);   // olmo2, with Olmo 3's sliding windows (olmo2.cpp)
+TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3
+// qwen2vl and qwen3vl (qwen2's or qwen3's layers, M-RoPE positions, qwen3vl's deepstack)
+TensorId buildQwenVlGraph(LlmGraph& graph);
+TensorId buildPhi3Graph(LlmGraph& graph);  // phi3, dense (phi3.cpp)
+TensorId buildGlm4Graph(LlmGraph& graph);  // glm4 (glm4.cpp)
+TensorId buildOlmo2Graph(LlmGraph& graph); // olmo2, with Olmo 3's sliding windows (olmo2.cpp)
 // No experts, no recurrent layers; sliding-window layers allowed.
 bool denseAttentionWithSlidingWindows(const ModelInfo& model);
-TensorId buildQwen3MoeGraph(LlmGraph& graph); // qwen3moe
-TensorId buildQwen2MoeGraph(LlmGraph& graph); // qwen2moe (qwen2moe.cpp)
+TensorId buildQwen3MoeGraph(LlmGraph& graph);   // qwen3moe
+TensorId buildQwen3VlMoeGraph(LlmGraph& graph); // qwen3vlmoe (qwen3moe with M-RoPE and the deepstack)
+TensorId buildQwen2MoeGraph(LlmGraph& graph);   // qwen2moe (qwen2moe.cpp)
 // Routed experts (with or without a shared one); no recurrent or sliding-window layers.
 bool routedAndSharedExperts(const ModelInfo& model);
 TensorId buildGraniteGraph(LlmGraph& graph); // granite and granitemoe (granite.cpp)

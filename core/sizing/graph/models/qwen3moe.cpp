@@ -1,16 +1,21 @@
 // Qwen3-MoE: llama.cpp src/models/qwen3moe.cpp. Qwen3's attention (pre-norm, Q/K RMS norms per
 // head, RoPE, the KV cache) and, in place of the dense feed-forward, build_moe_ffn with softmax
 // gating and normalised expert weights (moe.h); both residual; the last layer keeps only the
-// output rows.
+// output rows. Qwen3-VL-MoE (qwen3vlmoe.cpp) is the same with M-RoPE (four positions per token)
+// and the deepstack (LlmGraph::addDeepstack).
 #include "core/sizing/graph/models/modelbuilders.h"
 #include "core/sizing/graph/moe.h"
 
 namespace llamafit::graph {
 
-TensorId buildQwen3MoeGraph(LlmGraph& g) {
+namespace {
+
+TensorId buildQwen3ExpertsGraph(LlmGraph& g, std::int64_t positionsPerToken) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
-    TensorId inpL = g.inputEmbeddings();
+    const TensorId inputEmbeddings = g.inputEmbeddings();
+    TensorId inpL = inputEmbeddings;
+    const TensorId positions = g.inputPositions(positionsPerToken);
     const std::uint32_t layers = model.trunkLayerCount();
     // qwen3moe.cpp: build_moe_ffn(..., LLM_FFN_SILU, norm_w = true, hparams.expert_weights_scale,
     // LLAMA_EXPERT_GATING_FUNC_TYPE_SOFTMAX); the models here carry no expert_weights_scale (0).
@@ -33,10 +38,10 @@ TensorId buildQwen3MoeGraph(LlmGraph& g) {
         const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
         TensorId q = project("attn_q", heads, info.keyHeadDim);
         q = g.norm(q, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
-        q = b.rope(q, g.inputPositions());
+        q = b.rope(q, positions);
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
         k = g.norm(k, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, layer);
-        k = b.rope(k, g.inputPositions());
+        k = b.rope(k, positions);
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
@@ -47,9 +52,19 @@ TensorId buildQwen3MoeGraph(LlmGraph& g) {
         const TensorId ffnInput = b.add(cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         cur = buildMoeFeedForward(g, cur, il, moe);
-        inpL = b.add(cur, ffnInput);
+        inpL = g.addDeepstack(b.add(cur, ffnInput), inputEmbeddings, il);
     }
     return g.outputHead(inpL);
+}
+
+} // namespace
+
+TensorId buildQwen3MoeGraph(LlmGraph& g) {
+    return buildQwen3ExpertsGraph(g, 1);
+}
+
+TensorId buildQwen3VlMoeGraph(LlmGraph& g) {
+    return buildQwen3ExpertsGraph(g, 4);
 }
 
 } // namespace llamafit::graph

@@ -96,13 +96,7 @@ TensorId buildQwen3NextFamily(LlmGraph& g, const Qwen3NextVariant& variant) {
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
     const RsInput rs = buildRsInput(g);
-    // build_inp_pos: n_tokens * n_pos_per_embd positions.
-    const TensorId positions =
-        variant.positionsPerToken == 1
-            ? g.inputPositions()
-            : b.input(GgmlType::I32,
-                      {static_cast<std::int64_t>(g.tokens()) * variant.positionsPerToken, 1, 1, 1},
-                      "inp_pos");
+    const TensorId positions = g.inputPositions(variant.positionsPerToken);
     // MTP/NextN blocks are loaded but not run by the main graph.
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
