@@ -111,6 +111,24 @@ WeightClass classifyWeight(const TensorSummary& tensor) {
     return out;
 }
 
+std::uint64_t weightProbeBytes(const TensorSummary& tensor, TensorRole role, const ModelInfo& model) {
+    constexpr std::uint64_t kProbeTokens = 512;
+    constexpr std::uint64_t kF32 = 4;
+    const std::uint64_t rows = tensor.rows();
+    if (role == TensorRole::Output && rows > 1) {
+        // mul_mat(w [ne0, ne1], b [ne0, 512]) -> [ne1, 512]
+        return std::max({tensor.bytes, tensor.rowValues * kProbeTokens * kF32, rows * kProbeTokens * kF32});
+    }
+    if (tensor.expert && model.expertCount > 0) {
+        // mul_mat_id(w [ne0, ne1, n_expert], b [ne0, used, 512], ids) -> [ne1, used, 512]
+        const std::uint64_t used = model.expertUsedCount;
+        const std::uint64_t rowsPerExpert = rows / model.expertCount;
+        return std::max({tensor.bytes, tensor.rowValues * used * kProbeTokens * kF32,
+                         rowsPerExpert * used * kProbeTokens * kF32});
+    }
+    return tensor.bytes;
+}
+
 WeightGroups groupWeights(const ModelInfo& model) {
     WeightGroups out;
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
@@ -120,11 +138,13 @@ WeightGroups groupWeights(const ModelInfo& model) {
         auto group = std::find_if(out.groups.rbegin(), out.groups.rend(),
                                   [&](const WeightGroup& g) { return g.weightClass == weightClass; });
         if (group == out.groups.rend()) {
-            out.groups.push_back({weightClass, 0, 0});
+            out.groups.push_back({weightClass, 0, 0, 0});
             group = out.groups.rbegin();
         }
         group->bytes += tensor.bytes;
         group->largestTensorBytes = std::max(group->largestTensorBytes, tensor.bytes);
+        group->largestProbeBytes =
+            std::max(group->largestProbeBytes, weightProbeBytes(tensor, tensor.role, model));
         if (tensor.name == kTokenEmbeddingName) {
             out.tokenEmbedding = i;
         }

@@ -31,10 +31,21 @@ struct WeightClass {
 
 WeightClass classifyWeight(const TensorSummary& tensor);
 
+// llama-model-loader.cpp select_weight_buft takes a buffer type only where its device supports
+// an op made up on the weight (weight_buft_supported): the output matrix in mul_mat(w, b) with b
+// [ne0, 512] f32, routed experts in mul_mat_id(w, b, ids) with b [ne0, n_expert_used, 512] f32.
+// ggml-vulkan.cpp supports_op turns down an op any of whose tensors, sources or result, is over
+// the device's limits ("reject any tensors larger than the max buffer size"). This is the largest
+// tensor of that op, to hold against those limits: for a 103424-row output matrix of 107 MiB the
+// result of 202 MiB, over lavapipe's 128 MiB storage range. `role`: the tensor's, or Output for the
+// tied output's copy of token_embd. The other weights' ops are sized by the weight itself.
+std::uint64_t weightProbeBytes(const TensorSummary& tensor, TensorRole role, const ModelInfo& model);
+
 struct WeightGroup {
     WeightClass weightClass;
     std::uint64_t bytes = 0;              // summed over the group's tensors
     std::uint64_t largestTensorBytes = 0; // the op-offload copy is one tensor
+    std::uint64_t largestProbeBytes = 0;  // weightProbeBytes, the largest of the group's
     bool operator==(const WeightGroup&) const = default;
 };
 

@@ -74,42 +74,38 @@ class Placer {
     bool readsRepack() const { return m_repack && (!m_pinned || anyGpuHasLimits()); }
     bool readsExperts() const { return m_cpuMoe || m_cpuMoeLayers > 0; }
 
-    // role is passed separately so the duplicated tied output can be placed as an output tensor.
+    // role is passed separately so the duplicated tied output can be placed as an output tensor;
+    // probeBytes is weightProbeBytes (weightclass.h), what a GPU's limits are held against.
     Placement place(const WeightClass& weight, const std::string& name, TensorRole role,
-                    std::uint64_t tensorBytes) const {
+                    std::uint64_t probeBytes) const {
         if (!m_patterns.empty()) {
-            if (const auto placement = placeByPattern(weight, name, role, tensorBytes)) {
+            if (const auto placement = placeByPattern(weight, name, role, probeBytes)) {
                 return *placement;
             }
         }
-        return placeByRules(weight, role, tensorBytes);
+        return placeByRules(weight, role, probeBytes);
     }
 
     // Without -ot patterns the name plays no part: what the groups of a prepared model use.
-    Placement placeByRules(const WeightClass& weight, TensorRole role, std::uint64_t tensorBytes) const {
+    Placement placeByRules(const WeightClass& weight, TensorRole role, std::uint64_t probeBytes) const {
         // common/arg.cpp appends -cmoe / -ncmoe to the override list after the -ot patterns;
         // every one of them keeps the tensor on the CPU.
         if ((m_cpuMoe && weight.experts) || (weight.expertsBlock && *weight.expertsBlock < m_cpuMoeLayers)) {
-            return hostPlacement(weight, role, tensorBytes);
+            return hostPlacement(weight, role, probeBytes);
         }
         const int device = deviceFor(weight, role);
         if (device == kHostDevice) {
-            return hostPlacement(weight, role, tensorBytes);
+            return hostPlacement(weight, role, probeBytes);
         }
         // llama-model.cpp select_weight_buft: the first buffer type of the layer's list whose device
         // supports an op on the weight (weight_buft_supported); ggml-vulkan refuses tensors over its
         // limits, so the weight falls through to the CPU types at the end of the list -- the pinned
         // host type belongs to the same refusing device, so CPU_REPACK or CPU (no log line says so).
-        if (!gpuAllows(device, tensorBytes) || !gpuRunsSsmScan(device, weight) ||
+        if (!gpuAllows(device, probeBytes) || !gpuRunsSsmScan(device, weight) ||
             !gpuTakesWkv6First(device, weight)) {
             return fallbackPlacement(weight, role);
         }
         return Placement{device};
-    }
-
-    bool isVulkan(const Placement& placement) const {
-        return placement.device != kHostDevice &&
-               m_gpus[static_cast<std::size_t>(placement.device)].backend == Backend::Vulkan;
     }
 
     bool anyGpuHasLimits() const {
@@ -120,9 +116,9 @@ class Placer {
 
     // Whether some GPU could refuse a tensor of this size: groups holding one must be placed
     // tensor by tensor.
-    bool anyGpuRefuses(std::uint64_t tensorBytes) const {
+    bool anyGpuRefuses(std::uint64_t probeBytes) const {
         return m_anyGpuHasLimits && std::any_of(m_gpus.begin(), m_gpus.end(), [&](const GpuDevice& gpu) {
-                   return !gpu.limits.allowsTensor(tensorBytes);
+                   return !gpu.limits.allowsTensor(probeBytes);
                });
     }
 
@@ -142,11 +138,11 @@ class Placer {
   private:
     // llama-model-loader.cpp: the first matching override wins (std::regex_search).
     std::optional<Placement> placeByPattern(const WeightClass& weight, const std::string& name,
-                                            TensorRole role, std::uint64_t tensorBytes) const {
+                                            TensorRole role, std::uint64_t probeBytes) const {
         for (const auto& item : m_patterns) {
             if (std::regex_search(name, item.pattern)) {
                 // An override to CPU picks among the CPU buffer types.
-                return item.device == kHostDevice ? hostPlacement(weight, role, tensorBytes)
+                return item.device == kHostDevice ? hostPlacement(weight, role, probeBytes)
                                                   : Placement{item.device};
             }
         }
@@ -170,11 +166,11 @@ class Placer {
         return kHostDevice;
     }
 
-    Placement hostPlacement(const WeightClass& weight, TensorRole role, std::uint64_t tensorBytes) const {
+    Placement hostPlacement(const WeightClass& weight, TensorRole role, std::uint64_t probeBytes) const {
         // llama-model.cpp make_cpu_buft_list order: ACCEL, the first GPU's pinned host buffer,
         // the CPU extra buffers (CPU_REPACK), CPU. The pinned buffer takes everything its device
         // allows, so with a CUDA/Vulkan/ROCm GPU nothing is repacked.
-        if (m_pinned && gpuAllows(*m_pinnedOwner, tensorBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight) &&
+        if (m_pinned && gpuAllows(*m_pinnedOwner, probeBytes) && gpuRunsSsmScan(*m_pinnedOwner, weight) &&
             gpuTakesWkv6First(*m_pinnedOwner, weight)) {
             // llama-model-loader.cpp: "avoid using a host buffer when using mmap".
             return {kHostDevice, m_mapped ? HostBuffer::Cpu : HostBuffer::Pinned};
@@ -207,8 +203,8 @@ class Placer {
         return !weight.wkv6First || m_gpus[static_cast<std::size_t>(device)].backend != Backend::Vulkan;
     }
 
-    bool gpuAllows(int device, std::uint64_t tensorBytes) const {
-        return m_gpus[static_cast<std::size_t>(device)].limits.allowsTensor(tensorBytes);
+    bool gpuAllows(int device, std::uint64_t probeBytes) const {
+        return m_gpus[static_cast<std::size_t>(device)].limits.allowsTensor(probeBytes);
     }
 
     // The GPU whose host buffer type is the pinned one (layerplacement.h pinnedHostBufferType).
@@ -254,13 +250,13 @@ SizeRuleId ruleFor(int device, std::string_view bufferType) {
 // llama-model-loader.cpp create_tensor: a tied output is token_embd again (TENSOR_DUPLICATED),
 // placed by the output layer's rules; when that lands in the buffer type token_embd already
 // uses, the existing tensor is reused and there is no copy (nullopt).
-std::optional<Placement> tiedOutputCopy(const Placer& placer, const TensorSummary& tokenEmbedding,
-                                        const WeightClass& weight, bool vulkanRefuses) {
+std::optional<Placement> tiedOutputCopy(const Placer& placer, const ModelInfo& model,
+                                        const TensorSummary& tokenEmbedding, const WeightClass& weight) {
     const Placement input =
         placer.place(weight, tokenEmbedding.name, TensorRole::TokenEmbedding, tokenEmbedding.bytes);
-    const Placement output =
-        placer.place(weight, tokenEmbedding.name, TensorRole::Output, tokenEmbedding.bytes);
-    if (input == output || (vulkanRefuses && placer.isVulkan(output))) {
+    const Placement output = placer.place(weight, tokenEmbedding.name, TensorRole::Output,
+                                          weightProbeBytes(tokenEmbedding, TensorRole::Output, model));
+    if (input == output) {
         return std::nullopt;
     }
     return output;
@@ -280,9 +276,9 @@ class PlanBuilder {
     }
 
     // The tied output's copy of token_embd, where it has one (tiedOutputCopy).
-    void addTiedOutput(const TensorSummary& tokenEmbedding, const WeightClass& weight, bool vulkanRefuses) {
-        if (const std::optional<Placement> output =
-                tiedOutputCopy(m_placer, tokenEmbedding, weight, vulkanRefuses)) {
+    void addTiedOutput(const ModelInfo& model, const TensorSummary& tokenEmbedding,
+                       const WeightClass& weight) {
+        if (const std::optional<Placement> output = tiedOutputCopy(m_placer, model, tokenEmbedding, weight)) {
             Slot& slot = slotFor(*output);
             slot.bytes += tokenEmbedding.bytes;
             slot.tiedOutput = true;
@@ -323,16 +319,6 @@ class PlanBuilder {
     std::uint64_t m_largestHostBlockWeightBytes = 0;
 };
 
-// Whether a Vulkan device turns down the tied output's copy of token_embd. Measured for b11669's
-// Granite hybrid (granitehybrid) on lavapipe: Vulkan0's model buffer is the file less token_embd
-// at -ngl all and the reserved graph runs result_output on the CPU backend, while over RPC the
-// output device holds the copy (TENSOR_DUPLICATED, src/llama-model.cpp), as Vulkan does for
-// llama, lfm2, mamba and mamba2. Its vocabulary (100352 rows) is the only one of those over
-// 65535, lavapipe's maxComputeWorkGroupCount: the likely cause, not confirmed in ggml-vulkan.cpp.
-bool vulkanRefusesTiedOutput(const ModelInfo& model) {
-    return model.architecture == "granitehybrid";
-}
-
 // A tensor's class with only what these settings read (cpuRepacks divides, the expert patterns
 // scan the name), for the per-tensor path.
 WeightClass classifyFor(const TensorSummary& tensor, bool readRepack, bool readExperts) {
@@ -358,16 +344,16 @@ WeightPlan placeEachTensor(const ModelInfo& model, const Placer& placer, bool wi
     for (const auto& tensor : model.tensors) {
         const WeightClass weight = classifyFor(tensor, readRepack, readExperts);
         // Most estimates have no -ot: keep the regex machinery out of this loop then.
-        const Placement placement = patterns ? placer.place(weight, tensor.name, tensor.role, tensor.bytes)
-                                             : placer.placeByRules(weight, tensor.role, tensor.bytes);
+        const std::uint64_t probeBytes = weightProbeBytes(tensor, tensor.role, model);
+        const Placement placement = patterns ? placer.place(weight, tensor.name, tensor.role, probeBytes)
+                                             : placer.placeByRules(weight, tensor.role, probeBytes);
         builder.add(placement, tensor.role, tensor.bytes, tensor.bytes);
         if (tensor.name == kTokenEmbeddingName) {
             tokenEmbedding = &tensor;
         }
     }
     if (model.tiedOutput && tokenEmbedding != nullptr) {
-        builder.addTiedOutput(*tokenEmbedding, classifyWeight(*tokenEmbedding),
-                              vulkanRefusesTiedOutput(model));
+        builder.addTiedOutput(model, *tokenEmbedding, classifyWeight(*tokenEmbedding));
     }
     return builder.finish();
 }
@@ -399,14 +385,15 @@ Result<TensorPlacements> placeEachWeight(const ModelInfo& model, const ServerSet
     const TensorSummary* tokenEmbedding = nullptr;
     for (const auto& tensor : model.tensors) {
         const WeightClass weight = classifyFor(tensor, placer.readsRepack(), placer.readsExperts());
-        out.tensors.push_back(bufferOf(placer.place(weight, tensor.name, tensor.role, tensor.bytes)));
+        out.tensors.push_back(bufferOf(
+            placer.place(weight, tensor.name, tensor.role, weightProbeBytes(tensor, tensor.role, model))));
         if (tensor.name == kTokenEmbeddingName) {
             tokenEmbedding = &tensor;
         }
     }
     if (model.tiedOutput && tokenEmbedding != nullptr) {
-        if (const std::optional<Placement> output = tiedOutputCopy(
-                placer, *tokenEmbedding, classifyWeight(*tokenEmbedding), vulkanRefusesTiedOutput(model))) {
+        if (const std::optional<Placement> output =
+                tiedOutputCopy(placer, model, *tokenEmbedding, classifyWeight(*tokenEmbedding))) {
             out.tiedOutput = bufferOf(*output);
         }
     }
@@ -439,19 +426,19 @@ Result<WeightPlan> placeWeights(const ModelInfo& model, const WeightGroups& grou
     }
     // A group holding a tensor some GPU refuses may split between buffers.
     if (std::any_of(groups.groups.begin(), groups.groups.end(), [&](const WeightGroup& group) {
-            return placer.anyGpuRefuses(group.largestTensorBytes);
+            return placer.anyGpuRefuses(group.largestProbeBytes);
         })) {
         return placeEachTensor(model, placer, !gpus.empty());
     }
     PlanBuilder builder(placer, !gpus.empty());
     for (const auto& group : groups.groups) {
         const Placement placement =
-            placer.placeByRules(group.weightClass, group.weightClass.role, group.largestTensorBytes);
+            placer.placeByRules(group.weightClass, group.weightClass.role, group.largestProbeBytes);
         builder.add(placement, group.weightClass.role, group.bytes, group.largestTensorBytes);
     }
     if (model.tiedOutput && groups.tokenEmbedding) {
         const TensorSummary& tokenEmbedding = model.tensors[*groups.tokenEmbedding];
-        builder.addTiedOutput(tokenEmbedding, classifyWeight(tokenEmbedding), vulkanRefusesTiedOutput(model));
+        builder.addTiedOutput(model, tokenEmbedding, classifyWeight(tokenEmbedding));
     }
     return builder.finish();
 }
