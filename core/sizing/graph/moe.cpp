@@ -40,8 +40,11 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     // The selection bias, where the architecture passes one ("leave probs unbiased as it's later
     // used to get expert weights").
     TensorId selectionProbs = probs;
-    if (options.selectionBias) {
-        selectionProbs = b.add(probs, graph.blockWeight(layer, "exp_probs_b.bias"));
+    // build_moe_ffn: "if (exp_probs_b != nullptr)"; where the bias is optional (ernie4-5.cpp's
+    // TENSOR_NOT_REQUIRED) a layer without it selects by the probabilities themselves.
+    if (const TensorId bias = graph.blockWeight(layer, "exp_probs_b.bias");
+        options.selectionBias && bias != kNoTensor) {
+        selectionProbs = b.add(probs, bias);
     }
 
     // ggml_argsort_top_k: the experts sorted by probability, a view of the first n_expert_used
@@ -128,6 +131,10 @@ TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::
         return graph.feedForward(x, layer);
     }
     const TensorId routed = buildMoeFeedForward(graph, x, layer, options);
+    // ernie4-5-moe.cpp: the shared experts only where the file has them (n_ff_shexp > 0).
+    if (graph.blockWeight(layer, "ffn_up_shexp.weight") == kNoTensor) {
+        return routed;
+    }
     return graph.builder().add(routed, buildSharedExpertsFeedForward(graph, x, layer));
 }
 

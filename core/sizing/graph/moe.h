@@ -29,8 +29,9 @@ struct MoeOptions {
     // gate_inp_b, up_exps_b, gate_exps_b, down_exps_b: the layer's ffn_gate_inp.bias and
     // ffn_{up,gate,down}_exps.bias, added where the model has them (gpt-oss passes them).
     bool biases = false;
-    // exp_probs_b: the layer's blk.N.exp_probs_b.bias added to the probabilities to choose the
-    // experts (DeepSeek-V3's routing, GLM-4.5), while the weights come from the unbiased ones.
+    // exp_probs_b: the layer's blk.N.exp_probs_b.bias (where it has one) added to the
+    // probabilities to choose the experts (DeepSeek-V3's routing, GLM-4.5, ERNIE 4.5), while the
+    // weights come from the unbiased ones.
     bool selectionBias = false;
 };
 
@@ -44,9 +45,10 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
                              TensorId routerLogits = kNoTensor);
 
 // The feed-forward of the models with leading dense layers and shared experts (deepseek2.cpp,
-// glm4-moe.cpp): build_ffn (SwiGLU) in a layer without a router ("il < n_layer_dense_lead": the
-// loader gives exactly those layers ffn_gate/up/down), else build_moe_ffn plus the shared experts'
-// build_ffn (LLM_FFN_SILU, LLM_FFN_PAR) over ffn_*_shexp, added.
+// glm4-moe.cpp, ernie4-5-moe.cpp): build_ffn (SwiGLU) in a layer without a router ("il <
+// n_layer_dense_lead": the loader gives exactly those layers ffn_gate/up/down), else build_moe_ffn
+// plus, where the layer has them, the shared experts' build_ffn (LLM_FFN_SILU, LLM_FFN_PAR) over
+// ffn_*_shexp, added.
 TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer,
                                               const MoeOptions& options);
 

@@ -65,6 +65,14 @@ std::optional<PlanCase> readPlanCase(const fs::path& folder) {
         !fs::exists(out.shape.specPath) && fs::exists(variant)) {
         out.shape.specPath = variant;
     }
+    // An architecture named with a hyphen (gpt-oss, ernie4_5-moe) has a file stem with an
+    // underscore in its place: its last one, or every one.
+    if (const std::size_t last = stem.rfind('_');
+        !fs::exists(out.shape.specPath) && last != std::string::npos) {
+        std::string hyphenated = stem;
+        hyphenated[last] = '-';
+        out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + hyphenated + ".json";
+    }
     if (!fs::exists(out.shape.specPath)) {
         std::replace(stem.begin(), stem.end(), '_', '-');
         out.shape.specPath = std::string(LLAMAFIT_SHAPES_DIR) + "/" + stem + ".json";

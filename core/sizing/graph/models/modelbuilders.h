@@ -7,7 +7,8 @@
 
 namespace llamafit::graph {
 
-TensorId buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3
+TensorId
+buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3, ernie4_5
 // qwen2vl and qwen3vl (qwen2's or qwen3's layers, M-RoPE positions, qwen3vl's deepstack)
 TensorId buildQwenVlGraph(LlmGraph& graph);
 TensorId buildPhi3Graph(LlmGraph& graph);  // phi3, dense (phi3.cpp)
@@ -40,7 +41,8 @@ TensorId buildDeepseek2Graph(LlmGraph& graph); // deepseek2 with multi-head late
 // DeepSeek-V2 builder's variant.
 bool latentAttentionExperts(const ModelInfo& model);
 
-TensorId buildGlm4MoeGraph(LlmGraph& graph); // glm4moe (glm4moe.cpp)
+TensorId buildGlm4MoeGraph(LlmGraph& graph);    // glm4moe (glm4moe.cpp)
+TensorId buildErnie45MoeGraph(LlmGraph& graph); // ernie4_5-moe (ernie45.cpp)
 // Routed experts with sigmoid gating and a selection bias, a shared expert, leading dense layers,
 // no recurrent or sliding-window layers: the GLM-4.5 builder's variant.
 bool routedExpertsWithDenseLead(const ModelInfo& model);
