@@ -45,6 +45,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"llama", {4, 32000}},
         {"mistral3", {}},
         {"mamba", {}},
+        {"minimax-m2", {}},
         {"mamba2", {}},
         {"phi3", {}},
         {"nemotron_h", {6, std::nullopt}},

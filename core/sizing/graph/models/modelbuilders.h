@@ -43,6 +43,10 @@ bool latentAttentionExperts(const ModelInfo& model);
 
 TensorId buildGlm4MoeGraph(LlmGraph& graph);    // glm4moe (glm4moe.cpp)
 TensorId buildErnie45MoeGraph(LlmGraph& graph); // ernie4_5-moe (ernie45.cpp)
+TensorId buildMinimaxM2Graph(LlmGraph& graph);  // minimax-m2 (minimaxm2.cpp)
+// Routed experts on every layer, gated as the file's expert_gating_func says (softmax, sigmoid or
+// softmax over the selected weights), no recurrent or sliding-window layers: MiniMax-M2's variant.
+bool routedExpertsWithFileGating(const ModelInfo& model);
 // Routed experts with sigmoid gating and a selection bias, a shared expert, leading dense layers,
 // no recurrent or sliding-window layers: the GLM-4.5 builder's variant.
 bool routedExpertsWithDenseLead(const ModelInfo& model);

@@ -1,0 +1,78 @@
+// MiniMax-M2: llama.cpp src/models/minimax-m2.cpp. Pre-norm attention whose Q and K are RMS-normed
+// over the whole projection (attn_q_norm is n_head x head_dim wide, not per head) before they are
+// split into heads; RoPE over the first n_rot of each head (64 of 128), the KV cache; then
+// build_moe_ffn over every layer with the file's gating function (sigmoid in MiniMax's files),
+// normalised weights and the experts' selection bias; both residual; the last layer keeps only
+// the output rows.
+#include "core/sizing/graph/models/modelbuilders.h"
+#include "core/sizing/graph/moe.h"
+
+namespace llamafit::graph {
+namespace {
+
+// minimax-m2.cpp casts hparams.expert_gating_func straight to the gating type: a file without
+// the key (0, none) makes build_moe_ffn abort, and sqrt(softplus) is not built here.
+std::optional<ExpertGating> fileGating(const ModelInfo& model) {
+    switch (model.expertGatingFunc) {
+    case 1:
+        return ExpertGating::Softmax;
+    case 2:
+        return ExpertGating::Sigmoid;
+    case 3:
+        return ExpertGating::SoftmaxWeight;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+bool routedExpertsWithFileGating(const ModelInfo& model) {
+    return model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
+           fileGating(model).has_value();
+}
+
+TensorId buildMinimaxM2Graph(LlmGraph& g) {
+    GraphBuilder& b = g.builder();
+    const ModelInfo& model = g.model();
+    TensorId inpL = g.inputEmbeddings();
+    const TensorId positions = g.inputPositions();
+    const MoeOptions moe{.gating = *fileGating(model),
+                         .normalizeWeights = true,
+                         .weightsScale = model.expertWeightsScale,
+                         .selectionBias = true};
+    const auto tokens = static_cast<std::int64_t>(g.tokens());
+    const std::uint32_t layers = model.trunkLayerCount();
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const LayerInfo& info = model.layers.at(il);
+        const int layer = static_cast<int>(il);
+        TensorId inpSA = inpL;
+        TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
+
+        TensorId q = g.project(g.blockWeight(il, "attn_q.weight"), cur);
+        TensorId k = g.project(g.blockWeight(il, "attn_k.weight"), cur);
+        TensorId v = g.project(g.blockWeight(il, "attn_v.weight"), cur);
+        q = g.norm(q, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
+        k = g.norm(k, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, layer);
+        const auto heads = static_cast<std::int64_t>(info.headCount);
+        const auto headsKv = static_cast<std::int64_t>(info.headCountKv);
+        q = b.reshape(q, {info.keyHeadDim, heads, tokens, 1});
+        k = b.reshape(k, {info.keyHeadDim, headsKv, tokens, 1});
+        v = b.reshape(v, {info.valueHeadDim, headsKv, tokens, 1});
+        q = b.rope(q, positions);
+        k = b.rope(k, positions);
+        cur = g.attention(il, q, k, v);
+
+        if (il + 1 == layers) {
+            cur = b.getRows(cur, g.outputIds());
+            inpSA = b.getRows(inpSA, g.outputIds());
+        }
+        const TensorId ffnInput = b.add(cur, inpSA);
+        cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
+        cur = buildMoeFeedForward(g, cur, il, moe);
+        inpL = b.add(cur, ffnInput);
+    }
+    return g.outputHead(inpL);
+}
+
+} // namespace llamafit::graph
