@@ -51,6 +51,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"nemotron_h", {6, std::nullopt}},
         {"nemotron_h_moe", {}},
         {"olmo2", {4, 32000}},
+        {"olmoe", {}},
         {"qwen2", {}},
         {"qwen2moe", {2, 32000}},
         {"seed_oss", {2, 32000}},

@@ -1,9 +1,10 @@
-// MiniMax-M2: llama.cpp src/models/minimax-m2.cpp. Pre-norm attention whose Q and K are RMS-normed
-// over the whole projection (attn_q_norm is n_head x head_dim wide, not per head) before they are
-// split into heads; RoPE over the first n_rot of each head (64 of 128), the KV cache; then
-// build_moe_ffn over every layer with the file's gating function (sigmoid in MiniMax's files),
-// normalised weights and the experts' selection bias; both residual; the last layer keeps only
-// the output rows.
+// MiniMax-M2 (llama.cpp src/models/minimax-m2.cpp) and OLMoE (olmoe.cpp): pre-norm attention
+// whose Q and K are RMS-normed over the whole projection (attn_q_norm is n_head x head_dim wide,
+// not per head) before they are split into heads; RoPE (MiniMax-M2: over the first n_rot of each
+// head, 64 of 128), the KV cache; then build_moe_ffn on every layer; both residual; the last layer
+// keeps only the output rows. They differ only in build_moe_ffn's arguments: MiniMax-M2 gates as
+// the file's expert_gating_func says (sigmoid in MiniMax's files), normalises the selected weights
+// and adds the experts' selection bias; OLMoE gates by softmax and does neither.
 #include "core/sizing/graph/models/modelbuilders.h"
 #include "core/sizing/graph/moe.h"
 
@@ -32,15 +33,13 @@ bool routedExpertsWithFileGating(const ModelInfo& model) {
            fileGating(model).has_value();
 }
 
-TensorId buildMinimaxM2Graph(LlmGraph& g) {
+namespace {
+
+TensorId buildNormedProjectionExpertsGraph(LlmGraph& g, const MoeOptions& moe) {
     GraphBuilder& b = g.builder();
     const ModelInfo& model = g.model();
     TensorId inpL = g.inputEmbeddings();
     const TensorId positions = g.inputPositions();
-    const MoeOptions moe{.gating = *fileGating(model),
-                         .normalizeWeights = true,
-                         .weightsScale = model.expertWeightsScale,
-                         .selectionBias = true};
     const auto tokens = static_cast<std::int64_t>(g.tokens());
     const std::uint32_t layers = model.trunkLayerCount();
     for (std::uint32_t il = 0; il < layers; ++il) {
@@ -73,6 +72,21 @@ TensorId buildMinimaxM2Graph(LlmGraph& g) {
         inpL = b.add(cur, ffnInput);
     }
     return g.outputHead(inpL);
+}
+
+} // namespace
+
+TensorId buildMinimaxM2Graph(LlmGraph& g) {
+    const ModelInfo& model = g.model();
+    return buildNormedProjectionExpertsGraph(g, {.gating = *fileGating(model),
+                                                 .normalizeWeights = true,
+                                                 .weightsScale = model.expertWeightsScale,
+                                                 .selectionBias = true});
+}
+
+TensorId buildOlmoeGraph(LlmGraph& g) {
+    return buildNormedProjectionExpertsGraph(
+        g, {.gating = ExpertGating::Softmax, .weightsScale = g.model().expertWeightsScale});
 }
 
 } // namespace llamafit::graph
