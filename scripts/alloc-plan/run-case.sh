@@ -25,7 +25,7 @@ rec="${REC_DIR:-$repo/tests/data/recorded/vulkan-lavapipe-b11669}/$c.txt"
 argv=$(grep "^argv:" "$rec" | sed 's/^argv: llama-server //')
 model=$(echo "$argv" | sed 's/.*\$SCRATCH\/\([^ ]*\)\.gguf.*/\1/')
 stem=$(echo "$model" | sed -E 's/_l[0-9]+//; s/_v[0-9]+//')
-case $stem in deepseek2_mla) shape=deepseek2-mla ;; gpt_oss) shape=gpt-oss ;; falcon_h1) shape=falcon-h1 ;; command_r) shape=command-r ;; ernie4_5_moe) shape=ernie4_5-moe ;; minimax_m2) shape=minimax-m2 ;; *) shape=$stem ;; esac
+case $stem in deepseek2_mla) shape=deepseek2-mla ;; gpt_oss) shape=gpt-oss ;; falcon_h1) shape=falcon-h1 ;; command_r) shape=command-r ;; ernie4_5_moe) shape=ernie4_5-moe ;; minimax_m2) shape=minimax-m2 ;; hunyuan_moe) shape=hunyuan-moe ;; *) shape=$stem ;; esac
 cut=""
 [[ $model =~ _l([0-9]+) ]] && cut="$cut --blocks ${BASH_REMATCH[1]}"
 [[ $model =~ _v([0-9]+) ]] && cut="$cut --vocab ${BASH_REMATCH[1]}"

@@ -38,6 +38,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"granite", {}},
         {"granitehybrid", {}},
         {"granitemoe", {}},
+        {"hunyuan-moe", {}},
         {"jamba", {6, std::nullopt}},
         {"lfm2", {}},
         {"lfm2moe", {5, std::nullopt}},

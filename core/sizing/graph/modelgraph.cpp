@@ -55,6 +55,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"ernie4_5-moe", buildErnie45MoeGraph, routedAndSharedExperts},
     ArchitectureBuilder{"minimax-m2", buildMinimaxM2Graph, routedExpertsWithFileGating},
     ArchitectureBuilder{"olmoe", buildOlmoeGraph, routedExpertsOnly},
+    ArchitectureBuilder{"hunyuan-moe", buildHunyuanMoeGraph, routedAndSharedExperts},
     ArchitectureBuilder{"gemma", buildGemmaGraph, denseAttentionOnly},
     ArchitectureBuilder{"gemma2", buildGemma2Graph, slidingWindowDense},
     ArchitectureBuilder{"gemma3", buildGemma3Graph, slidingWindowDense},

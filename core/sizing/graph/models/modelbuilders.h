@@ -45,6 +45,7 @@ TensorId buildGlm4MoeGraph(LlmGraph& graph);    // glm4moe (glm4moe.cpp)
 TensorId buildErnie45MoeGraph(LlmGraph& graph); // ernie4_5-moe (ernie45.cpp)
 TensorId buildMinimaxM2Graph(LlmGraph& graph);  // minimax-m2 (normedprojectionmoe.cpp)
 TensorId buildOlmoeGraph(LlmGraph& graph);      // olmoe (normedprojectionmoe.cpp)
+TensorId buildHunyuanMoeGraph(LlmGraph& graph); // hunyuan-moe (hunyuanmoe.cpp)
 // Routed experts on every layer, gated as the file's expert_gating_func says (softmax, sigmoid or
 // softmax over the selected weights), no recurrent or sliding-window layers: MiniMax-M2's variant.
 bool routedExpertsWithFileGating(const ModelInfo& model);
