@@ -26,6 +26,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"cohere2", {4, std::nullopt}},
         {"command-r", {4, 32000}},
         {"deepseek2-mla", {}},
+        {"dots1", {}},
         {"ernie4_5", {}},
         {"ernie4_5-moe", {}},
         {"falcon-h1", {}},

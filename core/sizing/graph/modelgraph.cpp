@@ -53,6 +53,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"deepseek2", buildDeepseek2Graph, latentAttentionExperts},
     ArchitectureBuilder{"glm4moe", buildGlm4MoeGraph, routedExpertsWithDenseLead},
     ArchitectureBuilder{"ernie4_5-moe", buildErnie45MoeGraph, routedAndSharedExperts},
+    ArchitectureBuilder{"dots1", buildDots1Graph, denseLeadExpertsWithFileGating},
     ArchitectureBuilder{"minimax-m2", buildMinimaxM2Graph, routedExpertsWithFileGating},
     ArchitectureBuilder{"olmoe", buildOlmoeGraph, routedExpertsOnly},
     ArchitectureBuilder{"hunyuan-moe", buildHunyuanMoeGraph, routedAndSharedExperts},

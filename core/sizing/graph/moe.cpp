@@ -125,6 +125,19 @@ TensorId buildMoeFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer, c
     return sum;
 }
 
+std::optional<ExpertGating> gatingOfFile(const ModelInfo& model) {
+    switch (model.expertGatingFunc) {
+    case 1:
+        return ExpertGating::Softmax;
+    case 2:
+        return ExpertGating::Sigmoid;
+    case 3:
+        return ExpertGating::SoftmaxWeight;
+    default:
+        return std::nullopt;
+    }
+}
+
 TensorId buildDenseOrSharedExpertsFeedForward(LlmGraph& graph, TensorId x, std::uint32_t layer,
                                               const MoeOptions& options) {
     if (graph.blockWeight(layer, "ffn_gate_inp.weight") == kNoTensor) {

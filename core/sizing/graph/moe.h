@@ -9,6 +9,8 @@
 
 #include "core/sizing/graph/llmgraph.h"
 
+#include <optional>
+
 namespace llamafit::graph {
 
 // llama_expert_gating_func_type as far as the builders here use it. SoftmaxWeight: the logits
@@ -19,6 +21,11 @@ enum class ExpertGating : std::uint8_t { Softmax, Sigmoid, SoftmaxWeight };
 // LLM_FFN_SWIGLU_OAI_MOE (ggml_swiglu_oai, gpt-oss), or LLM_FFN_RELU_SQR (relu then sqr, experts
 // without a gate only: nemotron_h_moe).
 enum class ExpertActivation : std::uint8_t { Silu, SwigluOai, ReluSqr };
+
+// The gating of an architecture that casts hparams.expert_gating_func straight to the gating type
+// (minimax-m2.cpp, dots1.cpp): a file without the key (0, none) makes build_moe_ffn abort, and
+// sqrt(softplus) (4) is not built here; nullopt for both.
+std::optional<ExpertGating> gatingOfFile(const ModelInfo& model);
 
 // The per-architecture arguments src/models/<arch>.cpp passes build_moe_ffn.
 struct MoeOptions {

@@ -89,10 +89,11 @@ const std::vector<ComputeFloor>& computeFloors() {
         // 2 %, CPU host 273, lavapipe device and host 180, RPC servers 163, host 100. Round 9
         // (olmoe): every buffer within 2 %, CPU host 277, lavapipe device and host 183, RPC servers
         // 167, host 102. Round 10 (hunyuan-moe): every buffer within 2 %, CPU host 281, lavapipe
-        // device and host 186, RPC servers 170, host 104.
-        {HoldoutBackend::Cpu, 0, 0, 281, 281},
-        {HoldoutBackend::Vulkan, 186, 186, 186, 186},
-        {HoldoutBackend::Rpc, 170, 170, 104, 104},
+        // device and host 186, RPC servers 170, host 104. Round 11 (dots1): every buffer within
+        // 2 %, CPU host 285, lavapipe device and host 189, RPC servers 172, host 106.
+        {HoldoutBackend::Cpu, 0, 0, 285, 285},
+        {HoldoutBackend::Vulkan, 189, 189, 189, 189},
+        {HoldoutBackend::Rpc, 172, 172, 106, 106},
     };
     return floors;
 }

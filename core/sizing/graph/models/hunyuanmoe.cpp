@@ -27,8 +27,10 @@ TensorId buildHunyuanMoeGraph(LlmGraph& g) {
         const TensorId v = g.projectHeads(il, "attn_v", cur, info.headCountKv, info.valueHeadDim);
         const TensorId qRotated = b.rope(q, positions, factors);
         const TensorId kRotated = b.rope(k, positions, factors);
-        const TensorId kNormed = g.norm(kRotated, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, layer);
-        const TensorId qNormed = g.norm(qRotated, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
+        const TensorId kNormed =
+            g.norm(kRotated, g.blockWeight(il, "attn_k_norm.weight"), kNoTensor, true, layer);
+        const TensorId qNormed =
+            g.norm(qRotated, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
         cur = g.attention(il, qNormed, kNormed, v);
 
         if (il + 1 == layers) {

@@ -42,7 +42,10 @@ TensorId buildDeepseek2Graph(LlmGraph& graph); // deepseek2 with multi-head late
 bool latentAttentionExperts(const ModelInfo& model);
 
 TensorId buildGlm4MoeGraph(LlmGraph& graph);    // glm4moe (glm4moe.cpp)
-TensorId buildErnie45MoeGraph(LlmGraph& graph); // ernie4_5-moe (ernie45.cpp)
+TensorId buildErnie45MoeGraph(LlmGraph& graph); // ernie4_5-moe (denseleadexperts.cpp)
+TensorId buildDots1Graph(LlmGraph& graph);      // dots1 (denseleadexperts.cpp)
+// dots1's variant: routedAndSharedExperts with a gating function in the file (gatingOfFile).
+bool denseLeadExpertsWithFileGating(const ModelInfo& model);
 TensorId buildMinimaxM2Graph(LlmGraph& graph);  // minimax-m2 (normedprojectionmoe.cpp)
 TensorId buildOlmoeGraph(LlmGraph& graph);      // olmoe (normedprojectionmoe.cpp)
 TensorId buildHunyuanMoeGraph(LlmGraph& graph); // hunyuan-moe (hunyuanmoe.cpp)

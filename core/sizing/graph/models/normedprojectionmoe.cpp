@@ -9,28 +9,10 @@
 #include "core/sizing/graph/moe.h"
 
 namespace llamafit::graph {
-namespace {
-
-// minimax-m2.cpp casts hparams.expert_gating_func straight to the gating type: a file without
-// the key (0, none) makes build_moe_ffn abort, and sqrt(softplus) is not built here.
-std::optional<ExpertGating> fileGating(const ModelInfo& model) {
-    switch (model.expertGatingFunc) {
-    case 1:
-        return ExpertGating::Softmax;
-    case 2:
-        return ExpertGating::Sigmoid;
-    case 3:
-        return ExpertGating::SoftmaxWeight;
-    default:
-        return std::nullopt;
-    }
-}
-
-} // namespace
 
 bool routedExpertsWithFileGating(const ModelInfo& model) {
     return model.isMoe() && !model.hasRecurrentLayers() && !model.hasSlidingWindowLayers() &&
-           fileGating(model).has_value();
+           gatingOfFile(model).has_value();
 }
 
 namespace {
@@ -78,7 +60,7 @@ TensorId buildNormedProjectionExpertsGraph(LlmGraph& g, const MoeOptions& moe) {
 
 TensorId buildMinimaxM2Graph(LlmGraph& g) {
     const ModelInfo& model = g.model();
-    return buildNormedProjectionExpertsGraph(g, {.gating = *fileGating(model),
+    return buildNormedProjectionExpertsGraph(g, {.gating = *gatingOfFile(model),
                                                  .normalizeWeights = true,
                                                  .weightsScale = model.expertWeightsScale,
                                                  .selectionBias = true});
