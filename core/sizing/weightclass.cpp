@@ -112,19 +112,25 @@ WeightClass classifyWeight(const TensorSummary& tensor) {
 }
 
 std::uint64_t weightProbeBytes(const TensorSummary& tensor, TensorRole role, const ModelInfo& model) {
-    constexpr std::uint64_t kProbeTokens = 512;
-    constexpr std::uint64_t kF32 = 4;
+    // Bytes of an f32 tensor of `columns` x 512 values; the largest count where a file's absurd
+    // shape would overflow (the GGUF reader bounds a tensor's values by 2^63, not by this).
+    const auto probeBytes = [](std::uint64_t columns) {
+        constexpr std::uint64_t kBytesPerColumn = 512 * sizeof(float);
+        constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+        return columns > kMax / kBytesPerColumn ? kMax : columns * kBytesPerColumn;
+    };
     const std::uint64_t rows = tensor.rows();
     if (role == TensorRole::Output && rows > 1) {
         // mul_mat(w [ne0, ne1], b [ne0, 512]) -> [ne1, 512]
-        return std::max({tensor.bytes, tensor.rowValues * kProbeTokens * kF32, rows * kProbeTokens * kF32});
+        return std::max({tensor.bytes, probeBytes(tensor.rowValues), probeBytes(rows)});
     }
     if (tensor.expert && model.expertCount > 0) {
-        // mul_mat_id(w [ne0, ne1, n_expert], b [ne0, used, 512], ids) -> [ne1, used, 512]
+        // mul_mat_id(w [ne0, ne1, n_expert], b [ne0, used, 512], ids) -> [ne1, used, 512]; used is
+        // at most n_expert, so neither product exceeds the weight's own values.
         const std::uint64_t used = model.expertUsedCount;
         const std::uint64_t rowsPerExpert = rows / model.expertCount;
-        return std::max({tensor.bytes, tensor.rowValues * used * kProbeTokens * kF32,
-                         rowsPerExpert * used * kProbeTokens * kF32});
+        return std::max(
+            {tensor.bytes, probeBytes(tensor.rowValues * used), probeBytes(rowsPerExpert * used)});
     }
     return tensor.bytes;
 }

@@ -1,5 +1,6 @@
 // Weight buffers against §7 rows 1, 10, 11, 14 and 19, and the -ngl / -ot rules of §2.4.
 #include "core/sizing/estimator.h"
+#include "core/sizing/weightclass.h"
 #include "core/sizing/weightplacement.h"
 #include "tests/unit/sizing/estimatequery.h"
 #include "tests/unit/sizing/testmodels.h"
@@ -149,6 +150,41 @@ TEST(WeightPlacement, TiedOutputOnAGpuIsASecondCopy) {
     EXPECT_EQ(bufferBytes(e, "CUDA0", "CUDA0", Component::Model), embd + 2048 * 4);
     EXPECT_EQ(bufferBytes(e, "CPU", "CPU_Mapped", Component::Model), model.fileBytes - 2048 * 4);
     EXPECT_EQ(e.totals.modelBytes, model.fileBytes + embd); // token_embd twice
+}
+
+// llama-model-loader.cpp weight_buft_supported: the output matrix is tried in a mul_mat with 512
+// columns, whose f32 result is ne1 x 512 x 4 bytes; ggml-vulkan refuses an op any tensor of which is
+// over its storage range. A 1024 x 103424 Q8_0 output (107 MiB, ERNIE 4.5's tied one) has a 202 MiB
+// result: over lavapipe's 128 MiB, so it stays on the CPU; at 65536 rows the result is 128 MiB,
+// not over, and it goes to the GPU.
+TEST(WeightPlacement, AWeightIsHeldAgainstTheLimitsThroughTheOpLlamaCppTriesOnIt) {
+    const auto outputOf = [](std::uint64_t rows) {
+        TensorSummary tensor;
+        tensor.name = "output.weight";
+        tensor.role = TensorRole::Output;
+        tensor.type = GgmlType::Q8_0;
+        tensor.rowValues = 1024;
+        tensor.bytes = ggmlRowBytes(GgmlType::Q8_0, 1024) * rows;
+        return tensor;
+    };
+    const ModelInfo model;
+    EXPECT_EQ(weightProbeBytes(outputOf(103424), TensorRole::Output, model), 103424ull * 512 * 4);
+    EXPECT_EQ(weightProbeBytes(outputOf(65536), TensorRole::Output, model), 128ull * kMiB);
+    // The tied output's copy of token_embd is tried as the output; as the input it is its own size.
+    EXPECT_EQ(weightProbeBytes(outputOf(103424), TensorRole::TokenEmbedding, model), outputOf(103424).bytes);
+    // Routed experts in a mul_mat_id: b [ne0, used, 512] and the result [ne1, used, 512].
+    ModelInfo moe;
+    moe.expertCount = 64;
+    moe.expertUsedCount = 8;
+    TensorSummary experts;
+    experts.name = "blk.1.ffn_down_exps.weight";
+    experts.role = TensorRole::Layer;
+    experts.expert = true;
+    experts.type = GgmlType::Q8_0;
+    experts.rowValues = 1536;
+    experts.bytes = ggmlRowBytes(GgmlType::Q8_0, 1536) * 7168 * 64;
+    EXPECT_EQ(weightProbeBytes(experts, TensorRole::Layer, moe),
+              std::max<std::uint64_t>(experts.bytes, 7168ull * 8 * 512 * 4));
 }
 
 TEST(WeightPlacement, NoMmapWithAGpuUsesThePinnedHostBuffer) {
