@@ -239,6 +239,14 @@ TensorId LlmGraph::inputPositions(std::int64_t positionsPerToken) {
     return m_positions;
 }
 
+TensorId LlmGraph::attentionResidual(std::uint32_t layer, TensorId attentionOutput, TensorId layerInput) {
+    if (layer + 1 == m_model.trunkLayerCount()) {
+        attentionOutput = m_builder.getRows(attentionOutput, outputIds());
+        layerInput = m_builder.getRows(layerInput, outputIds());
+    }
+    return m_builder.add(attentionOutput, layerInput);
+}
+
 TensorId LlmGraph::addDeepstack(TensorId layerOutput, TensorId inputEmbeddings, std::uint32_t layer) {
     if (layer >= m_model.deepstackLayers) {
         return layerOutput;

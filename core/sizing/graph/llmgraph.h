@@ -74,6 +74,10 @@ class LlmGraph {
     // build_inp_pos: n_tokens x positionsPerToken positions (hparams.n_pos_per_embd(): 4 under
     // M-RoPE, else 1), built once.
     TensorId inputPositions(std::int64_t positionsPerToken = 1);
+    // The residual around a layer's attention as most src/models/<arch>.cpp write it: the last
+    // layer of the trunk keeps only the output rows of both (get_rows by build_inp_out_ids), then
+    // the two are added (ffn_inp).
+    TensorId attentionResidual(std::uint32_t layer, TensorId attentionOutput, TensorId layerInput);
     // qwen3vl.cpp's deepstack: layer il < n_deepstack_layers adds the (il + 1)th n_embd slice of
     // the input embeddings (a view of inputEmbeddings()'s rows) to its output.
     TensorId addDeepstack(TensorId layerOutput, TensorId inputEmbeddings, std::uint32_t layer);

@@ -137,11 +137,7 @@ TensorId buildDeepseek2Graph(LlmGraph& g) {
 
         // The stored deepseek2.cpp also asks "!cparams.embeddings_nextn || embeddings_nextn_masked",
         // which llama-server's main context always meets; the plans keep the rows here.
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
 
         cur = buildDenseOrSharedExpertsFeedForward(g, cur, il, moe);

@@ -45,11 +45,7 @@ TensorId buildGlm4MoeGraph(LlmGraph& g) {
         k = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
         cur = g.attention(il, q, k, v);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
         cur = buildDenseOrSharedExpertsFeedForward(g, cur, il, moe);
         inpL = b.add(cur, ffnInput);

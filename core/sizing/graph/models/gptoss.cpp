@@ -50,11 +50,7 @@ TensorId buildGptOssGraph(LlmGraph& g) {
         const TensorId v = project("attn_v", info.headCountKv);
         cur = g.attention(il, q, k, v, {.iswa = true, .sinks = g.blockWeight(il, "attn_sinks.weight")});
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "post_attention_norm.weight"), kNoTensor, true, layer);
         cur = buildMoeFeedForward(g, cur, il, moe);
         inpL = b.add(cur, ffnInput);

@@ -33,11 +33,7 @@ TensorId buildHunyuanMoeGraph(LlmGraph& g) {
             g.norm(qRotated, g.blockWeight(il, "attn_q_norm.weight"), kNoTensor, true, layer);
         cur = g.attention(il, qNormed, kNormed, v);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         const TensorId shared = buildSharedExpertsFeedForward(g, cur, il);
         const TensorId routed = buildMoeFeedForward(g, cur, il, moe);

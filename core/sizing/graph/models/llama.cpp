@@ -72,11 +72,7 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, const DenseAttentionOptions& opti
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, options.feedForwardNorm), kNoTensor, true,
                      static_cast<int>(il));
         cur = g.feedForward(cur, il);

@@ -44,11 +44,7 @@ TensorId buildNormedProjectionExpertsGraph(LlmGraph& g, const MoeOptions& moe) {
         k = b.rope(k, positions);
         cur = g.attention(il, q, k, v);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         cur = buildMoeFeedForward(g, cur, il, moe);
         inpL = b.add(cur, ffnInput);

@@ -29,11 +29,7 @@ TensorId buildQwen2MoeGraph(LlmGraph& g) {
         TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
         cur = g.qkvAttention(il, cur, positions);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         const TensorId routed = buildMoeFeedForward(g, cur, il, moe);
         const TensorId gateInput = g.project(g.blockWeight(il, "ffn_gate_inp_shexp.weight"), cur);

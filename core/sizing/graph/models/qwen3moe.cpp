@@ -45,11 +45,7 @@ TensorId buildQwen3ExpertsGraph(LlmGraph& g, std::int64_t positionsPerToken) {
         const TensorId v = project("attn_v", headsKv, info.valueHeadDim);
         cur = g.attention(il, q, k, v);
 
-        if (il + 1 == layers) {
-            cur = b.getRows(cur, g.outputIds());
-            inpSA = b.getRows(inpSA, g.outputIds());
-        }
-        const TensorId ffnInput = b.add(cur, inpSA);
+        const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);
         cur = g.norm(ffnInput, g.blockWeight(il, "ffn_norm.weight"), kNoTensor, true, layer);
         cur = buildMoeFeedForward(g, cur, il, moe);
         inpL = g.addDeepstack(b.add(cur, ffnInput), inputEmbeddings, il);
