@@ -40,6 +40,7 @@ const std::vector<ShapePlan>& shapePlans() {
         {"granitehybrid", {}},
         {"granitemoe", {}},
         {"hunyuan-moe", {}},
+        {"internlm2", {}},
         {"jamba", {6, std::nullopt}},
         {"lfm2", {}},
         {"lfm2moe", {5, std::nullopt}},

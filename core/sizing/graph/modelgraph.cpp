@@ -39,6 +39,7 @@ constexpr std::array kBuilders = {
     ArchitectureBuilder{"seed_oss", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"smollm3", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"ernie4_5", buildLlamaGraph, denseAttentionOnly},
+    ArchitectureBuilder{"internlm2", buildLlamaGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen2vl", buildQwenVlGraph, denseAttentionOnly},
     ArchitectureBuilder{"qwen3vl", buildQwenVlGraph, denseAttentionOnly},
     ArchitectureBuilder{"phi3", buildPhi3Graph, denseAttentionOnly},

@@ -90,10 +90,12 @@ const std::vector<ComputeFloor>& computeFloors() {
         // (olmoe): every buffer within 2 %, CPU host 277, lavapipe device and host 183, RPC servers
         // 167, host 102. Round 10 (hunyuan-moe): every buffer within 2 %, CPU host 281, lavapipe
         // device and host 186, RPC servers 170, host 104. Round 11 (dots1): every buffer within
-        // 2 %, CPU host 285, lavapipe device and host 189, RPC servers 172, host 106.
-        {HoldoutBackend::Cpu, 0, 0, 285, 285},
-        {HoldoutBackend::Vulkan, 189, 189, 189, 189},
-        {HoldoutBackend::Rpc, 172, 172, 106, 106},
+        // 2 %, CPU host 285, lavapipe device and host 189, RPC servers 172, host 106. Round 12
+        // (internlm2): every buffer within 2 %, CPU host 289, lavapipe device and host 192, RPC
+        // servers 175, host 108.
+        {HoldoutBackend::Cpu, 0, 0, 289, 289},
+        {HoldoutBackend::Vulkan, 192, 192, 192, 192},
+        {HoldoutBackend::Rpc, 175, 175, 108, 108},
     };
     return floors;
 }

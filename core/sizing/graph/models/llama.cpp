@@ -2,10 +2,11 @@
 // (Q/K RMS norms), qwen2vl.cpp (qwen2's layers with M-RoPE), mistral3.cpp's dense layers (Q
 // scaled by the attention temperature input), qwen3vl.cpp (qwen3's layers with M-RoPE and the
 // deepstack: the first layers add a slice of the wider input embeddings), seed-oss.cpp (Q/K/V
-// biases, the feed-forward's norm weight named attn_post_norm) and smollm3.cpp (every fourth layer without
-// RoPE), which differ only in the tensors a layer has, the positions and factors RoPE reads and that scaling:
-// pre-norm attention with RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the last layer
-// keeps only the output rows.
+// biases, the feed-forward's norm weight named attn_post_norm), ernie4-5.cpp and internlm2.cpp
+// (llama's layers without RoPE factors) and smollm3.cpp (every fourth layer without RoPE), which
+// differ only in the tensors a layer has, the positions and factors RoPE reads and that scaling:
+// pre-norm attention with RoPE over the KV cache, then a SwiGLU feed-forward, both residual; the
+// last layer keeps only the output rows.
 #include "core/sizing/graph/models/modelbuilders.h"
 
 #include <string>

@@ -7,8 +7,8 @@
 
 namespace llamafit::graph {
 
-TensorId
-buildLlamaGraph(LlmGraph& graph); // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3, ernie4_5
+TensorId buildLlamaGraph(
+    LlmGraph& graph); // llama, qwen2, qwen3, mistral3 (dense), seed_oss, smollm3, ernie4_5, internlm2
 // qwen2vl and qwen3vl (qwen2's or qwen3's layers, M-RoPE positions, qwen3vl's deepstack)
 TensorId buildQwenVlGraph(LlmGraph& graph);
 TensorId buildPhi3Graph(LlmGraph& graph);  // phi3, dense (phi3.cpp)
