@@ -239,6 +239,11 @@ TensorId LlmGraph::inputPositions(std::int64_t positionsPerToken) {
     return m_positions;
 }
 
+TensorId LlmGraph::normWherePresent(std::uint32_t layer, TensorId x, std::string_view weightName) {
+    const TensorId weight = blockWeight(layer, weightName);
+    return weight == kNoTensor ? x : norm(x, weight, kNoTensor, true, static_cast<int>(layer));
+}
+
 TensorId LlmGraph::attentionResidual(std::uint32_t layer, TensorId attentionOutput, TensorId layerInput) {
     if (layer + 1 == m_model.trunkLayerCount()) {
         attentionOutput = m_builder.getRows(attentionOutput, outputIds());

@@ -87,6 +87,9 @@ class LlmGraph {
     // build_norm (LLM_NORM_RMS or LLM_NORM) with an optional weight and bias; `layer` (-1: none)
     // names it "norm-<layer>", which graph_get_cb may pin to the layer's backend.
     TensorId norm(TensorId x, TensorId weight, TensorId bias, bool rms, int layer);
+    // A per-head Q or K RMS norm where the layer has the weight (blk.N.<weightName>), else x:
+    // what the architectures whose files may or may not carry attn_q_norm/attn_k_norm build.
+    TensorId normWherePresent(std::uint32_t layer, TensorId x, std::string_view weightName);
     // build_ffn with parallel gate (LLM_FFN_PAR) and SiLU (swiglu), optional biases; `glu` picks
     // the gate's activation (LLM_FFN_GELU: GluOp::Geglu).
     TensorId feedForward(TensorId x, std::uint32_t layer, GluOp glu = GluOp::Swiglu);

@@ -25,15 +25,11 @@ TensorId buildDenseLeadExpertsGraph(LlmGraph& g, const MoeOptions& moe) {
         TensorId inpSA = inpL;
         TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
 
-        const auto headNorm = [&](TensorId x, std::string_view name) {
-            const TensorId weight = g.blockWeight(il, name);
-            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, layer);
-        };
         const TensorId q = g.projectHeads(il, "attn_q", cur, info.headCount, info.keyHeadDim);
         const TensorId k = g.projectHeads(il, "attn_k", cur, info.headCountKv, info.keyHeadDim);
         const TensorId v = g.projectHeads(il, "attn_v", cur, info.headCountKv, info.valueHeadDim);
-        const TensorId qRotated = b.rope(headNorm(q, "attn_q_norm.weight"), positions);
-        const TensorId kRotated = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
+        const TensorId qRotated = b.rope(g.normWherePresent(il, q, "attn_q_norm.weight"), positions);
+        const TensorId kRotated = b.rope(g.normWherePresent(il, k, "attn_k_norm.weight"), positions);
         cur = g.attention(il, qRotated, kRotated, v);
 
         const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);

@@ -34,15 +34,11 @@ TensorId buildGlm4MoeGraph(LlmGraph& g) {
         TensorId inpSA = inpL;
         TensorId cur = g.norm(inpL, g.blockWeight(il, "attn_norm.weight"), kNoTensor, true, layer);
 
-        const auto headNorm = [&](TensorId x, std::string_view name) {
-            const TensorId weight = g.blockWeight(il, name);
-            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, layer);
-        };
         TensorId q = g.projectHeads(il, "attn_q", cur, heads, info.keyHeadDim);
         TensorId k = g.projectHeads(il, "attn_k", cur, headsKv, info.keyHeadDim);
         const TensorId v = g.projectHeads(il, "attn_v", cur, headsKv, info.valueHeadDim);
-        q = b.rope(headNorm(q, "attn_q_norm.weight"), positions);
-        k = b.rope(headNorm(k, "attn_k_norm.weight"), positions);
+        q = b.rope(g.normWherePresent(il, q, "attn_q_norm.weight"), positions);
+        k = b.rope(g.normWherePresent(il, k, "attn_k_norm.weight"), positions);
         cur = g.attention(il, q, k, v);
 
         const TensorId ffnInput = g.attentionResidual(il, cur, inpSA);

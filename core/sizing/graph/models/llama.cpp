@@ -56,17 +56,13 @@ TensorId buildDenseAttentionGraph(LlmGraph& g, const DenseAttentionOptions& opti
         const auto project = [&](std::string_view name, std::int64_t heads, std::int64_t headDim) {
             return g.projectHeads(il, name, cur, heads, headDim);
         };
-        const auto headNorm = [&](TensorId x, std::string_view name) {
-            const TensorId weight = g.blockWeight(il, name);
-            return weight == kNoTensor ? x : g.norm(x, weight, kNoTensor, true, static_cast<int>(il));
-        };
         const TensorId factors = options.ropeFactors ? g.ropeFactors(il) : kNoTensor;
         const bool rotates = options.noRopeLayerStep == 0 || (il + 1) % options.noRopeLayerStep != 0;
         const auto rope = [&](TensorId x) { return rotates ? b.rope(x, positions, factors) : x; };
         TensorId q = project("attn_q", heads, info.keyHeadDim);
-        q = rope(headNorm(q, "attn_q_norm.weight"));
+        q = rope(g.normWherePresent(il, q, "attn_q_norm.weight"));
         TensorId k = project("attn_k", headsKv, info.keyHeadDim);
-        k = rope(headNorm(k, "attn_k_norm.weight"));
+        k = rope(g.normWherePresent(il, k, "attn_k_norm.weight"));
         if (attentionScale != kNoTensor) {
             q = b.mul(q, attentionScale); // "apply llama 4 temperature scaling"
         }
